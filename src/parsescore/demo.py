@@ -1,0 +1,35 @@
+"""``parsescore demo``: evaluate the bundled example data of every kind, write a report folder.
+
+Each kind package with a ``demo`` module contributes ``run_demo(out_dir) -> str``, which writes
+its files under ``out_dir`` and returns a Markdown section for the report's index.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from pathlib import Path
+
+from rich.console import Console
+
+from parsescore.files import write_text
+
+KINDS = ("flowchart", "table", "sequence", "graph")
+
+
+def run_demo(out_dir: Path) -> Path:
+    """Run every kind's demo into ``out_dir/<kind>/`` and write ``out_dir/index.md``."""
+    console = Console()
+    sections = ["# parsescore demo report\n"]
+    for kind in KINDS:
+        name = f"parsescore.{kind}.demo"
+        if importlib.util.find_spec(f"parsescore.{kind}") is None:
+            continue
+        if importlib.util.find_spec(name) is None:
+            continue
+        console.rule(f"[bold]{kind}")
+        sections.append(importlib.import_module(name).run_demo(out_dir / kind))
+    index = out_dir / "index.md"
+    write_text(index, "\n".join(sections))
+    console.print(f"\nReport written to [bold]{out_dir}[/] (start at {index})")
+    return index
