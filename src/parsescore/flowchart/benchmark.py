@@ -1,0 +1,219 @@
+"""``ParsingBenchmark``: Flowde's parsing benchmark, computed once and reused by every method."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.progress import Progress
+
+from parsescore.flowchart.load import (
+    check_truth_files,
+    load_pred_diagrams,
+    load_true_diagram_options,
+    validate_pred_diagram_sources,
+)
+from parsescore.flowchart.match import match_additional_texts, match_node_labels, match_nodes
+from parsescore.flowchart.models import (
+    Diagram,
+    DiagramMatch,
+    DiagramOptions,
+    FlowScores,
+    NodeMatches,
+    ParsingBenchmarkCapabilities,
+    TextListMatches,
+)
+from parsescore.scores import macro_mean
+from parsescore.text import DistanceFnProtocol, levenshtein_with_text_normalisation
+
+__all__ = ["ParsingBenchmark"]
+
+N_DIAGRAMS_IN_BENCHMARK = 346
+"""Flowde's default ``expected_num_diagrams`` (its research dataset's size)."""
+
+
+@dataclass
+class _DiagramResult:
+    node_matches: NodeMatches
+    additional_text_matches: TextListMatches | None
+
+
+class ParsingBenchmark:
+    """Evaluate parsed flowcharts against accepted ground-truth interpretations.
+
+    Construction loads and validates every file (``TypeError`` for wrong types, ``ValueError``
+    for wrong structure or values, each naming the file). The matching of every flowchart is
+    computed once, on first use, and every method derives its numbers from it.
+
+    >>> # doctest: +SKIP
+    >>> bench = ParsingBenchmark(pred_diagrams_dir=Path("preds"), true_nodes_dir=...,
+    ...     true_labels_dir=..., true_flow_dir=..., true_additional_texts_dir=...,
+    ...     expected_num_diagrams=1)
+    >>> bench.total_node_text_cost()
+    """
+
+    def __init__(
+        self,
+        pred_diagrams_dir: Path | Sequence[Path],
+        distance_fn: DistanceFnProtocol = levenshtein_with_text_normalisation,
+        allow_missing_pred_diagrams: bool = False,
+        true_nodes_dir: Path = Path("ground-truth/nodes"),
+        true_labels_dir: Path = Path("ground-truth/labels"),
+        true_additional_texts_dir: Path = Path("ground-truth/additional_texts"),
+        true_flow_dir: Path = Path("ground-truth/flow"),
+        expected_num_diagrams: int = N_DIAGRAMS_IN_BENCHMARK,
+        *,
+        show_progress: bool | None = None,
+    ) -> None:
+        if not callable(distance_fn):
+            raise TypeError(f"distance_fn must be callable, got {type(distance_fn).__name__}")
+        if isinstance(expected_num_diagrams, bool) or not isinstance(expected_num_diagrams, int):
+            raise TypeError(
+                f"expected_num_diagrams must be an int, got {type(expected_num_diagrams).__name__}"
+            )
+        self.pred_sources = validate_pred_diagram_sources(pred_diagrams_dir)
+        pred_stems = [p.stem for p in self.pred_sources.node_text_source.paths]
+        truth = check_truth_files(
+            true_nodes_dir=true_nodes_dir,
+            true_labels_dir=true_labels_dir,
+            true_flow_dir=true_flow_dir,
+            true_additional_texts_dir=true_additional_texts_dir,
+            pred_stems=pred_stems,
+            expected_num_diagrams=expected_num_diagrams,
+            allow_missing_pred_diagrams=allow_missing_pred_diagrams,
+        )
+        self.pred_diagrams: list[Diagram] = sorted(
+            load_pred_diagrams(self.pred_sources), key=lambda d: d.parent_img_code
+        )
+        self.true_diagrams_options_list: list[DiagramOptions] = sorted(
+            load_true_diagram_options(truth, pred_stems if allow_missing_pred_diagrams else None),
+            key=lambda d: d.parent_img_code,
+        )
+        self.missing_pred_diagrams: list[str] = sorted(set(truth.stems) - set(pred_stems))
+        self.allow_missing_pred_diagrams = allow_missing_pred_diagrams
+        self.distance_fn = distance_fn
+        self.pred_structure = self.pred_sources.structure
+        self.capabilities = ParsingBenchmarkCapabilities.from_pred_structure(self.pred_structure)
+        self.show_progress = sys.stderr.isatty() if show_progress is None else show_progress
+        self._results: list[_DiagramResult] | None = None
+
+    # -- the one computation -----------------------------------------------------------------
+    def _match_all(self) -> list[_DiagramResult]:
+        if self._results is not None:
+            return self._results
+        results = []
+        pairs = list(zip(self.true_diagrams_options_list, self.pred_diagrams, strict=True))
+        with Progress(disable=not self.show_progress, transient=True) as progress:
+            task = progress.add_task("Matching flowcharts", total=len(pairs))
+            for options, pred in pairs:
+                node_matches = match_nodes(options, pred, self.distance_fn)
+                if self.pred_structure.labels:
+                    match_node_labels(node_matches, self.distance_fn)
+                additional = None
+                if self.pred_structure.additional_texts:
+                    chosen = options.options[node_matches.true_diagram_option_idx]
+                    additional = match_additional_texts(chosen, pred, self.distance_fn)
+                results.append(_DiagramResult(node_matches, additional))
+                progress.advance(task)
+        self._results = results
+        return results
+
+    def _require(self, available: bool, operation: str, parts: set[str]) -> None:
+        if available:
+            return
+        missing = sorted(parts - set(self.pred_structure.parts))
+        raise ValueError(
+            f"{operation} is unavailable for predicted diagrams containing "
+            f"{self.pred_structure.describe()}. Missing required components: "
+            f"{', '.join(missing)}."
+        )
+
+    # -- Flowde's methods --------------------------------------------------------------------
+    def node_matches(
+        self, range_indices: tuple[int | None, int | None] | None = None
+    ) -> list[NodeMatches]:
+        """Node matches per flowchart (sorted stems); ``range_indices`` slices them."""
+        self._require(self.capabilities.node_matches, "Node matching", {"node_text"})
+        start, stop = range_indices if range_indices is not None else (None, None)
+        return [r.node_matches for r in self._match_all()[start:stop]]
+
+    def node_matches_with_flow(self) -> list[NodeMatches]:
+        """Node matches, requiring predicted flow so that each ``flow_score`` is defined."""
+        self._require(
+            self.capabilities.node_matches_with_flow,
+            "Node matching with flow",
+            {"node_text", "flow"},
+        )
+        return self.node_matches()
+
+    def node_and_label_matches(self) -> list[NodeMatches]:
+        """Node matches with the label matches of every record."""
+        self._require(
+            self.capabilities.node_and_label_matches,
+            "Node and label matching",
+            {"node_text", "labels"},
+        )
+        return self.node_matches()
+
+    def additional_text_matches(self) -> list[TextListMatches]:
+        """Additional-text matches against the selected option of each flowchart."""
+        self._require(
+            self.capabilities.additional_text_matches,
+            "Additional text matching",
+            {"node_text", "additional_texts"},
+        )
+        return [r.additional_text_matches for r in self._match_all()]  # type: ignore[misc]
+
+    def diagram_matches(self) -> list[DiagramMatch]:
+        """Complete comparisons (nodes, labels, flow, additional texts) per flowchart."""
+        self._require(
+            self.capabilities.diagram_matches,
+            "Diagram matching",
+            {"node_text", "labels", "flow", "additional_texts"},
+        )
+        out = []
+        for options, pred, r in zip(
+            self.true_diagrams_options_list, self.pred_diagrams, self._match_all(), strict=True
+        ):
+            assert r.additional_text_matches is not None
+            out.append(
+                DiagramMatch(
+                    node_matches=r.node_matches,
+                    additional_text_matches=r.additional_text_matches,
+                    pred_diagram=pred,
+                    true_diagram=options.options[r.node_matches.true_diagram_option_idx],
+                )
+            )
+        return out
+
+    def total_node_text_cost(self) -> float:
+        """Sum of paired and unmatched node-text costs over all flowcharts."""
+        return sum(nm.total_node_text_cost for nm in self.node_matches())
+
+    def total_label_cost(self) -> float:
+        """Sum of label costs (labels of unmatched nodes included)."""
+        return sum(nm.total_label_error_cost for nm in self.node_and_label_matches())
+
+    def total_additional_text_cost(self) -> float:
+        """Sum of paired and unmatched additional-text costs."""
+        return sum(m.total_cost for m in self.additional_text_matches())
+
+    def all_flow_scores(self) -> list[FlowScores]:
+        """Directed-connection scores per flowchart."""
+        self._require(self.capabilities.flow_scores, "Flow scoring", {"node_text", "flow"})
+        return [nm.flow_score for nm in self.node_matches_with_flow()]
+
+    def all_flow_jaccard_scores(self) -> list[float]:
+        """One flow Jaccard per flowchart."""
+        return [s.jaccard for s in self.all_flow_scores()]
+
+    def avg_flow_jaccard(self) -> float:
+        """Unweighted mean flow Jaccard; ValueError when there is nothing to average."""
+        scores = self.all_flow_jaccard_scores()
+        if not scores:
+            raise ValueError(
+                "Cannot calculate average flow Jaccard because there are no flow scores."
+            )
+        return macro_mean(scores)

@@ -1,0 +1,556 @@
+"""Loading and validating flowchart predictions and ground truth (Flowde's rules).
+
+Everything is checked up front, before any scoring: wrong types raise ``TypeError``, wrong
+structure or values raise ``ValueError`` (an :class:`~parsescore.errors.InputError`); every
+message names the file, the place in it, what is wrong and what was expected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from parsescore.errors import InputError
+from parsescore.files import load_json
+from parsescore.flowchart.models import (
+    Diagram,
+    DiagramOptions,
+    ParsingPart,
+    PredDiagramStructure,
+)
+
+__all__ = [
+    "FlowchartTypeError",
+    "PredDiagramSource",
+    "PredDiagramSources",
+    "TruthFiles",
+    "check_truth_files",
+    "load_pred_diagrams",
+    "load_true_diagram_options",
+    "validate_pred_diagram_sources",
+]
+
+TRUTH_PARTS = ("nodes", "labels", "flow", "additional_texts")
+PRED_TOP_LEVEL_KEYS = frozenset({"nodes", "additional_texts"})
+PRED_NODE_KEYS = frozenset({"node_number", "text", "labels", "points_to"})
+
+
+class FlowchartTypeError(TypeError):
+    """A value of the wrong JSON type; names the file and the place (as InputError does)."""
+
+    def __init__(self, message: str, *, path: Path, where: str | None = None) -> None:
+        self.path, self.where = str(path), where
+        super().__init__(f"{path}" + (f" ({where})" if where else "") + f": {message}")
+
+
+def _type_name(value: object) -> str:
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    return names.get(type(value), type(value).__name__)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _expect(value: object, kind: type, *, path: Path, where: str, what: str) -> None:
+    ok = _is_int(value) if kind is int else isinstance(value, kind)
+    if not ok:
+        expected = {dict: "an object", list: "a list", str: "a string", int: "an integer"}[kind]
+        raise FlowchartTypeError(
+            f"{what} should be {expected}, found {_type_name(value)}", path=path, where=where
+        )
+
+
+def _json_files(directory: Path, what: str) -> list[Path]:
+    if not directory.exists():
+        raise InputError(f"{what} directory does not exist", path=directory)
+    if not directory.is_dir():
+        raise InputError(f"{what} should be a directory of .json files", path=directory)
+    return sorted(directory.glob("*.json"))
+
+
+def _keys(d: dict[str, Any]) -> str:
+    return "{" + ", ".join(repr(k) for k in sorted(d)) + "}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Predictions
+
+
+@dataclass(frozen=True)
+class PredDiagramSource:
+    """One validated prediction directory: its files and the parts they contain."""
+
+    diagrams_dir: Path
+    paths: tuple[Path, ...]
+    structure: PredDiagramStructure
+    data: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class PredDiagramSources:
+    """Validated prediction directories that join into one prediction per flowchart."""
+
+    sources: tuple[PredDiagramSource, ...]
+    structure: PredDiagramStructure
+
+    @property
+    def node_text_source(self) -> PredDiagramSource:
+        return next(s for s in self.sources if s.structure.node_text)
+
+
+def _check_pred_directory(directory: Path) -> PredDiagramSource:
+    paths = _json_files(directory, "prediction")
+    if not paths:
+        raise InputError("no prediction .json files found", path=directory)
+    preds: list[dict[str, Any]] = []
+    for path in paths:
+        data = load_json(path)
+        _expect(data, dict, path=path, where="top level", what="a prediction file")
+        preds.append(data)
+
+    first_path, first = paths[0], preds[0]
+    if not first or not set(first) <= PRED_TOP_LEVEL_KEYS:
+        raise InputError(
+            f"invalid top-level keys {_keys(first)}; expected one or both of "
+            "'nodes', 'additional_texts'",
+            path=first_path,
+        )
+    node_keys: set[str] = set()
+    if "nodes" in first:
+        nodes = first["nodes"]
+        _expect(nodes, list, path=first_path, where="'nodes'", what="'nodes'")
+        if not nodes:
+            raise InputError("'nodes' should contain at least one node", path=first_path)
+        _expect(nodes[0], dict, path=first_path, where="nodes[0]", what="a node")
+        node_keys = set(nodes[0])
+        if "node_number" not in node_keys or not node_keys <= PRED_NODE_KEYS:
+            raise InputError(
+                f"invalid node keys {_keys(nodes[0])}; expected 'node_number' and one or more "
+                "of 'text', 'labels', 'points_to'",
+                path=first_path,
+                where="nodes[0]",
+            )
+        if node_keys == {"node_number"}:
+            raise InputError(
+                "predicted nodes should contain at least one benchmarkable part: "
+                "'text', 'labels' or 'points_to'",
+                path=first_path,
+                where="nodes[0]",
+            )
+    structure = PredDiagramStructure(
+        node_text="text" in node_keys,
+        labels="labels" in node_keys,
+        flow="points_to" in node_keys,
+        additional_texts="additional_texts" in first,
+    )
+    top_keys = set(first)
+    for path, pred in zip(paths, preds, strict=True):
+        if set(pred) != top_keys:
+            raise InputError(
+                f"top-level keys {_keys(pred)} differ from {_keys(first)} in {first_path.name}; "
+                "all prediction files of a directory must contain the same parts",
+                path=path,
+            )
+        if structure.has_nodes:
+            _check_pred_nodes(path, pred["nodes"], node_keys, structure)
+        if structure.additional_texts:
+            texts = pred["additional_texts"]
+            _expect(texts, list, path=path, where="'additional_texts'", what="'additional_texts'")
+            for k, text in enumerate(texts):
+                _expect(
+                    text, str, path=path, where=f"additional_texts[{k}]", what="an additional text"
+                )
+    return PredDiagramSource(directory, tuple(paths), structure, tuple(preds))
+
+
+def _check_pred_nodes(
+    path: Path, nodes: object, node_keys: set[str], structure: PredDiagramStructure
+) -> None:
+    _expect(nodes, list, path=path, where="'nodes'", what="'nodes'")
+    assert isinstance(nodes, list)
+    if not nodes:
+        raise InputError("'nodes' should contain at least one node", path=path)
+    for k, node in enumerate(nodes):
+        where = f"nodes[{k}]"
+        _expect(node, dict, path=path, where=where, what="a node")
+        if set(node) != node_keys:
+            raise InputError(
+                f"node keys {_keys(node)} differ from the expected "
+                f"{_keys(dict.fromkeys(node_keys))}; every node of every file in a directory "
+                "must have the same keys",
+                path=path,
+                where=where,
+            )
+        _expect(node["node_number"], int, path=path, where=where, what="'node_number'")
+        if structure.node_text:
+            _expect(node["text"], str, path=path, where=where, what="'text'")
+        if structure.labels:
+            _expect(node["labels"], list, path=path, where=where, what="'labels'")
+            for label in node["labels"]:
+                _expect(label, str, path=path, where=where, what="each label")
+        if structure.flow:
+            _expect(node["points_to"], list, path=path, where=where, what="'points_to'")
+            for target in node["points_to"]:
+                _expect(target, int, path=path, where=where, what="each 'points_to' item")
+    numbers = [node["node_number"] for node in nodes]
+    duplicates = sorted({n for n in numbers if numbers.count(n) > 1})
+    if duplicates:
+        raise InputError(f"node numbers must be unique; repeated: {duplicates}", path=path)
+    if structure.flow:
+        known = set(numbers)
+        for k, node in enumerate(nodes):
+            for target in node["points_to"]:
+                if target not in known:
+                    raise InputError(
+                        f"node {node['node_number']} points to {target}, which is not a node "
+                        f"of this prediction (nodes: {sorted(known)})",
+                        path=path,
+                        where=f"nodes[{k}].points_to",
+                    )
+
+
+def validate_pred_diagram_sources(pred_diagrams_dirs: Path | Sequence[Path]) -> PredDiagramSources:
+    """Validate one prediction directory, or several holding separately parsed parts."""
+    if isinstance(pred_diagrams_dirs, str | Path):
+        directories: tuple[Path, ...] = (Path(pred_diagrams_dirs),)
+    else:
+        directories = tuple(Path(d) for d in pred_diagrams_dirs)
+    if not directories:
+        raise InputError("at least one prediction directory must be given")
+    if len({d.resolve() for d in directories}) != len(directories):
+        raise InputError(
+            "each prediction directory may be given only once; found "
+            f"{[str(d) for d in directories]}"
+        )
+    sources = tuple(_check_pred_directory(d) for d in directories)
+
+    part_sources: dict[ParsingPart, Path] = {}
+    for source in sources:
+        for part in sorted(source.structure.parts):
+            if part in part_sources:
+                raise InputError(
+                    f"predicted part {part!r} is supplied twice: in {part_sources[part]} "
+                    f"and in {source.diagrams_dir}"
+                )
+            part_sources[part] = source.diagrams_dir
+    structure = PredDiagramStructure(
+        node_text="node_text" in part_sources,
+        labels="labels" in part_sources,
+        flow="flow" in part_sources,
+        additional_texts="additional_texts" in part_sources,
+    )
+    if not structure.node_text:
+        raise InputError(
+            "predicted node text is required: labels, flow and additional text cannot match "
+            "ground-truth nodes on their own (no prediction directory has nodes with 'text')"
+        )
+    text_source = next(s for s in sources if s.structure.node_text)
+    stems = [p.stem for p in text_source.paths]
+    for source in sources:
+        other = [p.stem for p in source.paths]
+        if other != stems:
+            raise InputError(
+                "all prediction directories must hold files for the same flowcharts; "
+                f"{source.diagrams_dir} vs {text_source.diagrams_dir}: missing "
+                f"{sorted(set(stems) - set(other))}, extra {sorted(set(other) - set(stems))}"
+            )
+    for k, stem in enumerate(stems):
+        expected = {n["node_number"] for n in text_source.data[k]["nodes"]}
+        for source in sources:
+            if source is text_source or not source.structure.has_nodes:
+                continue
+            found = {n["node_number"] for n in source.data[k]["nodes"]}
+            if found != expected:
+                raise InputError(
+                    f"node numbers {sorted(found)} differ from {sorted(expected)} in the "
+                    f"node-text file {text_source.paths[k]} for flowchart {stem}",
+                    path=source.paths[k],
+                )
+    return PredDiagramSources(sources, structure)
+
+
+def load_pred_diagrams(sources: PredDiagramSources) -> list[Diagram]:
+    """Join the parts of each flowchart (nodes merged by number, sorted) into one Diagram."""
+    diagrams = []
+    for k, path in enumerate(sources.node_text_source.paths):
+        stem = path.stem
+        nodes_by_number: dict[int, dict[str, Any]] = {}
+        additional_texts = None
+        for source in sources.sources:
+            data = source.data[k]
+            if source.structure.has_nodes:
+                for node in data["nodes"]:
+                    nodes_by_number.setdefault(node["node_number"], {}).update(node)
+            if source.structure.additional_texts:
+                additional_texts = data["additional_texts"]
+        nodes = [
+            {**nodes_by_number[n], "parent_img_code": stem, "diagram_type": "pred"}
+            for n in sorted(nodes_by_number)
+        ]
+        payload: dict[str, Any] = {
+            "nodes": nodes,
+            "parent_img_code": stem,
+            "diagram_type": "pred",
+            "true_option_idx": None,
+        }
+        if additional_texts is not None:
+            payload["additional_texts"] = additional_texts
+        diagrams.append(_validate_diagram(payload, path))
+    return diagrams
+
+
+def _validate_diagram(payload: dict[str, Any], path: Path, option: int | None = None) -> Diagram:
+    try:
+        return Diagram.model_validate(payload)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(x) for x in first["loc"])
+        where = (
+            (f"option {option}" if option is not None else None)
+            if not loc
+            else (f"option {option}, {loc}" if option is not None else loc)
+        )
+        raise InputError(
+            first["msg"].removeprefix("Value error, "), path=path, where=where
+        ) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Ground truth
+
+
+@dataclass(frozen=True)
+class TruthFiles:
+    """The four ground-truth part files of every flowchart, by stem (sorted)."""
+
+    stems: tuple[str, ...]
+    paths: dict[str, tuple[Path, ...]]  # part -> paths in stem order
+    data: dict[str, tuple[dict[str, Any], ...]]  # part -> parsed JSON in stem order
+
+
+def check_truth_files(
+    *,
+    true_nodes_dir: Path,
+    true_labels_dir: Path,
+    true_flow_dir: Path,
+    true_additional_texts_dir: Path,
+    pred_stems: Sequence[str],
+    expected_num_diagrams: int,
+    allow_missing_pred_diagrams: bool,
+) -> TruthFiles:
+    """Check the ground-truth directories against each other and the predictions."""
+    dirs = {
+        "nodes": Path(true_nodes_dir),
+        "labels": Path(true_labels_dir),
+        "flow": Path(true_flow_dir),
+        "additional_texts": Path(true_additional_texts_dir),
+    }
+    paths = {part: tuple(_json_files(d, f"ground-truth {part}")) for part, d in dirs.items()}
+    counts = {part: len(p) for part, p in paths.items()}
+    if any(n != expected_num_diagrams for n in counts.values()):
+        found = ", ".join(f"{part}: {n}" for part, n in counts.items())
+        raise InputError(
+            f"expected {expected_num_diagrams} flowcharts (expected_num_diagrams) in every "
+            f"ground-truth directory, found {found}"
+        )
+    if not allow_missing_pred_diagrams and len(pred_stems) != expected_num_diagrams:
+        raise InputError(
+            f"expected {expected_num_diagrams} predicted flowcharts, found {len(pred_stems)} "
+            "(pass allow_missing_pred_diagrams=True / --allow-missing to score a subset)"
+        )
+    stems = tuple(p.stem for p in paths["nodes"])
+    for part, part_paths in paths.items():
+        other = tuple(p.stem for p in part_paths)
+        if other != stems:
+            raise InputError(
+                f"ground-truth {part} files do not match the nodes files: missing "
+                f"{sorted(set(stems) - set(other))}, extra {sorted(set(other) - set(stems))}",
+                path=dirs[part],
+            )
+    if allow_missing_pred_diagrams:
+        unknown = sorted(set(pred_stems) - set(stems))
+        if unknown:
+            raise InputError(f"predictions without ground truth: {unknown}")
+    elif list(pred_stems) != list(stems):
+        raise InputError(
+            "prediction stems do not match the ground-truth stems: missing "
+            f"{sorted(set(stems) - set(pred_stems))}, extra {sorted(set(pred_stems) - set(stems))}"
+        )
+
+    data = {part: tuple(load_json(p) for p in part_paths) for part, part_paths in paths.items()}
+    for part in TRUTH_PARTS:
+        for path, content in zip(paths[part], data[part], strict=True):
+            _check_truth_options(path, content, part)
+    for k in range(len(stems)):
+        n_options = {part: len(data[part][k]["options"]) for part in TRUTH_PARTS}
+        if len(set(n_options.values())) != 1:
+            found = ", ".join(f"{paths[part][k]}: {n}" for part, n in n_options.items())
+            raise InputError(
+                f"flowchart {stems[k]}: the four part files must have the same number of "
+                f"options; found {found}"
+            )
+        for i in range(n_options["nodes"]):
+            numbers = {
+                part: sorted(n["node_number"] for n in data[part][k]["options"][i]["nodes"])
+                for part in ("nodes", "labels", "flow")
+            }
+            if not numbers["nodes"] == numbers["labels"] == numbers["flow"]:
+                raise InputError(
+                    f"node numbers differ between parts in option {i}: nodes {numbers['nodes']}, "
+                    f"labels {numbers['labels']}, flow {numbers['flow']}",
+                    path=paths["nodes"][k],
+                )
+    return TruthFiles(stems, paths, data)
+
+
+_TRUTH_NODE_KEYS = {"nodes": "text", "labels": "labels", "flow": "points_to"}
+
+
+def _check_truth_options(path: Path, content: object, part: str) -> None:
+    _expect(content, dict, path=path, where="top level", what="a ground-truth file")
+    assert isinstance(content, dict)
+    if set(content) != {"options"}:
+        raise InputError(
+            f"top-level keys {_keys(content)}; expected exactly {{'options'}}", path=path
+        )
+    options = content["options"]
+    _expect(options, list, path=path, where="'options'", what="'options'")
+    if not options:
+        raise InputError("'options' should contain at least one option", path=path)
+    for i, option in enumerate(options):
+        where = f"option {i}"
+        _expect(option, dict, path=path, where=where, what="an option")
+        if part == "additional_texts":
+            if set(option) != {"additional_texts"}:
+                raise InputError(
+                    f"keys {_keys(option)}; expected exactly {{'additional_texts'}}",
+                    path=path,
+                    where=where,
+                )
+            texts = option["additional_texts"]
+            _expect(texts, list, path=path, where=where, what="'additional_texts'")
+            for text in texts:
+                _expect(text, str, path=path, where=where, what="each additional text")
+            continue
+        if set(option) != {"nodes"}:
+            raise InputError(
+                f"keys {_keys(option)}; expected exactly {{'nodes'}}", path=path, where=where
+            )
+        nodes = option["nodes"]
+        _expect(nodes, list, path=path, where=where, what="'nodes'")
+        for k, node in enumerate(nodes):
+            node_where = f"{where}, nodes[{k}]"
+            _expect(node, dict, path=path, where=node_where, what="a node")
+            if "node_number" not in node:
+                raise InputError("node has no 'node_number'", path=path, where=node_where)
+            _expect(node["node_number"], int, path=path, where=node_where, what="'node_number'")
+        numbers = [n["node_number"] for n in nodes]
+        duplicates = sorted({n for n in numbers if numbers.count(n) > 1})
+        if duplicates:
+            raise InputError(
+                f"node numbers must be unique; repeated: {duplicates}", path=path, where=where
+            )
+        if not nodes:
+            raise InputError("an option needs at least one node", path=path, where=where)
+        if set(numbers) != set(range(1, len(numbers) + 1)):
+            raise InputError(
+                f"ground-truth node numbers must be 1..{len(numbers)}, found {sorted(numbers)}",
+                path=path,
+                where=where,
+            )
+        key = _TRUTH_NODE_KEYS[part]
+        for node in nodes:
+            node_where = f"{where}, node {node['node_number']}"
+            if set(node) != {"node_number", key}:
+                raise InputError(
+                    f"node keys {_keys(node)}; expected exactly {{'node_number', '{key}'}}",
+                    path=path,
+                    where=node_where,
+                )
+            value = node[key]
+            if part == "nodes":
+                _expect(value, str, path=path, where=node_where, what="'text'")
+            elif part == "labels":
+                _expect(value, list, path=path, where=node_where, what="'labels'")
+                for label in value:
+                    _expect(label, str, path=path, where=node_where, what="each label")
+            else:
+                _expect(value, list, path=path, where=node_where, what="'points_to'")
+                for target in value:
+                    _expect(target, int, path=path, where=node_where, what="each 'points_to' item")
+                duplicates = sorted({t for t in value if value.count(t) > 1})
+                if duplicates:
+                    raise InputError(
+                        f"duplicate edges in 'points_to': {duplicates}", path=path, where=node_where
+                    )
+        if part == "flow":
+            in_flow = {n["node_number"] for n in nodes if n["points_to"]}
+            in_flow |= {t for n in nodes for t in n["points_to"]}
+            outside = sorted(set(numbers) - in_flow)
+            if outside:
+                raise InputError(
+                    f"every node must point to or be pointed to by another node; not in the "
+                    f"flow: {outside}",
+                    path=path,
+                    where=where,
+                )
+            unknown = sorted(in_flow - set(numbers))
+            if unknown:
+                raise InputError(
+                    f"'points_to' refers to nodes that do not exist: {unknown}",
+                    path=path,
+                    where=where,
+                )
+
+
+def load_true_diagram_options(
+    truth: TruthFiles, stems: Sequence[str] | None = None
+) -> list[DiagramOptions]:
+    """Combine the four part files of each flowchart into its options (nodes sorted)."""
+    wanted = set(truth.stems if stems is None else stems)
+    result = []
+    for k, stem in enumerate(truth.stems):
+        if stem not in wanted:
+            continue
+        options = []
+        parts = {part: truth.data[part][k]["options"] for part in TRUTH_PARTS}
+        for i in range(len(parts["nodes"])):
+            by_part = {
+                part: sorted(parts[part][i]["nodes"], key=lambda n: n["node_number"])
+                for part in ("nodes", "labels", "flow")
+            }
+            nodes = [
+                {
+                    "node_number": t["node_number"],
+                    "text": t["text"],
+                    "labels": lab["labels"],
+                    "points_to": flo["points_to"],
+                    "parent_img_code": stem,
+                    "diagram_type": "true",
+                    "true_option_idx": i,
+                }
+                for t, lab, flo in zip(
+                    by_part["nodes"], by_part["labels"], by_part["flow"], strict=True
+                )
+            ]
+            payload = {
+                "nodes": nodes,
+                "additional_texts": parts["additional_texts"][i]["additional_texts"],
+                "parent_img_code": stem,
+                "diagram_type": "true",
+                "true_option_idx": i,
+            }
+            options.append(_validate_diagram(payload, truth.paths["nodes"][k], option=i))
+        result.append(DiagramOptions(options=options, parent_img_code=stem))
+    return result

@@ -1,0 +1,421 @@
+"""Exact lexicographic node matching and ground-truth option choice.
+
+Per option: minimise node-text cost; among those matchings maximise matched edge pairs (when flow
+was predicted); among those minimise label cost (when labels were predicted). Flowde solves the
+later stages as dense MILPs over all n² pairs. We keep exactly the same optimum but:
+
+- build the text-cost matrix once (rapidfuzz for the built-in distances);
+- restrict every later stage to the zero-reduced-cost pairs of the text assignment (LP duals),
+  i.e. to the tie groups — exact, and usually tiny;
+- skip a stage whose answer is already known (a unique text-optimal matching, no candidate edge
+  pairs, zero label cost) and solve a label-only stage as a plain assignment problem;
+- keep scipy's text assignment when it is lexicographically optimal, so results coincide with
+  Flowde's wherever its solver has no real choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from parsescore.assign import (
+    ConstraintRows,
+    ListPair,
+    augmented_assignment,
+    match_text_lists,
+    solve_binary_milp,
+    text_optimal_support,
+)
+from parsescore.flowchart.models import (
+    Diagram,
+    DiagramMatch,
+    DiagramOptions,
+    Node,
+    NodeMatch,
+    NodeMatches,
+    TextListMatch,
+    TextListMatches,
+)
+from parsescore.text import DistanceFnProtocol, text_costs
+
+__all__ = [
+    "match_additional_texts",
+    "match_node_labels",
+    "match_nodes",
+    "match_nodes_single_option",
+    "match_single_diagram",
+    "match_text_list_records",
+]
+
+_SELECTED = 0.5
+
+
+def match_text_list_records(
+    true_texts: Sequence[str],
+    pred_texts: Sequence[str],
+    distance_fn: DistanceFnProtocol,
+    *,
+    parent_img_code: str | None = None,
+    true_option_idx: int | None = None,
+) -> TextListMatches:
+    """Optimal text-list matching as Flowde records (true items in order, then extra preds)."""
+    records = [
+        TextListMatch(
+            true_index=p.true_index,
+            pred_index=p.pred_index,
+            true_text=None if p.true_index is None else true_texts[p.true_index],
+            pred_text=None if p.pred_index is None else pred_texts[p.pred_index],
+            parent_img_code=parent_img_code,
+            true_option_idx=true_option_idx,
+            cost=p.cost,
+        )
+        for p in match_text_lists(true_texts, pred_texts, distance_fn)
+    ]
+    return TextListMatches(matches=records)
+
+
+def match_node_labels(node_matches: NodeMatches, distance_fn: DistanceFnProtocol) -> NodeMatches:
+    """Fill ``label_matches`` of every record; an unmatched node's labels meet ``[]``."""
+    for m in node_matches.matches:
+        true_labels = m.true_node.labels if m.true_node is not None else []
+        pred_labels = m.pred_node.labels if m.pred_node is not None else []
+        if true_labels is None or pred_labels is None:
+            raise ValueError("Node labels cannot be None when matching node labels.")
+        m.label_matches = match_text_list_records(true_labels, pred_labels, distance_fn)
+    return node_matches
+
+
+def match_additional_texts(
+    true_diagram: Diagram, pred_diagram: Diagram, distance_fn: DistanceFnProtocol
+) -> TextListMatches:
+    """Match the additional texts of a ground-truth option and a prediction."""
+    if true_diagram.additional_texts is None or pred_diagram.additional_texts is None:
+        raise ValueError("Additional texts cannot be None when matching additional texts.")
+    return match_text_list_records(
+        true_diagram.additional_texts,
+        pred_diagram.additional_texts,
+        distance_fn,
+        parent_img_code=true_diagram.parent_img_code,
+        true_option_idx=true_diagram.true_option_idx,
+    )
+
+
+@dataclass
+class _Assignment:
+    """A matching as arrays: ``pred_of[i]`` for true node i (-1 unmatched)."""
+
+    pred_of: np.ndarray
+
+    @classmethod
+    def from_records(cls, records: list[ListPair], n_true: int) -> _Assignment:
+        pred_of = np.full(n_true, -1, dtype=np.int64)
+        for r in records:
+            if r.true_index is not None and r.pred_index is not None:
+                pred_of[r.true_index] = r.pred_index
+        return cls(pred_of)
+
+
+def _edges(nodes: list[Node]) -> list[tuple[int, int]]:
+    index = {n.node_number: i for i, n in enumerate(nodes)}
+    return [(i, index[t]) for i, n in enumerate(nodes) for t in n.points_to or []]
+
+
+class _OptionMatcher:
+    """Solves one (ground-truth option, prediction) pair exactly."""
+
+    def __init__(
+        self,
+        true_nodes: list[Node],
+        pred_nodes: list[Node],
+        distance_fn: DistanceFnProtocol,
+        *,
+        use_flow: bool,
+        use_labels: bool,
+        label_cost_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], float],
+        parent_img_code: str,
+        option_idx: int,
+    ) -> None:
+        self.true_nodes = true_nodes
+        self.pred_nodes = pred_nodes
+        self.distance_fn = distance_fn
+        self.use_flow = use_flow
+        self.use_labels = use_labels
+        self.label_cost_cache = label_cost_cache
+        self.where = f"diagram {parent_img_code}, ground-truth option {option_idx}"
+        self.costs = text_costs(
+            [n.text for n in true_nodes], [n.text for n in pred_nodes], distance_fn
+        )
+
+    # -- label costs -------------------------------------------------------------------------
+    def _label_cost(self, true_labels: list[str], pred_labels: list[str]) -> float:
+        key = (tuple(true_labels), tuple(pred_labels))
+        cost = self.label_cost_cache.get(key)
+        if cost is None:
+            cost = sum(p.cost for p in match_text_lists(true_labels, pred_labels, self.distance_fn))
+            self.label_cost_cache[key] = cost
+        return cost
+
+    # -- solving -----------------------------------------------------------------------------
+    def solve(self) -> _Assignment:
+        n_true, n_pred = len(self.true_nodes), len(self.pred_nodes)
+        records = augmented_assignment(
+            self.costs.paired, self.costs.unmatched_true, self.costs.unmatched_pred
+        )
+        fallback = _Assignment.from_records(records, n_true)
+        if not (self.use_flow or self.use_labels) or n_true == 0 or n_pred == 0:
+            return fallback
+        minimum = sum(r.cost for r in records)
+        support = text_optimal_support(
+            self.costs.paired, self.costs.unmatched_true, self.costs.unmatched_pred, minimum
+        )
+        pair_i, pair_j = np.nonzero(support.pairs)
+        choices_per_true = support.pairs.sum(axis=1) + support.true_alone
+        choices_per_pred = support.pairs.sum(axis=0) + support.pred_alone
+        if np.all(choices_per_true == 1) and np.all(choices_per_pred == 1):
+            return fallback  # the text-optimal matching is unique
+
+        # Variables: allowed pairs, then allowed "true alone", then allowed "pred alone".
+        true_alone = np.nonzero(support.true_alone)[0]
+        pred_alone = np.nonzero(support.pred_alone)[0]
+        n_pair_vars = pair_i.size
+        pair_var = {
+            (int(i), int(j)): k for k, (i, j) in enumerate(zip(pair_i, pair_j, strict=True))
+        }
+        base = ConstraintRows()
+        rows_of_true: list[list[int]] = [[] for _ in range(n_true)]
+        rows_of_pred: list[list[int]] = [[] for _ in range(n_pred)]
+        for k, (i, j) in enumerate(zip(pair_i.tolist(), pair_j.tolist(), strict=True)):
+            rows_of_true[i].append(k)
+            rows_of_pred[j].append(k)
+        for offset, i in enumerate(true_alone.tolist()):
+            rows_of_true[i].append(n_pair_vars + offset)
+        for offset, j in enumerate(pred_alone.tolist()):
+            rows_of_pred[j].append(n_pair_vars + true_alone.size + offset)
+        n_node_vars = n_pair_vars + true_alone.size + pred_alone.size
+        for cols in (*rows_of_true, *rows_of_pred):
+            base.add(cols, [1.0] * len(cols), 1.0, 1.0)
+        var_costs = np.concatenate(
+            (
+                self.costs.paired[pair_i, pair_j],
+                self.costs.unmatched_true[true_alone],
+                self.costs.unmatched_pred[pred_alone],
+            )
+        )
+        # Keep the text optimum fixed explicitly (the support may be a tolerance superset).
+        base.add(
+            list(range(n_node_vars)),
+            var_costs.tolist(),
+            -np.inf,
+            minimum + 1e-9 * max(1.0, minimum),
+        )
+
+        edge_pairs: list[tuple[int, int]] = []
+        if self.use_flow:
+            # Candidate edge pairs: true a->b, pred c->d with (a,c) and (b,d) both allowed.
+            pred_targets: list[list[int]] = [[] for _ in range(n_pred)]
+            for c, d in _edges(self.pred_nodes):
+                pred_targets[c].append(d)
+            allowed_preds: list[list[int]] = [[] for _ in range(n_true)]
+            for i, j in zip(pair_i.tolist(), pair_j.tolist(), strict=True):
+                allowed_preds[i].append(j)
+            for a, b in _edges(self.true_nodes):
+                for c in allowed_preds[a]:
+                    src = pair_var[(a, c)]
+                    for d in pred_targets[c]:
+                        tgt = pair_var.get((b, d))
+                        if tgt is not None:
+                            edge_pairs.append((src, tgt))
+        n_vars = n_node_vars + len(edge_pairs)
+        for e, (src, tgt) in enumerate(edge_pairs):
+            base.add([n_node_vars + e, src], [1.0, -1.0], -np.inf, 0.0)
+            if tgt != src:
+                base.add([n_node_vars + e, tgt], [1.0, -1.0], -np.inf, 0.0)
+
+        def fallback_vector() -> np.ndarray:
+            x = np.zeros(n_vars)
+            for i, j in enumerate(fallback.pred_of.tolist()):
+                if j >= 0:
+                    x[pair_var[(i, j)]] = 1.0
+            for offset, i in enumerate(true_alone.tolist()):
+                x[n_pair_vars + offset] = float(fallback.pred_of[i] < 0)
+            matched_pred = set(fallback.pred_of[fallback.pred_of >= 0].tolist())
+            for offset, j in enumerate(pred_alone.tolist()):
+                x[n_pair_vars + true_alone.size + offset] = float(j not in matched_pred)
+            for e, (src, tgt) in enumerate(edge_pairs):
+                x[n_node_vars + e] = min(x[src], x[tgt])
+            return x
+
+        x_fallback = fallback_vector()
+        solution: np.ndarray | None = None
+        if edge_pairs:
+            objective = np.zeros(n_vars)
+            objective[n_node_vars:] = -1.0
+            fallback_flow = round(float(x_fallback[n_node_vars:].sum()))
+            if fallback_flow < len(edge_pairs):
+                result = solve_binary_milp(
+                    objective, base, what=f"flow optimisation ({self.where})"
+                )
+                best_flow = round(-float(result.fun))
+                if best_flow > fallback_flow:
+                    solution = result.x
+            else:
+                best_flow = fallback_flow
+            flow_cols = list(range(n_node_vars, n_vars))
+            base.add(flow_cols, [1.0] * len(flow_cols), float(best_flow), float(best_flow))
+
+        if self.use_labels:
+            label_costs = self._variable_label_costs(pair_i, pair_j, true_alone, pred_alone)
+            current = x_fallback if solution is None else solution
+            current_cost = float(label_costs @ (current[:n_node_vars] > _SELECTED))
+            if current_cost > self._label_lower_bound(label_costs, rows_of_true, rows_of_pred):
+                objective = np.zeros(n_vars)
+                objective[:n_node_vars] = label_costs
+                result = solve_binary_milp(
+                    objective, base, what=f"label optimisation ({self.where})"
+                )
+                if result.fun < current_cost - 1e-9 * max(1.0, current_cost):
+                    solution = result.x
+        if solution is None:
+            return fallback
+        pred_of = np.full(n_true, -1, dtype=np.int64)
+        chosen = np.nonzero(solution[:n_pair_vars] > _SELECTED)[0]
+        pred_of[pair_i[chosen]] = pair_j[chosen]
+        return _Assignment(pred_of)
+
+    @staticmethod
+    def _label_lower_bound(
+        label_costs: np.ndarray, rows_of_true: list[list[int]], rows_of_pred: list[list[int]]
+    ) -> float:
+        """Each true (or each pred) node takes exactly one choice: sum of their cheapest."""
+        by_true = sum(float(label_costs[cols].min()) for cols in rows_of_true if cols)
+        by_pred = sum(float(label_costs[cols].min()) for cols in rows_of_pred if cols)
+        return max(by_true, by_pred)
+
+    def _variable_label_costs(
+        self,
+        pair_i: np.ndarray,
+        pair_j: np.ndarray,
+        true_alone: np.ndarray,
+        pred_alone: np.ndarray,
+    ) -> np.ndarray:
+        t_labels = [n.labels or [] for n in self.true_nodes]
+        p_labels = [n.labels or [] for n in self.pred_nodes]
+        costs = [
+            self._label_cost(t_labels[i], p_labels[j]) for i, j in zip(pair_i, pair_j, strict=True)
+        ]
+        costs += [self._label_cost(t_labels[i], []) for i in true_alone]
+        costs += [self._label_cost([], p_labels[j]) for j in pred_alone]
+        return np.asarray(costs, dtype=np.float64)
+
+    # -- records -----------------------------------------------------------------------------
+    def node_matches(self, assignment: _Assignment, option_idx: int) -> NodeMatches:
+        matches: list[NodeMatch] = []
+        matched_pred: set[int] = set()
+        for i, true_node in enumerate(self.true_nodes):
+            j = int(assignment.pred_of[i])
+            if j >= 0:
+                matched_pred.add(j)
+                cost = float(self.costs.paired[i, j])
+                matches.append(
+                    NodeMatch(
+                        true_node=true_node, pred_node=self.pred_nodes[j], node_text_cost=cost
+                    )
+                )
+            else:
+                cost = float(self.costs.unmatched_true[i])
+                matches.append(NodeMatch(true_node=true_node, pred_node=None, node_text_cost=cost))
+        for j, pred_node in enumerate(self.pred_nodes):
+            if j not in matched_pred:
+                cost = float(self.costs.unmatched_pred[j])
+                matches.append(NodeMatch(true_node=None, pred_node=pred_node, node_text_cost=cost))
+        return NodeMatches(matches=matches, true_diagram_option_idx=option_idx)
+
+
+def match_nodes_single_option(
+    true_diagram: Diagram,
+    pred_diagram: Diagram,
+    distance_fn: DistanceFnProtocol,
+    true_diagram_option_idx: int,
+    *,
+    label_cost_cache: dict[tuple[tuple[str, ...], tuple[str, ...]], float] | None = None,
+) -> NodeMatches:
+    """Lexicographically optimal node matching against one ground-truth option."""
+    if true_diagram.nodes is None or pred_diagram.nodes is None:
+        raise ValueError("Both diagrams must have nodes before matching nodes.")
+    matcher = _OptionMatcher(
+        true_diagram.nodes,
+        pred_diagram.nodes,
+        distance_fn,
+        use_flow=pred_diagram.flow_done,
+        use_labels=pred_diagram.labels_done,
+        label_cost_cache={} if label_cost_cache is None else label_cost_cache,
+        parent_img_code=pred_diagram.parent_img_code,
+        option_idx=true_diagram_option_idx,
+    )
+    return matcher.node_matches(matcher.solve(), true_diagram_option_idx)
+
+
+def match_nodes(
+    true_diagram_options: DiagramOptions, pred_diagram: Diagram, distance_fn: DistanceFnProtocol
+) -> NodeMatches:
+    """Match against every option and choose one.
+
+    Choice, by exact comparisons: lowest node-text cost; then (flow predicted) highest flow
+    Jaccard; then (labels predicted) lowest label cost; then (additional texts predicted) lowest
+    additional-text cost; then the first option. With labels predicted, the returned matches
+    carry their label matches.
+    """
+    cache: dict[tuple[tuple[str, ...], tuple[str, ...]], float] = {}
+    option_matches = [
+        match_nodes_single_option(option, pred_diagram, distance_fn, i, label_cost_cache=cache)
+        for i, option in enumerate(true_diagram_options.options)
+    ]
+    candidates = list(range(len(option_matches)))
+
+    def keep_best(values: dict[int, float], *, highest: bool) -> list[int]:
+        best = max(values.values()) if highest else min(values.values())
+        return [i for i in candidates if values[i] == best]
+
+    candidates = keep_best(
+        {i: option_matches[i].total_node_text_cost for i in candidates}, highest=False
+    )
+    if len(candidates) > 1 and pred_diagram.flow_done:
+        candidates = keep_best(
+            {i: option_matches[i].flow_score.jaccard for i in candidates}, highest=True
+        )
+    if pred_diagram.labels_done:
+        for i in candidates:
+            match_node_labels(option_matches[i], distance_fn)
+        if len(candidates) > 1:
+            candidates = keep_best(
+                {i: option_matches[i].total_label_error_cost for i in candidates}, highest=False
+            )
+    if len(candidates) > 1 and pred_diagram.additional_texts_done:
+        candidates = keep_best(
+            {
+                i: match_additional_texts(
+                    true_diagram_options.options[i], pred_diagram, distance_fn
+                ).total_cost
+                for i in candidates
+            },
+            highest=False,
+        )
+    return option_matches[candidates[0]]
+
+
+def match_single_diagram(
+    true_diagram_options: DiagramOptions, pred_diagram: Diagram, distance_fn: DistanceFnProtocol
+) -> DiagramMatch:
+    """Nodes (with labels), flow and additional texts of one complete prediction."""
+    node_matches = match_nodes(true_diagram_options, pred_diagram, distance_fn)
+    true_diagram = true_diagram_options.options[node_matches.true_diagram_option_idx]
+    if any(m.label_matches is None for m in node_matches.matches):
+        match_node_labels(node_matches, distance_fn)
+    return DiagramMatch(
+        node_matches=node_matches,
+        additional_text_matches=match_additional_texts(true_diagram, pred_diagram, distance_fn),
+        pred_diagram=pred_diagram,
+        true_diagram=true_diagram,
+    )
