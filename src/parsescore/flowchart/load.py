@@ -39,6 +39,14 @@ PRED_TOP_LEVEL_KEYS = frozenset({"nodes", "additional_texts"})
 PRED_NODE_KEYS = frozenset({"node_number", "text", "labels", "points_to"})
 
 
+class TruthModelError(InputError, RuntimeError):
+    """A ground-truth option that the data model refuses (e.g. an empty text).
+
+    Flowde reports these as RuntimeError; ours is also an InputError (a ValueError), so callers
+    catching either keep working.
+    """
+
+
 class FlowchartTypeError(TypeError):
     """A value of the wrong JSON type; names the file and the place (as InputError does)."""
 
@@ -59,7 +67,8 @@ def _type_name(value: object) -> str:
 
 
 def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    # A JSON boolean passes this structural check, as in Flowde; the strict model then refuses it.
+    return isinstance(value, int)
 
 
 def _expect(value: object, kind: type, *, path: Path, where: str, what: str) -> None:
@@ -253,7 +262,8 @@ def validate_pred_diagram_sources(pred_diagrams_dirs: Path | Sequence[Path]) -> 
     if not structure.node_text:
         raise InputError(
             "predicted node text is required: labels, flow and additional text cannot match "
-            "ground-truth nodes on their own (no prediction directory has nodes with 'text')"
+            "ground-truth nodes on their own (no nodes with 'text' in "
+            f"{', '.join(str(d) for d in directories)})"
         )
     text_source = next(s for s in sources if s.structure.node_text)
     stems = [p.stem for p in text_source.paths]
@@ -315,15 +325,12 @@ def _validate_diagram(payload: dict[str, Any], path: Path, option: int | None = 
         return Diagram.model_validate(payload)
     except ValidationError as exc:
         first = exc.errors()[0]
-        loc = ".".join(str(x) for x in first["loc"])
-        where = (
-            (f"option {option}" if option is not None else None)
-            if not loc
-            else (f"option {option}, {loc}" if option is not None else loc)
-        )
-        raise InputError(
-            first["msg"].removeprefix("Value error, "), path=path, where=where
-        ) from None
+        places = [f"option {option}"] if option is not None else []
+        if first["loc"]:
+            places.append(".".join(str(x) for x in first["loc"]))
+        error = InputError if option is None else TruthModelError
+        message = first["msg"].removeprefix("Value error, ")
+        raise error(message, path=path, where=", ".join(places) or None) from None
 
 
 # ---------------------------------------------------------------------------------------------

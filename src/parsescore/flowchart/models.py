@@ -128,6 +128,18 @@ class Diagram(BaseModel):
             raise ValueError(f"{where}: needs nodes or additional_texts")
         if self.nodes is None:
             return self
+        for n in self.nodes:
+            if (n.diagram_type, n.parent_img_code, n.true_option_idx) != (
+                self.diagram_type,
+                self.parent_img_code,
+                self.true_option_idx,
+            ):
+                raise ValueError(
+                    f"{where}: node {n.node_number} has diagram type / parent img code / option "
+                    f"index ({n.diagram_type}, {n.parent_img_code}, {n.true_option_idx}) unlike "
+                    f"its diagram ({self.diagram_type}, {self.parent_img_code}, "
+                    f"{self.true_option_idx})"
+                )
         numbers = [n.node_number for n in self.nodes]
         if len(set(numbers)) != len(numbers):
             raise ValueError(f"{where}: node numbers must be unique, found {numbers}")
@@ -148,6 +160,13 @@ class Diagram(BaseModel):
                 raise ValueError(f"{where}: a ground-truth option must contain all four parts")
             if numbers != list(range(1, len(numbers) + 1)):
                 raise ValueError(f"{where}: ground-truth node numbers must be 1..n in order")
+            in_flow = {n.node_number for n in self.nodes if n.points_to}
+            in_flow |= {t for n in self.nodes for t in n.points_to or []}
+            if in_flow != set(numbers):
+                raise ValueError(
+                    f"{where}: every node must point to or be pointed to by another node; not in "
+                    f"the flow: {sorted(set(numbers) - in_flow)}"
+                )
         return self
 
 
@@ -224,6 +243,15 @@ class NodeMatch(BaseModel):
     def _check(self) -> NodeMatch:
         if self.true_node is None and self.pred_node is None:
             raise ValueError("at least one of true_node and pred_node must be set")
+        if (
+            self.true_node is not None
+            and self.pred_node is not None
+            and self.true_node.parent_img_code != self.pred_node.parent_img_code
+        ):
+            raise ValueError(
+                "true and predicted node of a match come from different flowcharts: "
+                f"{self.true_node.parent_img_code} and {self.pred_node.parent_img_code}"
+            )
         return self
 
 
@@ -287,6 +315,19 @@ class NodeMatches(BaseModel):
     @property
     def flow_score(self) -> FlowScores:
         return flow_scores(self)
+
+    @model_validator(mode="after")
+    def _check(self) -> NodeMatches:
+        for side in ("true", "pred"):
+            numbers = [
+                node.node_number
+                for m in self.matches
+                if (node := getattr(m, f"{side}_node")) is not None
+            ]
+            if len(numbers) != len(set(numbers)):
+                repeated = sorted({n for n in numbers if numbers.count(n) > 1})
+                raise ValueError(f"{side} node(s) {repeated} matched more than once")
+        return self
 
 
 def flow_scores(node_matches: NodeMatches) -> FlowScores:
@@ -361,6 +402,33 @@ class DiagramMatch(BaseModel):
     @property
     def flow_score(self) -> FlowScores:
         return self.node_matches.flow_score
+
+    @model_validator(mode="after")
+    def _check(self) -> DiagramMatch:
+        pred, true = self.pred_diagram, self.true_diagram
+        if pred.diagram_type != "pred" or true.diagram_type != "true":
+            raise ValueError("a diagram match needs a 'pred' and a 'true' diagram, in that order")
+        if pred.parent_img_code != true.parent_img_code:
+            raise ValueError(
+                f"diagram match of different flowcharts: {pred.parent_img_code} and "
+                f"{true.parent_img_code}"
+            )
+        if not pred.is_complete or not true.is_complete:
+            raise ValueError("a diagram match needs complete diagrams (all four parts)")
+        nm = self.node_matches
+        for side, diagram, nodes in (("true", true, nm.true_nodes), ("pred", pred, nm.pred_nodes)):
+            if sorted(nodes, key=lambda n: n.node_number) != sorted(
+                diagram.nodes or [], key=lambda n: n.node_number
+            ):
+                raise ValueError(f"the {side} nodes of the matches are not the {side} diagram's")
+        records = self.additional_text_matches.matches
+        for side, diagram in (("true", true), ("pred", pred)):
+            texts = sorted(t for r in records if (t := getattr(r, f"{side}_text")) is not None)
+            if texts != sorted(diagram.additional_texts or []):
+                raise ValueError(
+                    f"the {side} additional texts of the matches are not the {side} diagram's"
+                )
+        return self
 
 
 @dataclass(frozen=True)
