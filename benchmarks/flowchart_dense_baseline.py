@@ -80,7 +80,7 @@ def dense_lexicographic_optimum(
         for j in range(n_p):
             objective[z0 + j] = label_cost([], pred_labels[j])
         result = _solve(objective, rows, options, "dense label stage")
-        best_labels = float(result.fun)
+        best_labels = float(objective @ np.round(result.x))
     return minimum, best_flow, best_labels
 
 
