@@ -320,11 +320,19 @@ def load_pred_diagrams(sources: PredDiagramSources) -> list[Diagram]:
     return diagrams
 
 
-def _validate_diagram(payload: dict[str, Any], path: Path, option: int | None = None) -> Diagram:
+def _validate_diagram(
+    payload: dict[str, Any], path: Path | dict[str, Path], option: int | None = None
+) -> Diagram:
+    """Validate with the model; ``path`` may map each ground-truth part to its file."""
     try:
         return Diagram.model_validate(payload)
     except ValidationError as exc:
         first = exc.errors()[0]
+        if isinstance(path, dict):
+            loc = first["loc"]
+            field = loc[2] if len(loc) > 2 and loc[0] == "nodes" else loc[0] if loc else ""
+            part = {"labels": "labels", "points_to": "flow", "additional_texts": "additional_texts"}
+            path = path[part.get(str(field), "nodes")]
         places = [f"option {option}"] if option is not None else []
         if first["loc"]:
             places.append(".".join(str(x) for x in first["loc"]))
@@ -558,6 +566,7 @@ def load_true_diagram_options(
                 "diagram_type": "true",
                 "true_option_idx": i,
             }
-            options.append(_validate_diagram(payload, truth.paths["nodes"][k], option=i))
+            files = {part: truth.paths[part][k] for part in TRUTH_PARTS}
+            options.append(_validate_diagram(payload, files, option=i))
         result.append(DiagramOptions(options=options, parent_img_code=stem))
     return result
