@@ -1,0 +1,139 @@
+"""``parsescore flowchart`` and the flowchart demo: real runs through the console entry point."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from parsescore.cli import main
+
+SEED = Path(__file__).parent / "seed_example"
+
+
+def run(args: list[str]) -> int:
+    with pytest.raises(SystemExit) as exit_info:
+        main(args)
+    return int(exit_info.value.code or 0)
+
+
+def test_cli_prints_summary_and_writes_every_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "result.json"
+    code = run(
+        [
+            "flowchart",
+            "--truth",
+            str(SEED / "ground-truth"),
+            "--pred",
+            str(SEED / "predictions"),
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "example_0" in printed and "1/1/1" in printed and "0.333" in printed
+    result = json.loads(out.read_text())
+    assert result["totals"]["node_text_cost"] == 1
+    assert result["totals"]["label_cost"] == 1
+    assert result["totals"]["additional_text_cost"] == 1
+    assert result["totals"]["avg_flow_jaccard"] == 1 / 3
+    (diagram,) = result["diagrams"]
+    assert diagram["option"] == 1
+    assert diagram["flow"]["missing_edges"] == [[2, 3]]
+    assert diagram["flow"]["extra_edges"] == [[1, 3]]
+    assert [m["pred_node"] for m in diagram["node_matches"]] == [1, 2, 3]
+    assert diagram["node_matches"][1]["label_matches"][1] == {
+        "match_type": "match",
+        "true_index": 1,
+        "pred_index": 1,
+        "true_text": "26 weeks",
+        "pred_text": "26 week",
+        "cost": 1.0,
+    }
+    # deterministic: same inputs, same bytes
+    again = tmp_path / "again.json"
+    run(
+        [
+            "flowchart",
+            "--truth",
+            str(SEED / "ground-truth"),
+            "--pred",
+            str(SEED / "predictions"),
+            "--out",
+            str(again),
+        ]
+    )
+    assert again.read_bytes().replace(b"again", b"") == out.read_bytes().replace(b"result", b"")
+
+
+def test_cli_raw_distance_and_missing_predictions(tmp_path: Path) -> None:
+    truth = tmp_path / "gt"
+    shutil.copytree(SEED / "ground-truth", truth)
+    for part in ("nodes", "labels", "flow", "additional_texts"):
+        shutil.copy(truth / part / "example_0.json", truth / part / "example_1.json")
+    out = tmp_path / "r.json"
+    args = [
+        "flowchart",
+        "--truth",
+        str(truth),
+        "--pred",
+        str(SEED / "predictions"),
+        "--out",
+        str(out),
+    ]
+    assert run(args) == 2  # a prediction is missing
+    assert run([*args, "--allow-missing", "--distance", "raw"]) == 0
+    result = json.loads(out.read_text())
+    assert result["missing_predictions"] == ["example_1"]
+    assert result["options"]["distance"] == "raw"
+
+
+@pytest.mark.parametrize(
+    ("make_args", "fragment"),
+    [
+        (
+            lambda t: ["--truth", str(t / "nope"), "--pred", str(SEED / "predictions")],
+            "--truth should be a directory",
+        ),
+        (lambda t: ["--truth", str(SEED), "--pred", str(SEED / "predictions")], "lacks nodes/"),
+        (
+            lambda t: ["--truth", str(SEED / "ground-truth"), "--pred", str(t)],
+            "no prediction .json files",
+        ),
+        (
+            lambda t: ["--truth", str(SEED / "ground-truth"), "--pred", str(t / "bad")],
+            "malformed JSON",
+        ),
+    ],
+)
+def test_cli_bad_input_is_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make_args, fragment: str
+) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "example_0.json").write_text("{nodes: }")
+    assert run(["flowchart", *make_args(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert fragment in " ".join(err.split())
+    assert err.strip().startswith("error:")
+
+
+def test_demo_writes_flowchart_result(tmp_path: Path) -> None:
+    from parsescore.flowchart.demo import run_demo
+
+    section = run_demo(tmp_path)
+    result = json.loads((tmp_path / "result.json").read_text())
+    assert [d["stem"] for d in result["diagrams"]] == [
+        "Stanczyk_2016_1",
+        "Vander_2016_0",
+        "Young_2008_0",
+        "Yu_2017_0",
+        "example_0",
+    ]
+    assert section.startswith("## Flowcharts")
+    assert "| example_0 | 1 | 1 | 1 | 1 | 1/1/1 | 0.333 |" in section
