@@ -40,9 +40,7 @@ def make_instance(n: int = 200, seed: int = 0) -> tuple[dict[str, Any], dict[str
     truth = {
         "nodes": truth_nodes("text", lambda i: texts[i]),
         "labels": truth_nodes("labels", lambda i: labels[i]),
-        "flow": truth_nodes(
-            "points_to", lambda i: sorted(b + 1 for a, b in edges if a == i)
-        ),
+        "flow": truth_nodes("points_to", lambda i: sorted(b + 1 for a, b in edges if a == i)),
         "additional_texts": {"options": [{"additional_texts": ["Figure 1", "CONSORT diagram"]}]},
     }
     perm = list(range(n))

@@ -89,3 +89,18 @@ def test_counts_scores_and_zero_denominators() -> None:
         0.5,
     )
     assert EditCounts(1, 0, 0, 0).insertion_rate == 0.0
+
+
+def test_written_files_get_ordinary_permissions(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import stat
+
+    from parsescore.files import write_json
+
+    umask = os.umask(0o022)
+    try:
+        write_json(tmp_path / "out.json", {"a": 1})
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE((tmp_path / "out.json").stat().st_mode) == 0o644
+    assert (tmp_path / "out.json").read_text() == '{\n  "a": 1\n}\n'

@@ -125,6 +125,9 @@ class TextOptimalSupport:
     true_alone: np.ndarray
     pred_alone: np.ndarray
     minimum_cost: float
+    exact: bool = False
+    """True when every perfect matching on the support provably costs ``minimum_cost`` (integer
+    costs, admitted reduced costs too small to add up to 1), so no cost row is needed."""
 
 
 def text_optimal_support(
@@ -169,11 +172,14 @@ def text_optimal_support(
     )
     tolerance = 1e-7 * max(1.0, float(np.max(np.abs(c), initial=0.0)))
     zero = reduced <= tolerance
+    largest_admitted = float(np.max(reduced[zero], initial=0.0))
+    exact = bool(np.all(c == np.round(c))) and (n_true + n_pred) * largest_admitted < 0.5
     return TextOptimalSupport(
         pairs=zero[:n_pairs].reshape(n_true, n_pred),
         true_alone=zero[n_pairs : n_pairs + n_true],
         pred_alone=zero[n_pairs + n_true :],
         minimum_cost=minimum_cost,
+        exact=exact,
     )
 
 
@@ -204,16 +210,21 @@ class ConstraintRows:
 
 
 def solve_binary_milp(
-    objective: np.ndarray, constraints: ConstraintRows, *, what: str, presolve: bool = True
+    objective: np.ndarray,
+    constraints: ConstraintRows,
+    *,
+    what: str,
+    presolve: bool = True,
 ) -> OptimizeResult:
     """Solve a 0/1 MILP to proven optimality (HiGHS, zero gap) or raise RuntimeError."""
     n_vars = objective.size
+    options: dict[str, float | bool] = {"mip_rel_gap": 0.0, "presolve": presolve}
     result = milp(
         c=objective,
         integrality=np.ones(n_vars, dtype=np.uint8),
         bounds=Bounds(np.zeros(n_vars), np.ones(n_vars)),
         constraints=constraints.build(n_vars),
-        options={"mip_rel_gap": 0.0, "presolve": presolve},
+        options=options,
     )
     if result.status != 0 or not result.success or result.x is None:
         raise RuntimeError(

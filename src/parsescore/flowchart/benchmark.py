@@ -47,6 +47,9 @@ class ParsingBenchmark:
     for wrong structure or values, each naming the file). The matching of every flowchart is
     computed once, on first use, and every method derives its numbers from it.
 
+    Beyond Flowde's parameters: keyword-only ``show_progress`` (default: when stderr is a
+    terminal).
+
     >>> # doctest: +SKIP
     >>> bench = ParsingBenchmark(pred_diagrams_dir=Path("preds"), true_nodes_dir=...,
     ...     true_labels_dir=..., true_flow_dir=..., true_additional_texts_dir=...,

@@ -203,35 +203,51 @@ class _OptionMatcher:
                 self.costs.unmatched_pred[pred_alone],
             )
         )
-        # Keep the text optimum fixed explicitly (the support may be a tolerance superset).
-        base.add(
-            list(range(n_node_vars)),
-            var_costs.tolist(),
-            -np.inf,
-            minimum + 1e-9 * max(1.0, minimum),
-        )
+        if not support.exact:
+            # Keep the text optimum fixed explicitly (the support may be a tolerance superset).
+            base.add(
+                list(range(n_node_vars)),
+                var_costs.tolist(),
+                -np.inf,
+                minimum + 1e-9 * max(1.0, minimum),
+            )
 
-        edge_pairs: list[tuple[int, int]] = []
+        # Candidate edge pairs: true a->b with pred c->d where (a,c) and (b,d) are both allowed.
+        # A repeated predicted edge counts once per occurrence, as in Flowde's model (weight).
+        edge_pairs: list[tuple[int, int]] = []  # (source pair var, target pair var)
+        weights: list[float] = []
+        groups: dict[tuple[str, int, int], list[int]] = {}
         if self.use_flow:
-            # Candidate edge pairs: true a->b, pred c->d with (a,c) and (b,d) both allowed.
-            pred_targets: list[list[int]] = [[] for _ in range(n_pred)]
-            for c, d in _edges(self.pred_nodes):
-                pred_targets[c].append(d)
+            pred_edge_count: dict[tuple[int, int], int] = {}
+            for edge in _edges(self.pred_nodes):
+                pred_edge_count[edge] = pred_edge_count.get(edge, 0) + 1
+            pred_targets: list[list[tuple[int, int]]] = [[] for _ in range(n_pred)]
+            for p_idx, (c, d) in enumerate(pred_edge_count):
+                pred_targets[c].append((d, p_idx))
             allowed_preds: list[list[int]] = [[] for _ in range(n_true)]
             for i, j in zip(pair_i.tolist(), pair_j.tolist(), strict=True):
                 allowed_preds[i].append(j)
-            for a, b in _edges(self.true_nodes):
+            counts = list(pred_edge_count.values())
+            for t_idx, (a, b) in enumerate(_edges(self.true_nodes)):
                 for c in allowed_preds[a]:
                     src = pair_var[(a, c)]
-                    for d in pred_targets[c]:
+                    for d, p_idx in pred_targets[c]:
                         tgt = pair_var.get((b, d))
-                        if tgt is not None:
-                            edge_pairs.append((src, tgt))
+                        if tgt is None:
+                            continue
+                        e = n_node_vars + len(edge_pairs)
+                        edge_pairs.append((src, tgt))
+                        weights.append(float(counts[p_idx]))
+                        # Aggregated linking rows (tighter than one row per endpoint): for a
+                        # fixed true edge, at most one predicted edge can match it through a
+                        # given node pair, and vice versa.
+                        for key in (("ts", t_idx, src), ("tt", t_idx, tgt)):
+                            groups.setdefault(key, []).append(e)
+                        for key in (("ps", p_idx, src), ("pt", p_idx, tgt)):
+                            groups.setdefault(key, []).append(e)
         n_vars = n_node_vars + len(edge_pairs)
-        for e, (src, tgt) in enumerate(edge_pairs):
-            base.add([n_node_vars + e, src], [1.0, -1.0], -np.inf, 0.0)
-            if tgt != src:
-                base.add([n_node_vars + e, tgt], [1.0, -1.0], -np.inf, 0.0)
+        for (_, _, node_var), cols in groups.items():
+            base.add([*cols, node_var], [1.0] * len(cols) + [-1.0], -np.inf, 0.0)
 
         def fallback_vector() -> np.ndarray:
             x = np.zeros(n_vars)
@@ -247,15 +263,19 @@ class _OptionMatcher:
                 x[n_node_vars + e] = min(x[src], x[tgt])
             return x
 
+        edge_weights = np.asarray(weights, dtype=np.float64)
+
         x_fallback = fallback_vector()
         solution: np.ndarray | None = None
         if edge_pairs:
             objective = np.zeros(n_vars)
-            objective[n_node_vars:] = -1.0
-            fallback_flow = round(float(x_fallback[n_node_vars:].sum()))
-            if fallback_flow < len(edge_pairs):
+            objective[n_node_vars:] = -edge_weights
+            fallback_flow = round(float(edge_weights @ x_fallback[n_node_vars:]))
+            if fallback_flow < edge_weights.sum():
                 result = solve_binary_milp(
-                    objective, base, what=f"flow optimisation ({self.where})"
+                    objective,
+                    base,
+                    what=f"flow optimisation ({self.where})",
                 )
                 best_flow = round(-float(result.fun))
                 if best_flow > fallback_flow:
@@ -263,7 +283,7 @@ class _OptionMatcher:
             else:
                 best_flow = fallback_flow
             flow_cols = list(range(n_node_vars, n_vars))
-            base.add(flow_cols, [1.0] * len(flow_cols), float(best_flow), float(best_flow))
+            base.add(flow_cols, weights, float(best_flow), float(best_flow))
 
         if self.use_labels:
             label_costs = self._variable_label_costs(pair_i, pair_j, true_alone, pred_alone)
@@ -273,7 +293,9 @@ class _OptionMatcher:
                 objective = np.zeros(n_vars)
                 objective[:n_node_vars] = label_costs
                 result = solve_binary_milp(
-                    objective, base, what=f"label optimisation ({self.where})"
+                    objective,
+                    base,
+                    what=f"label optimisation ({self.where})",
                 )
                 if result.fun < current_cost - 1e-9 * max(1.0, current_cost):
                     solution = result.x
@@ -358,7 +380,9 @@ def match_nodes_single_option(
 
 
 def match_nodes(
-    true_diagram_options: DiagramOptions, pred_diagram: Diagram, distance_fn: DistanceFnProtocol
+    true_diagram_options: DiagramOptions,
+    pred_diagram: Diagram,
+    distance_fn: DistanceFnProtocol,
 ) -> NodeMatches:
     """Match against every option and choose one.
 

@@ -164,3 +164,44 @@ def test_same_optimum_as_the_dense_reference_formulation(case: tuple) -> None:
             bench.total_label_cost(),
         )
     assert ours == dense
+
+
+def test_all_identical_texts_reach_the_dense_optimum() -> None:
+    """The hardest case: every text equal, so flow and labels alone decide the matching."""
+    import random
+
+    rng = random.Random(7)
+    n = 8
+    edges = sorted({(rng.randint(1, i), i + 1) for i in range(1, n)} | {(1, n), (3, 5)})
+    labels = [[rng.choice("AB")] for _ in range(n)]
+    truth = Option(["Same"] * n, edges, labels=labels)
+    perm = list(range(1, n + 1))
+    rng.shuffle(perm)
+    pred_edges = {(perm[a - 1], perm[b - 1]) for a, b in edges[1:]} | {(perm[0], perm[1])}
+    pred_nodes = [
+        {
+            "node_number": perm[i],
+            "text": "Same",
+            "labels": labels[i] if i % 3 else [],
+            "points_to": sorted(b for a, b in pred_edges if a == perm[i]),
+        }
+        for i in range(n)
+    ]
+    nodes = sorted(pred_nodes, key=lambda node: node["node_number"])
+    index = {node["node_number"]: k for k, node in enumerate(nodes)}
+    dense = dense_lexicographic_optimum(
+        truth.texts,
+        [node["text"] for node in nodes],
+        [(a - 1, b - 1) for a, b in edges],
+        [(index[node["node_number"]], index[t]) for node in nodes for t in node["points_to"]],
+        labels,
+        [node["labels"] for node in nodes],
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        bench = benchmark(Path(tmp), {"d": [truth]}, {"d": {"nodes": pred_nodes}})
+        ours = (
+            bench.total_node_text_cost(),
+            bench.all_flow_scores()[0].tp,
+            bench.total_label_cost(),
+        )
+    assert ours == dense
