@@ -1,0 +1,129 @@
+"""Where scripts come from: a file, a directory (matched by relative path) or a git ref.
+
+A :class:`ScriptSource` maps relative paths to a loader; loading a file that is missing,
+binary or not UTF-8 raises :class:`~parsescore.errors.InputError` for that file only, so a
+dataset run reports it and goes on. Git is read with real ``git`` (``ls-tree`` / ``show``
+through ``subprocess``), as the paper's set-up has ground truth on one branch and each model
+on another.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from parsescore.errors import InputError
+from parsescore.files import read_text
+
+__all__ = [
+    "PLANTUML_SUFFIXES",
+    "ScriptSource",
+    "decode_script",
+    "directory_source",
+    "file_source",
+    "git_source",
+    "path_source",
+]
+
+#: File name endings taken as PlantUML scripts in directories and git trees.
+PLANTUML_SUFFIXES: tuple[str, ...] = (".puml", ".plantuml", ".pu", ".iuml", ".wsd")
+
+
+def decode_script(data: bytes, path: str) -> str:
+    """Bytes of a script as text: binary or non-UTF-8 content is an InputError naming it."""
+    if b"\x00" in data[:8192]:
+        raise InputError("binary file, expected UTF-8 text", path=path)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", path=path) from None
+
+
+@dataclass(frozen=True)
+class ScriptSource:
+    """A named set of scripts keyed by relative POSIX path.
+
+    Attributes:
+        name: how reports call it (a directory name, a file name or a git ref).
+        paths: relative paths, sorted.
+        single_file: a lone file (matched with the other side's lone file whatever its name).
+    """
+
+    name: str
+    paths: tuple[str, ...]
+    loader: Callable[[str], str]
+    single_file: bool = False
+
+    def read(self, relative: str) -> str:
+        return self.loader(relative)
+
+
+def _is_script(name: str) -> bool:
+    return name.lower().endswith(PLANTUML_SUFFIXES)
+
+
+def file_source(path: Path) -> ScriptSource:
+    """One file; it is read (and any error raised) only when scored."""
+    return ScriptSource(path.stem, (path.name,), lambda _rel: read_text(path), single_file=True)
+
+
+def directory_source(root: Path) -> ScriptSource:
+    """Every PlantUML script under ``root`` (recursively), keyed by path relative to it."""
+    paths = sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and _is_script(p.name)
+    )
+    return ScriptSource(root.name or str(root), tuple(paths), lambda rel: read_text(root / rel))
+
+
+def path_source(path: Path) -> ScriptSource:
+    """A file or a directory; a missing path is an InputError."""
+    if path.is_dir():
+        return directory_source(path)
+    if path.is_file():
+        return file_source(path)
+    raise InputError("no such file or directory", path=path)
+
+
+def _git(repo: Path, *args: str) -> bytes:
+    git = shutil.which("git")
+    if git is None:
+        raise InputError("git is not installed (needed for --repo)", path=repo)
+    result = subprocess.run([git, "-C", str(repo), *args], capture_output=True, check=False)
+    if result.returncode != 0:
+        message = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise InputError(
+            f"git {' '.join(args[:2])} failed: {message[-1] if message else 'unknown error'}",
+            path=repo,
+        )
+    return result.stdout
+
+
+def git_source(repo: Path, ref: str) -> ScriptSource:
+    """The PlantUML scripts of ``ref`` in ``repo`` (an unknown ref is an InputError)."""
+    if not repo.is_dir():
+        raise InputError("no such repository directory", path=repo)
+    try:
+        _git(repo, "rev-parse", "--git-dir")
+    except InputError:
+        raise InputError("not a git repository", path=repo) from None
+    try:
+        _git(repo, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    except InputError:
+        raise InputError(f"unknown git ref {ref!r}", path=repo) from None
+    listing = _git(repo, "ls-tree", "-r", "-z", "--name-only", ref)
+    paths = sorted(
+        name.decode("utf-8", "surrogateescape")
+        for name in listing.split(b"\0")
+        if name and _is_script(name.decode("utf-8", "surrogateescape"))
+    )
+
+    def load(relative: str) -> str:
+        data = _git(repo, "show", f"{ref}:{PurePosixPath(relative).as_posix()}")
+        return decode_script(data, f"{ref}:{relative}")
+
+    return ScriptSource(ref, tuple(paths), load)

@@ -1,0 +1,404 @@
+"""Typed elements of a PlantUML sequence diagram, each with its line numbers and canonical form.
+
+Every element keeps ``line`` / ``end_line`` (1-based, inclusive) and ``raw`` (the script text it
+came from) so that each counted difference can show both lines. Elements that carry a metric
+(arrows, notes, groups, boxes, participant declarations) have a ``canonical`` one-line form:
+parsed, then rendered in one fixed way, so that spacing, indentation, colours, ``A <- B`` versus
+``B -> A`` and aliases never make two equal elements look different.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+__all__ = [
+    "CATEGORIES",
+    "Arrow",
+    "Box",
+    "Comment",
+    "Diagnostic",
+    "Element",
+    "End",
+    "Endpoint",
+    "Group",
+    "NoMetric",
+    "Note",
+    "Other",
+    "ParsedDiagram",
+    "Participant",
+    "render_name",
+]
+
+#: The metric categories, in the order of the paper's Table 2.
+CATEGORIES: tuple[str, ...] = (
+    "node",
+    "direction",
+    "direction_type",
+    "message",
+    "box",
+    "group",
+    "note",
+    "participant",
+)
+
+_PLAIN_CODE = re.compile(r"[\w.@]+")
+
+LineStyle = Literal["solid", "dotted", "hidden"]
+Severity = Literal["warning", "error"]
+
+
+def render_name(code: str) -> str:
+    """A participant code as arrows write it: bare when it is a plain code, else quoted."""
+    return code if _PLAIN_CODE.fullmatch(code) else f'"{code}"'
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One end of an arrow.
+
+    Attributes:
+        name: the participant's code (aliases resolved), ``"["``/``"]"`` for the left/right
+            diagram border of an incoming/outgoing arrow, ``"?"`` when unknown (a ``return``
+            with no open activation).
+        kind: ``"participant"``, ``"boundary"`` or ``"unknown"``; only participants are nodes.
+        short: a ``?`` short incoming/outgoing arrow (a style detail, not part of equality).
+    """
+
+    name: str
+    kind: Literal["participant", "boundary", "unknown"] = "participant"
+    short: bool = field(default=False, compare=False)
+
+    @property
+    def is_node(self) -> bool:
+        return self.kind == "participant"
+
+    def render(self) -> str:
+        if self.kind == "boundary":
+            return "?" if self.short else self.name
+        if self.kind == "unknown":
+            return "?"
+        return render_name(self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A per-file warning or error with the line it is about (0: the whole file)."""
+
+    line: int
+    message: str
+    severity: Severity = "warning"
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line else ""
+        return f"{self.severity}: {where}{self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Arrow:
+    """A message arrow, normalised: ``A <- B`` is stored as source B, target A.
+
+    Attributes:
+        source, target: endpoints after alias resolution and direction normalisation.
+        line_style: ``solid`` (``-``), ``dotted`` (``--``, ``[dashed]``, ``[dotted]``) or
+            ``hidden``.
+        source_head, target_head: ``""``, ``"normal"``, ``"async"`` or ``"cross"``.
+        part: ``"full"``, ``"top"`` or ``"bottom"`` (half arrow heads ``\\`` and ``/``).
+        source_circle, target_circle: an ``o`` decoration at that end.
+        message: text after ``:``, trimmed, inner whitespace runs collapsed ("" when none).
+        multicast: extra targets written ``& C``.
+        is_return: written as ``return``.
+        exo: the line is an incoming/outgoing arrow (``[->``, ``->]``, ``?->``).
+    """
+
+    line: int
+    end_line: int
+    raw: str
+    source: Endpoint
+    target: Endpoint
+    line_style: LineStyle
+    source_head: str
+    target_head: str
+    part: str = "full"
+    source_circle: bool = False
+    target_circle: bool = False
+    message: str = ""
+    multicast: tuple[Endpoint, ...] = ()
+    is_return: bool = False
+    exo: bool = False
+    activation: str = ""
+
+    kind = "arrow"
+
+    @property
+    def has_message(self) -> bool:
+        return bool(self.message)
+
+    @property
+    def nodes(self) -> tuple[str, ...]:
+        """Distinct participant endpoints: 2 per arrow, 1 for self and incoming/outgoing."""
+        seen: list[str] = []
+        for end in (self.source, self.target, *self.multicast):
+            if end.is_node and end.name not in seen:
+                seen.append(end.name)
+        return tuple(seen)
+
+    def _end(self, head: str, circle: bool, side: Literal["left", "right"]) -> str:
+        if side == "right":
+            symbol = {
+                "full": {"normal": ">", "async": ">>"},
+                "top": {"normal": "\\", "async": "\\\\"},
+                "bottom": {"normal": "/", "async": "//"},
+            }[self.part].get(head, "")
+            if head == "cross":
+                symbol = "x"
+            return symbol + ("o" if circle else "")
+        symbol = {
+            "full": {"normal": "<", "async": "<<"},
+            "top": {"normal": "/", "async": "//"},
+            "bottom": {"normal": "\\", "async": "\\\\"},
+        }[self.part].get(head, "")
+        if head == "cross":
+            symbol = "x"
+        return ("o" if circle else "") + symbol
+
+    def _body(self) -> str:
+        return {"solid": "-", "dotted": "--", "hidden": "-[hidden]-"}[self.line_style]
+
+    @property
+    def shape(self) -> str:
+        """The arrow drawn from source (left) to target (right): line style and heads only.
+
+        Two arrows differ in ``direction_type`` exactly when their shapes differ.
+        """
+        short = (
+            ("?" if self.source.short else "")
+            + self._end(self.source_head, self.source_circle, "left")
+            + self._body()
+            + self._end(self.target_head, self.target_circle, "right")
+            + ("?" if self.target.short else "")
+        )
+        return short
+
+    @property
+    def canonical(self) -> str:
+        """One-line canonical form, e.g. ``B --> A : ok`` for ``A <-- B: ok``."""
+        if self.exo and self.target.kind == "boundary" and self.target.name == "[":
+            # Going out to the left border: keep the border on the left, draw the arrow reversed.
+            body = (
+                self._end(self.target_head, self.target_circle, "left")
+                + self._body()
+                + self._end(self.source_head, self.source_circle, "right")
+            )
+            text = f"{self.target.render()}{body} {self.source.render()}"
+        elif self.exo and self.source.kind == "boundary" and self.source.name == "]":
+            body = (
+                self._end(self.target_head, self.target_circle, "left")
+                + self._body()
+                + self._end(self.source_head, self.source_circle, "right")
+            )
+            text = f"{self.target.render()} {body}{self.source.render()}"
+        elif self.exo and self.source.kind == "boundary":
+            text = f"{self.source.render()}{self._arrow_token()} {self.target.render()}"
+        elif self.exo and self.target.kind == "boundary":
+            text = f"{self.source.render()} {self._arrow_token()}{self.target.render()}"
+        else:
+            targets = " & ".join(end.render() for end in (self.target, *self.multicast))
+            text = f"{self.source.render()} {self._arrow_token()} {targets}"
+        return f"{text} : {self.message}" if self.message else text
+
+    def _arrow_token(self) -> str:
+        return (
+            self._end(self.source_head, self.source_circle, "left")
+            + self._body()
+            + self._end(self.target_head, self.target_circle, "right")
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Participant:
+    """A participant declaration (``participant``, ``actor``, ... ``queue``, ``create``).
+
+    Attributes:
+        type: the declaration keyword, lower case (``create X`` alone is ``participant``).
+        code: the name arrows use (the alias when there is one).
+        display: the displayed name (equal to ``code`` when there is no alias).
+        stereotype: ``<<...>>`` text or "".
+    """
+
+    line: int
+    end_line: int
+    raw: str
+    type: str
+    code: str
+    display: str
+    stereotype: str = ""
+    created: bool = False
+
+    kind = "participant"
+
+    @property
+    def canonical(self) -> str:
+        if self.display != self.code:
+            text = f'{self.type} "{self.display}" as {render_name(self.code)}'
+        else:
+            text = f"{self.type} {render_name(self.code)}"
+        return f"{text} {self.stereotype}" if self.stereotype else text
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A note (single-line or multi-line: one element either way).
+
+    Attributes:
+        shape: ``note``, ``hnote`` or ``rnote``.
+        position: ``left``, ``right``, ``over`` or ``across``.
+        participants: resolved participant codes (empty for a note on an arrow / across).
+        text: the note text; lines of a multi-line note joined with ``\\n``, each trimmed.
+    """
+
+    line: int
+    end_line: int
+    raw: str
+    shape: str
+    position: str
+    participants: tuple[str, ...]
+    text: str
+    multiline: bool = False
+
+    kind = "note"
+
+    @property
+    def canonical(self) -> str:
+        head = f"{self.shape} {self.position}"
+        if self.participants:
+            head += " " + ", ".join(render_name(p) for p in self.participants)
+        return f"{head} : {self.text}" if self.text else head
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A group opening line (``group alt opt loop par break critical``) or an ``else`` line."""
+
+    line: int
+    end_line: int
+    raw: str
+    keyword: str
+    label: str
+
+    kind = "group"
+
+    @property
+    def canonical(self) -> str:
+        return f"{self.keyword} {self.label}" if self.label else self.keyword
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """A ``box`` opening line (its title; colours are ignored)."""
+
+    line: int
+    end_line: int
+    raw: str
+    title: str
+
+    kind = "box"
+
+    @property
+    def canonical(self) -> str:
+        return f'box "{self.title}"' if self.title else "box"
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """An ``end`` / ``end box`` / ``end note`` ... line: structure only, counts for nothing."""
+
+    line: int
+    end_line: int
+    raw: str
+    closes: str
+
+    kind = "end"
+
+
+@dataclass(frozen=True, slots=True)
+class NoMetric:
+    """A valid line (or block) that carries no metric: ``@startuml``, ``title``, ``skinparam``..."""
+
+    line: int
+    end_line: int
+    raw: str
+    keyword: str
+
+    kind = "no_metric"
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A ``'`` comment line or a ``/' ... '/`` block comment."""
+
+    line: int
+    end_line: int
+    raw: str
+
+    kind = "comment"
+
+
+@dataclass(frozen=True, slots=True)
+class Other:
+    """A line the parser does not recognise: kept, reported, never counted."""
+
+    line: int
+    end_line: int
+    raw: str
+
+    kind = "other"
+
+
+Element = Arrow | Participant | Note | Group | Box | End | NoMetric | Comment | Other
+
+#: Element kinds that carry a metric, and the category their pairing is done in.
+METRIC_KINDS: tuple[str, ...] = ("arrow", "note", "group", "box", "participant")
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDiagram:
+    """A parsed script: its elements in file order, diagnostics, and the line count."""
+
+    elements: tuple[Element, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    line_count: int
+    path: str = ""
+
+    @property
+    def metric_elements(self) -> tuple[Arrow | Participant | Note | Group | Box, ...]:
+        return tuple(e for e in self.elements if e.kind in METRIC_KINDS)  # type: ignore[misc]
+
+    @property
+    def arrows(self) -> tuple[Arrow, ...]:
+        return tuple(e for e in self.elements if isinstance(e, Arrow))
+
+    @property
+    def participants(self) -> tuple[Participant, ...]:
+        return tuple(e for e in self.elements if isinstance(e, Participant))
+
+    @property
+    def notes(self) -> tuple[Note, ...]:
+        return tuple(e for e in self.elements if isinstance(e, Note))
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        return tuple(e for e in self.elements if isinstance(e, Group))
+
+    @property
+    def boxes(self) -> tuple[Box, ...]:
+        return tuple(e for e in self.elements if isinstance(e, Box))
+
+    @property
+    def unknown(self) -> tuple[Other, ...]:
+        return tuple(e for e in self.elements if isinstance(e, Other))
+
+    @property
+    def canonical_lines(self) -> tuple[str, ...]:
+        return tuple(e.canonical for e in self.metric_elements)
