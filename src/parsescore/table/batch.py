@@ -1,0 +1,286 @@
+"""Batch evaluation of table collections: TEDS, TEDS-S and GriTS per table, in parallel.
+
+Like PubTabNet's ``batch_evaluate``: every truth table is scored, a missing prediction scores 0
+(and is listed), and the mean is over all truth tables. Each document is parsed once; TEDS and
+TEDS-S are computed from the same parse.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from parsescore.errors import InputError
+from parsescore.table.grits import (
+    GridCell,
+    GritsResult,
+    IouMode,
+    LcsMode,
+    cells_from_table,
+    grits,
+)
+from parsescore.table.normalise import normalise_html
+from parsescore.table.teds import Denominator, teds_of_trees
+from parsescore.table.tree import TableTree, build_tree, find_table
+
+__all__ = ["BatchResult", "TableScores", "evaluate_tables"]
+
+GRITS_KEYS = ("top", "con")
+GRITS_NAMES = {
+    "top": "GriTS-Top",
+    "top_precision": "GriTS-Top precision",
+    "top_recall": "GriTS-Top recall",
+    "con": "GriTS-Con",
+    "con_precision": "GriTS-Con precision",
+    "con_recall": "GriTS-Con recall",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TableScores:
+    """Scores of one table (all 0 when its prediction is missing or has no table)."""
+
+    name: str
+    teds: float
+    teds_s: float
+    grits: dict[str, float] | None = None
+    missing: bool = False
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """All per-table scores of a run, in truth order, with the run's options.
+
+    ``metric`` is the headline ("TEDS", or "TEDS-S" with ``structure_only``).
+    """
+
+    tables: list[TableScores]
+    missing: list[str]
+    extra: list[str]
+    structure_only: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def metric(self) -> str:
+        return "TEDS-S" if self.structure_only else "TEDS"
+
+    def metric_names(self) -> list[str]:
+        """Every metric of the run: headline first, then the other TEDS, then GriTS."""
+        other = "TEDS" if self.structure_only else "TEDS-S"
+        names = [self.metric, other]
+        if self.tables and self.tables[0].grits is not None:
+            names += [GRITS_NAMES[key] for key in self.tables[0].grits]
+        return names
+
+    def scores(self, metric: str | None = None) -> dict[str, float]:
+        """``{name: score}`` of one metric (default: the headline; see ``metric_names``)."""
+        metric = metric or self.metric
+        if metric == "TEDS":
+            return {t.name: t.teds for t in self.tables}
+        if metric == "TEDS-S":
+            return {t.name: t.teds_s for t in self.tables}
+        keys = {v: k for k, v in GRITS_NAMES.items()}
+        if metric not in keys:
+            raise KeyError(f"unknown metric {metric!r}; known: {', '.join(self.metric_names())}")
+        return {t.name: (t.grits or {}).get(keys[metric], 0.0) for t in self.tables}
+
+    def mean(self, metric: str | None = None) -> float:
+        """Mean over all truth tables (missing predictions count as 0)."""
+        values = list(self.scores(metric).values())
+        return sum(values) / len(values) if values else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--out`` document: headline ``scores``/``mean`` plus every metric by name."""
+        return {
+            "metric": self.metric,
+            "scores": self.scores(),
+            "mean": self.mean(),
+            "missing": list(self.missing),
+            "extra": list(self.extra),
+            "n_tables": len(self.tables),
+            "metrics": {
+                name: {"mean": self.mean(name), "scores": self.scores(name)}
+                for name in self.metric_names()
+            },
+            "options": dict(self.options),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Options:
+    ignore_nodes: tuple[str, ...] | None
+    denominator: Denominator
+    normalise: bool
+    with_grits: bool
+    grits_iou: IouMode = "enclosing"
+    grits_lcs: LcsMode = "difflib"
+
+
+class _Side:
+    """One parsed document: content tree, structure tree and GriTS cells (or no table)."""
+
+    __slots__ = ("cells", "content", "structure")
+
+    def __init__(self, text: str, options: _Options, *, path: str | None, name: str) -> None:
+        self.content: TableTree | None = None
+        self.structure: TableTree | None = None
+        self.cells: list[GridCell] | None = None
+        if not text:
+            return
+        try:
+            if options.normalise:
+                text = normalise_html(text)
+            table = find_table(text)
+            if table is None:
+                return
+            if options.with_grits:
+                self.cells = cells_from_table(table)
+            if options.ignore_nodes:
+                etree.strip_tags(table, *options.ignore_nodes)
+            self.content = build_tree(table, structure_only=False)
+            self.structure = build_tree(table, structure_only=True)
+        except (ValueError, etree.LxmlError) as exc:
+            reason = getattr(exc, "reason", None) or str(exc) or type(exc).__name__
+            raise InputError(f"bad HTML: {reason}", path=path, where=f"key {name!r}") from None
+
+
+def _grits_numbers(result: GritsResult | None) -> dict[str, float]:
+    if result is None:
+        return dict.fromkeys(GRITS_NAMES, 0.0)
+    out: dict[str, float] = {}
+    for key in GRITS_KEYS:
+        score = getattr(result, key)
+        out[key] = score.fscore
+        out[f"{key}_precision"] = score.precision
+        out[f"{key}_recall"] = score.recall
+    return out
+
+
+def _score_one(
+    name: str, truth: str, pred: str | None, options: _Options, paths: tuple[str | None, str | None]
+) -> TableScores:
+    true_side = _Side(truth, options, path=paths[0], name=name)
+    if pred is None:
+        grits_part = _grits_numbers(None) if options.with_grits else None
+        return TableScores(name, 0.0, 0.0, grits_part, missing=True)
+    pred_side = _Side(pred, options, path=paths[1], name=name)
+    if true_side.content is None or pred_side.content is None:
+        grits_part = _grits_numbers(None) if options.with_grits else None
+        return TableScores(name, 0.0, 0.0, grits_part)
+    assert true_side.structure is not None and pred_side.structure is not None
+    teds = teds_of_trees(true_side.content, pred_side.content, denominator=options.denominator)
+    teds_s = teds_of_trees(
+        true_side.structure, pred_side.structure, denominator=options.denominator
+    )
+    grits_part = None
+    if options.with_grits:
+        assert true_side.cells is not None and pred_side.cells is not None
+        grits_part = _grits_numbers(
+            grits(
+                true_side.cells,
+                pred_side.cells,
+                iou=options.grits_iou,
+                lcs=options.grits_lcs,
+                loc=False,
+            )
+        )
+    return TableScores(name, teds.score, teds_s.score, grits_part)
+
+
+def _score_chunk(
+    items: Sequence[tuple[str, str, str | None]],
+    options: _Options,
+    paths: tuple[str | None, str | None],
+) -> list[TableScores]:
+    return [_score_one(name, t, p, options, paths) for name, t, p in items]
+
+
+def evaluate_tables(
+    truth: Mapping[str, str],
+    pred: Mapping[str, str],
+    *,
+    structure_only: bool = False,
+    jobs: int = 1,
+    with_grits: bool = True,
+    ignore_nodes: Iterable[str] | None = None,
+    denominator: Denominator = "tree_nodes",
+    normalise: bool = False,
+    grits_iou: IouMode = "enclosing",
+    grits_lcs: LcsMode = "difflib",
+    progress: bool = False,
+    truth_path: str | Path | None = None,
+    pred_path: str | Path | None = None,
+    teds: Any = None,
+) -> BatchResult:
+    """Score every truth table against its prediction (``{name: html}`` both).
+
+    ``teds`` (a :class:`~parsescore.table.TEDS`) supplies ``ignore_nodes``, ``denominator``
+    and ``normalise`` when given. ``jobs`` > 1 runs over processes; ``jobs`` = 0 uses every
+    core. The result does not depend on ``jobs``.
+
+    >>> t = {"a": "<html><body><table><tr><td>x</td></tr></table></body></html>"}
+    >>> evaluate_tables(t, t, with_grits=False).mean()
+    1.0
+    """
+    if teds is not None:
+        ignore_nodes = teds.ignore_nodes
+        denominator = teds.denominator
+        normalise = teds.normalise
+    if grits_iou not in ("enclosing", "union"):
+        raise ValueError(f"grits_iou must be 'enclosing' or 'union', got {grits_iou!r}")
+    if grits_lcs not in ("difflib", "exact"):
+        raise ValueError(f"grits_lcs must be 'difflib' or 'exact', got {grits_lcs!r}")
+    options = _Options(
+        tuple(ignore_nodes) if ignore_nodes else None,
+        denominator,
+        normalise,
+        with_grits,
+        grits_iou,
+        grits_lcs,
+    )
+    paths = (
+        None if truth_path is None else str(truth_path),
+        None if pred_path is None else str(pred_path),
+    )
+    names = list(truth)
+    items = [(name, truth[name], pred.get(name)) for name in names]
+    missing = [name for name in names if name not in pred]
+    extra = [name for name in pred if name not in truth]
+    if jobs <= 0:
+        jobs = os.cpu_count() or 1
+    results: dict[str, TableScores] = {}
+    chunk = max(1, min(16, len(items) // (4 * max(jobs, 1)) or 1))
+    chunks = [items[i : i + chunk] for i in range(0, len(items), chunk)]
+    from rich.progress import Progress
+
+    with Progress(transient=True, disable=not progress) as bar:
+        task = bar.add_task("tables", total=len(items))
+        if jobs == 1 or len(chunks) <= 1:
+            for part in chunks:
+                for scores in _score_chunk(part, options, paths):
+                    results[scores.name] = scores
+                bar.advance(task, len(part))
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = {pool.submit(_score_chunk, part, options, paths): part for part in chunks}
+                for future in as_completed(futures):
+                    for scores in future.result():
+                        results[scores.name] = scores
+                    bar.advance(task, len(futures[future]))
+    run_options = {
+        "denominator": denominator,
+        "normalise": normalise,
+        "ignore_nodes": list(options.ignore_nodes or []),
+        "grits": with_grits,
+        "grits_iou": grits_iou,
+        "grits_lcs": grits_lcs,
+    }
+    return BatchResult(
+        [results[name] for name in names], missing, extra, structure_only, run_options
+    )

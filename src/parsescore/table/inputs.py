@@ -1,0 +1,133 @@
+"""Loading table collections: JSON, JSONL or a folder of ``.html`` files, with clear errors.
+
+Accepted shapes (PubTabNet's batch formats and a few common variants):
+
+- JSON object ``{name: html}`` or ``{name: {"html": html}}`` (PubTabNet's ``sample_gt.json``);
+- JSON list or JSONL lines of objects with a name (``name``, ``filename``, ``id`` or ``imgid``)
+  and ``html``, or one-key objects ``{name: html}``;
+- ``html`` may also be PubTabNet's annotation ``{"structure": {"tokens": [...]}, "cells":
+  [{"tokens": [...]}, ...]}``, turned into HTML as PubTabNet's ``format_html`` does;
+- a folder: every ``*.html`` file below it, named by its relative path without ``.html``.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import json
+from pathlib import Path
+from typing import Any
+
+from parsescore.errors import InputError
+from parsescore.files import load_json, read_text
+
+__all__ = ["html_from_value", "load_tables", "pubtabnet_annotation_html"]
+
+_NAME_KEYS = ("name", "filename", "id", "imgid")
+
+
+def pubtabnet_annotation_html(annotation: dict[str, Any], *, path: Path, where: str) -> str:
+    """HTML of a PubTabNet annotation: cell tokens inserted after each ``<td>`` / ``>``."""
+    try:
+        structure = list(annotation["structure"]["tokens"])
+        cells = list(annotation["cells"])
+    except (KeyError, TypeError):
+        raise InputError(
+            "expected {'structure': {'tokens': [...]}, 'cells': [...]}", path=path, where=where
+        ) from None
+    slots = [i for i, token in enumerate(structure) if token in ("<td>", ">")]
+    for position, cell in zip(slots[::-1], cells[::-1], strict=False):
+        tokens = cell.get("tokens") if isinstance(cell, dict) else None
+        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+            raise InputError("cell 'tokens' must be a list of strings", path=path, where=where)
+        if tokens:
+            text = "".join(html_lib.escape(t) if len(t) == 1 else t for t in tokens)
+            structure.insert(position + 1, text)
+    return "<html><body><table>" + "".join(structure) + "</table></body></html>"
+
+
+def html_from_value(value: Any, *, path: Path, where: str) -> str:
+    """The HTML string held by one entry (a string, ``{"html": ...}`` or an annotation)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and "html" in value:
+        inner = value["html"]
+        if isinstance(inner, str):
+            return inner
+        if isinstance(inner, dict):
+            return pubtabnet_annotation_html(inner, path=path, where=where)
+        raise InputError(
+            f"'html' must be a string or a PubTabNet annotation, got {type(inner).__name__}",
+            path=path,
+            where=where,
+        )
+    raise InputError(
+        f"expected an HTML string or an object with 'html', got {type(value).__name__}",
+        path=path,
+        where=where,
+    )
+
+
+def _add(tables: dict[str, str], name: str, value: Any, *, path: Path, where: str) -> None:
+    if name in tables:
+        raise InputError(f"duplicate table name {name!r}", path=path, where=where)
+    tables[name] = html_from_value(value, path=path, where=f"key {name!r}")
+
+
+def _add_record(tables: dict[str, str], record: Any, *, path: Path, where: str) -> None:
+    if not isinstance(record, dict):
+        raise InputError(f"expected an object, got {type(record).__name__}", path=path, where=where)
+    if "html" in record:
+        for key in _NAME_KEYS:
+            if key in record:
+                _add(tables, str(record[key]), record, path=path, where=where)
+                return
+        raise InputError(
+            f"object with 'html' needs a name field (one of {', '.join(_NAME_KEYS)})",
+            path=path,
+            where=where,
+        )
+    if len(record) == 1:
+        ((name, value),) = record.items()
+        _add(tables, str(name), value, path=path, where=where)
+        return
+    raise InputError(
+        "expected {name: html} or an object with a name and 'html'", path=path, where=where
+    )
+
+
+def load_tables(path: str | Path) -> dict[str, str]:
+    """Read a table collection into ``{name: html}`` (order of the file, folders sorted)."""
+    path = Path(path)
+    tables: dict[str, str] = {}
+    if path.is_dir():
+        for file in sorted(path.rglob("*.html")):
+            name = file.relative_to(path).as_posix()[: -len(".html")]
+            tables[name] = read_text(file)
+        if not tables:
+            raise InputError("folder has no .html files", path=path)
+        return tables
+    if path.suffix.lower() == ".jsonl":
+        for number, line in enumerate(read_text(path).splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(
+                    f"malformed JSON: {exc.msg}", path=path, where=f"line {number}"
+                ) from None
+            _add_record(tables, record, path=path, where=f"line {number}")
+        return tables
+    data = load_json(path)
+    if isinstance(data, dict):
+        for name, value in data.items():
+            _add(tables, name, value, path=path, where=f"key {name!r}")
+    elif isinstance(data, list):
+        for index, record in enumerate(data):
+            _add_record(tables, record, path=path, where=f"item {index}")
+    else:
+        raise InputError(
+            f"expected a JSON object {{name: html}} or a list, got {type(data).__name__}",
+            path=path,
+        )
+    return tables

@@ -1,0 +1,145 @@
+"""HTML table → the labelled tree TEDS compares, built exactly as ``table_recognition_metric``.
+
+Facts reproduced (see docs/table.md): lxml ``HTMLParser(remove_comments=True,
+encoding="utf-8")`` through ``lxml.html.fromstring``; only the first ``body/table``; optional
+``etree.strip_tags``; every element is a node labelled by its tag; a ``td`` is a leaf carrying
+``colspan``/``rowspan`` (``int()`` of the attribute, default 1) and its content tokens; ``th``
+is an ordinary node. Cell tokens: ``<tag>``, the text's characters, the children, ``</tag>``
+(not for ``unk``), the tail's characters (not for a ``td``); the outer ``<td>``/``</td>`` are
+dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from lxml import etree, html
+
+from parsescore.table.ted import postorder_arrays
+
+__all__ = ["NodeKey", "TableTree", "cell_tokens", "find_table", "parse_table_tree"]
+
+# (tag, colspan, rowspan, content): the whole label of a node; content is None unless td.
+NodeKey = tuple[Any, int | None, int | None, tuple[str, ...] | None]
+
+
+def cell_tokens(cell: etree._Element) -> tuple[str, ...]:
+    """Content tokens of a ``td`` (iterative so deep inline nesting cannot overflow)."""
+    if len(cell) == 0:
+        # Fast path for the common cell without children: just the text's characters.
+        text = cell.text
+        return tuple(text) if text else ()
+    tokens: list[str] = []
+    # Each stack entry: (element, phase); phase 0 = open, 1 = close.
+    stack: list[tuple[etree._Element, int]] = [(cell, 0)]
+    while stack:
+        node, phase = stack.pop()
+        tag = node.tag
+        if phase == 0:
+            tokens.append(f"<{tag}>")
+            if node.text is not None:
+                tokens.extend(node.text)
+            stack.append((node, 1))
+            stack.extend((child, 0) for child in reversed(node))
+        else:
+            if tag != "unk":
+                tokens.append(f"</{tag}>")
+            if tag != "td" and node.tail is not None:
+                tokens.extend(node.tail)
+    return tuple(tokens[1:-1])
+
+
+def find_table(text: str) -> etree._Element | None:
+    """The first ``body/table`` element as the reference finds it, or None.
+
+    Raises lxml's errors (e.g. ``ParserError`` for whitespace-only input) like the reference.
+    """
+    parser = html.HTMLParser(remove_comments=True, encoding="utf-8")
+    root = html.fromstring(text, parser=parser)
+    found = root.xpath("body/table")
+    return found[0] if found else None
+
+
+@dataclass(frozen=True, slots=True)
+class TableTree:
+    """A table tree in postorder with its nodes grouped into classes of equal labels.
+
+    Attributes:
+        keys: distinct node labels (tag, colspan, rowspan, content tokens or None).
+        node_class: postorder node → index into ``keys``.
+        leftmost: postorder node → postorder index of its leftmost leaf.
+        n_nodes: number of tree nodes (the reference's ``TableTree.size()``).
+        n_descendants: ``len(table.xpath(".//*"))`` (PubTabNet's/OmniDocBench's denominator).
+    """
+
+    keys: tuple[NodeKey, ...]
+    node_class: np.ndarray
+    leftmost: np.ndarray
+    n_nodes: int
+    n_descendants: int
+
+    def same_as(self, other: TableTree) -> bool:
+        """True when both trees are identical (same shape, same labels in order)."""
+        if self.n_nodes != other.n_nodes:
+            return False
+        if not np.array_equal(self.leftmost, other.leftmost):
+            return False
+        if self.keys == other.keys:
+            return bool(np.array_equal(self.node_class, other.node_class))
+        mine = [self.keys[c] for c in self.node_class]
+        theirs = [other.keys[c] for c in other.node_class]
+        return mine == theirs
+
+
+def _span(cell: etree._Element, name: str) -> int:
+    return int(cell.attrib.get(name, "1"))
+
+
+def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
+    """Tree of an (already tag-stripped) table element."""
+    labels: list[NodeKey] = []
+    children: list[list[int]] = []
+    stack: list[tuple[etree._Element, int]] = [(table, -1)]
+    while stack:
+        element, parent = stack.pop()
+        node_id = len(labels)
+        tag = element.tag
+        if tag == "td":
+            content = () if structure_only else cell_tokens(element)
+            labels.append((tag, _span(element, "colspan"), _span(element, "rowspan"), content))
+            children.append([])
+        else:
+            labels.append((tag, None, None, None))
+            children.append([])
+        if parent >= 0:
+            children[parent].append(node_id)
+        if tag != "td":
+            stack.extend((child, node_id) for child in reversed(element))
+    # The stack visits children in document order (reversed push), so child lists are ordered.
+    order, leftmost = postorder_arrays(children, 0)
+    key_index: dict[NodeKey, int] = {}
+    node_class = np.empty(len(order), dtype=np.int64)
+    for position, node_id in enumerate(order):
+        node_class[position] = key_index.setdefault(labels[node_id], len(key_index))
+    return TableTree(
+        keys=tuple(key_index),
+        node_class=node_class,
+        leftmost=leftmost,
+        n_nodes=len(order),
+        n_descendants=len(table.xpath(".//*")),
+    )
+
+
+def parse_table_tree(
+    text: str, *, structure_only: bool = False, ignore_nodes: Iterable[str] | None = None
+) -> TableTree | None:
+    """Parse one HTML string into its table tree; None when it has no ``body/table``."""
+    table = find_table(text)
+    if table is None:
+        return None
+    if ignore_nodes:
+        etree.strip_tags(table, *ignore_nodes)
+    return build_tree(table, structure_only=structure_only)
