@@ -1,0 +1,25 @@
+"""Knowledge-graph extraction evaluation, compatible with docling-graph 1.9.1.
+
+* :func:`evaluate_files` / :func:`evaluate_generic_files` — a graph.json against ground truth
+  (script 16's ``eval.json``);
+* :func:`aggregate_tree` — a run matrix of eval.json files (script 17);
+* :func:`audit_graph_file` — template-level evaluation without ground truth.
+"""
+
+from parsescore.graph.aggregate import aggregate_tree
+from parsescore.graph.api import evaluate_files, evaluate_generic_files
+from parsescore.graph.audit import audit_graph_file
+from parsescore.graph.evaluate import evaluate_graphs, match_graphs
+from parsescore.graph.template import GraphData, graph_from_instance, load_template
+
+__all__ = [
+    "GraphData",
+    "aggregate_tree",
+    "audit_graph_file",
+    "evaluate_files",
+    "evaluate_generic_files",
+    "evaluate_graphs",
+    "graph_from_instance",
+    "load_template",
+    "match_graphs",
+]

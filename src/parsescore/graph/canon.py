@@ -1,0 +1,180 @@
+"""Canonical forms used for node identity, relaxed matching and text comparison.
+
+Every function here reproduces one normalisation of docling-graph 1.9.1 exactly, because the
+evaluation's numbers depend on them character for character (an accent kept or dropped decides
+whether two nodes match).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+__all__ = [
+    "NAME_LIKE_FIELDS",
+    "canonical_identity_value",
+    "digit_runs",
+    "is_filled",
+    "loose_text",
+    "normalise_entity_name",
+    "squash",
+    "strip_markup",
+]
+
+NAME_LIKE_FIELDS = frozenset({"name", "title", "nom"})
+"""Identity fields canonicalised as display names (UPPER_SNAKE) instead of alphanumerics."""
+
+_LEADING_ARTICLES = ("The ", "the ", "A ", "a ", "An ", "an ")
+_BARE_ARTICLES = frozenset({"The", "the", "A", "a", "An", "an"})
+_WORD_SEPARATORS = re.compile(r"[\s_\-]+")
+_NOT_LOWER_ALNUM = re.compile(r"[^a-z0-9]")
+_NOT_LOWER_ALNUM_RUN = re.compile(r"[^a-z0-9]+")
+_DIGITS = re.compile(r"\d+")
+_WHITESPACE_RUN = re.compile(r"\s+")
+# A run of bullet/dash markers glued to the next word, at a line start or after whitespace.
+_GLUED_BULLETS = re.compile(r"(?:^|(?<=\s))[-•*+]+(?=\S)", re.MULTILINE)
+_CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.DOTALL)
+_ANY_TAG = re.compile(r"<[^>]*>")
+
+
+def normalise_entity_name(raw: Any) -> str:
+    """Display name → UPPER_SNAKE key ("The John-Doe's" → "JOHN_DOE"); "" when nothing is left.
+
+    Accents are dropped, one leading English article is removed, spaces/underscores/hyphens
+    all separate words and a possessive ``'s`` is dropped from each word.
+    """
+    if not raw or not isinstance(raw, str):
+        return ""
+    decomposed = unicodedata.normalize("NFKD", raw)
+    text = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).strip()
+    if not text:
+        return ""
+    for article in _LEADING_ARTICLES:
+        if text.startswith(article):
+            text = text[len(article) :].strip()
+            break
+    if text in _BARE_ARTICLES:
+        return ""
+    words: list[str] = []
+    for word in _WORD_SEPARATORS.split(text):
+        if word.endswith("'s") or (len(word) >= 2 and word[-2:] == "\u2019s"):
+            word = word[:-2]
+        if word:
+            words.append(word)
+    return "_".join(words).upper()
+
+
+def canonical_identity_value(field: str, value: Any) -> str:
+    """Canonical form of one identity value: names as UPPER_SNAKE, others as ``[a-z0-9]*``.
+
+    Non-string values (numbers, lists) are canonicalised through ``str(value)``, as the
+    reference does.
+    """
+    if value is None:
+        return ""
+    if field in NAME_LIKE_FIELDS and isinstance(value, str):
+        return normalise_entity_name(value)
+    text = str(value).strip()
+    if not text:
+        return ""
+    return _NOT_LOWER_ALNUM.sub("", unicodedata.normalize("NFKD", text).casefold())
+
+
+def squash(text: str) -> str:
+    """Casefolded ``[a-z0-9]`` projection, for word-glue-tolerant containment checks."""
+    return _NOT_LOWER_ALNUM_RUN.sub("", text.casefold())
+
+
+def digit_runs(text: str) -> tuple[str, ...]:
+    """The runs of digits in ``text``, in order (an "Article 5" must never match "Article 6")."""
+    return tuple(_DIGITS.findall(text))
+
+
+def loose_text(text: str) -> str:
+    """Comparison form of free text: NFKD, glued bullets dropped, spaces collapsed, casefold."""
+    text = unicodedata.normalize("NFKD", text)
+    text = _GLUED_BULLETS.sub("", text)
+    return _WHITESPACE_RUN.sub(" ", text).casefold().strip()
+
+
+def is_filled(value: Any) -> bool:
+    """Whether a value carries data: None, blank strings, empty lists/dicts do not; 0/False do."""
+    if value is None:
+        return False
+    if isinstance(value, str):
+        return bool(value.strip())
+    if isinstance(value, list | dict):
+        return bool(value)
+    return True
+
+
+def strip_markup(text: str) -> str:
+    """Plain content of a DocLang/XML serialisation: CDATA unwrapped, every tag removed."""
+    return _ANY_TAG.sub("", _CDATA.sub(lambda match: match.group(1), text))
+
+
+_HASH_BASE = 1_000_003  # odd, hence invertible modulo 2**64
+_MASK64 = (1 << 64) - 1
+_BULK_MIN_WORK = 20_000_000
+"""Below this many haystack characters × needles, plain ``in`` is faster than hashing."""
+_PREFIX = 32
+"""Needles longer than this are located by their first 32 characters, then compared whole."""
+
+
+def contained_in(needles: list[str], haystack: str) -> list[bool]:
+    """``[needle in haystack for needle in needles]``, fast for many needles in a long text.
+
+    Long inputs hash every window of the haystack once per distinct window length (a rolling
+    polynomial hash in wrapping uint64 numpy arithmetic; the window length is the needle's
+    length, at most 32). Each window whose hash equals a needle's (prefix) hash is then compared
+    character for character, so the answer is exact.
+    """
+    if len(haystack) * len(needles) < _BULK_MIN_WORK:
+        return [needle in haystack for needle in needles]
+    import numpy as np
+
+    codes = np.frombuffer(haystack.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    n = len(codes)
+    inverse = pow(_HASH_BASE, -1, 1 << 64)
+    with np.errstate(over="ignore"):
+        powers = np.cumprod(np.full(n, _HASH_BASE, dtype=np.uint64))
+        powers = np.concatenate(([np.uint64(1)], powers[:-1]))
+        inverse_powers = np.cumprod(np.full(n, inverse, dtype=np.uint64))
+        inverse_powers = np.concatenate(([np.uint64(1)], inverse_powers[:-1]))
+        prefix = np.concatenate(([np.uint64(0)], np.cumsum(codes * powers, dtype=np.uint64)))
+    del codes, powers
+    small_powers = [pow(_HASH_BASE, i, 1 << 64) for i in range(_PREFIX)]
+    result = [False] * len(needles)
+    by_length: dict[int, dict[int, list[int]]] = {}
+    for index, needle in enumerate(needles):
+        if not needle:
+            result[index] = True
+            continue
+        if len(needle) > n:
+            continue
+        length = min(len(needle), _PREFIX)
+        value = 0
+        for position in range(length):
+            value = (value + ord(needle[position]) * small_powers[position]) & _MASK64
+        by_length.setdefault(length, {}).setdefault(value, []).append(index)
+    for length, needle_hashes in by_length.items():
+        wanted = np.array(sorted(needle_hashes), dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            windows = (prefix[length:] - prefix[:-length]) * inverse_powers[: n - length + 1]
+        slots = np.minimum(np.searchsorted(wanted, windows), len(wanted) - 1)
+        hit_positions = np.nonzero(wanted[slots] == windows)[0]
+        starts: dict[int, list[int]] = {}
+        for position, value in zip(
+            hit_positions.tolist(), windows[hit_positions].tolist(), strict=True
+        ):
+            starts.setdefault(value, []).append(position)
+        del windows, slots
+        for value, group in needle_hashes.items():
+            for index in group:
+                needle = needles[index]
+                size = len(needle)
+                result[index] = any(
+                    haystack[start : start + size] == needle for start in starts.get(value, ())
+                )
+    return result

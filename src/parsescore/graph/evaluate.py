@@ -1,0 +1,715 @@
+"""Scoring an extracted graph against a ground-truth graph (docling-graph script 16's eval.json).
+
+One pass builds a :class:`GraphMatching` (identity indexes, strict matches, relaxed alias pairs,
+singleton-root and structural-alignment pairs); every number of the report is derived from it.
+Matching is grouped by class (and, for relaxed matching, by digit signature), so nodes of
+different classes are never compared.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from parsescore.graph.canon import (
+    canonical_identity_value,
+    contained_in,
+    digit_runs,
+    is_filled,
+    loose_text,
+    squash,
+)
+from parsescore.graph.template import GraphData
+
+__all__ = [
+    "META_KEYS",
+    "AlignMode",
+    "GraphMatching",
+    "IdentityIndex",
+    "Key",
+    "build_report",
+    "detect_synthetic_classes",
+    "edge_fanout",
+    "evaluate_graphs",
+    "match_graphs",
+    "node_class",
+    "node_key",
+    "pair_score",
+    "prf",
+    "relaxed_pairs",
+    "structural_pairs",
+]
+
+Key = tuple[str, tuple[str, ...]]
+"""Node identity: (class name, canonical values of its identity fields)."""
+AlignMode = Literal["auto", "on", "off"]
+
+META_KEYS = frozenset({"id", "label", "type", "__class__", "__provenance__", "merged_aliases"})
+"""Node attributes that are bookkeeping, never compared."""
+VERBATIM_MIN_CHARS = 80
+STRONG_CONTAINMENT_CHARS = 40
+FANOUT_MIN_EDGES = 5
+FANOUT_EXTRACTED_SHARE = 0.6
+FANOUT_TRUTH_SHARE = 0.4
+
+
+def node_class(node: dict[str, Any]) -> str:
+    """A node's class: ``__class__``, else ``label``."""
+    return str(node.get("__class__") or node.get("label") or "")
+
+
+def node_key(node: dict[str, Any], id_fields_by_class: dict[str, list[str]]) -> Key | None:
+    """Identity key of a node, or None when all its canonical identity values are empty."""
+    cls = node_class(node)
+    values = tuple(
+        canonical_identity_value(name, node.get(name)) for name in id_fields_by_class.get(cls, [])
+    )
+    if not any(values):
+        return None
+    return (cls, values)
+
+
+@dataclass
+class IdentityIndex:
+    """Nodes of one graph by identity key (first node with a key wins)."""
+
+    by_key: dict[Key, dict[str, Any]]
+    unkeyed: list[dict[str, Any]]
+    id_to_key: dict[str, Key]
+
+    @classmethod
+    def build(
+        cls, nodes: list[dict[str, Any]], id_fields_by_class: dict[str, list[str]]
+    ) -> IdentityIndex:
+        by_key: dict[Key, dict[str, Any]] = {}
+        unkeyed: list[dict[str, Any]] = []
+        id_to_key: dict[str, Key] = {}
+        for node in nodes:
+            key = node_key(node, id_fields_by_class)
+            if key is None:
+                unkeyed.append(node)
+                continue
+            by_key.setdefault(key, node)
+            id_to_key[str(node.get("id"))] = key
+        return cls(by_key, unkeyed, id_to_key)
+
+
+def relaxed_pairs(truth_keys: list[Key], extracted_keys: list[Key]) -> list[tuple[Key, Key]]:
+    """Pair unmatched identities by unique same-class containment with equal digit runs.
+
+    Truth keys are taken in order; an extracted key qualifies when its joined canonical text
+    contains or is contained in the truth's (canonical or squashed ``[a-z0-9]`` form). A pair is
+    made only when exactly one unused extracted key qualifies.
+    """
+    groups: dict[tuple[str, tuple[str, ...]], list[tuple[int, str, str]]] = defaultdict(list)
+    for index, key in enumerate(extracted_keys):
+        text = "".join(key[1])
+        if text:
+            groups[key[0], digit_runs(text)].append((index, text, squash(text)))
+    used: set[int] = set()
+    pairs: list[tuple[Key, Key]] = []
+    for key_a in truth_keys:
+        text_a = "".join(key_a[1])
+        if not text_a:
+            continue
+        squash_a = squash(text_a)
+        found: int | None = None
+        ambiguous = False
+        for index, text_b, squash_b in groups.get((key_a[0], digit_runs(text_a)), ()):
+            if index in used:
+                continue
+            if (
+                text_a in text_b
+                or text_b in text_a
+                or (squash_a and squash_b and (squash_a in squash_b or squash_b in squash_a))
+            ):
+                if found is not None:
+                    ambiguous = True
+                    break
+                found = index
+        if found is not None and not ambiguous:
+            used.add(found)
+            pairs.append((key_a, extracted_keys[found]))
+    return pairs
+
+
+def detect_synthetic_classes(truth_keys: list[Key], source_squashed: str) -> set[str]:
+    """Classes whose truth identifiers are mostly (≥ half) absent from the source text.
+
+    A key is found when any canonical value, squashed and at least 3 characters long, occurs in
+    the squashed source.
+    """
+    per_key = [[squash(v) for v in values if v and len(squash(v)) >= 3] for _, values in truth_keys]
+    flat = sorted({c for candidates in per_key for c in candidates})
+    present = dict(zip(flat, contained_in(flat, source_squashed), strict=True))
+    hits: dict[str, list[bool]] = {}
+    for (cls, _), candidates in zip(truth_keys, per_key, strict=True):
+        hits.setdefault(cls, []).append(any(present[c] for c in candidates))
+    return {cls for cls, found in hits.items() if found and sum(found) / len(found) < 0.5}
+
+
+_Scalar = str | int | float
+
+
+def _comparable_fields(node: dict[str, Any]) -> dict[str, tuple[str, Any]]:
+    """Filled non-meta fields in comparison form: ("s", loose text) or ("l", set of loose texts)."""
+    out: dict[str, tuple[str, Any]] = {}
+    for name, value in node.items():
+        if name in META_KEYS or not is_filled(value):
+            continue
+        if isinstance(value, _Scalar):
+            out[name] = ("s", loose_text(str(value)))
+        elif isinstance(value, list):
+            out[name] = ("l", {loose_text(str(x)) for x in value if isinstance(x, _Scalar)})
+    return out
+
+
+def _score_prepared(
+    truth: dict[str, tuple[str, Any]], extracted: dict[str, tuple[str, Any]]
+) -> float:
+    score = 0.0
+    for name, (kind, a) in truth.items():
+        other = extracted.get(name)
+        if other is None or other[0] != kind:
+            continue
+        b = other[1]
+        if kind == "s":
+            if not a or not b:
+                continue
+            if a == b:
+                score += 1.0
+            elif len(a) >= 4 and len(b) >= 4 and (a in b or b in a):
+                score += 1.0 if min(len(a), len(b)) >= STRONG_CONTAINMENT_CHARS else 0.5
+        elif a & b:
+            score += 0.5
+    return score
+
+
+def pair_score(truth_node: dict[str, Any], extracted_node: dict[str, Any]) -> float:
+    """Attribute-overlap score of two same-class nodes (structural alignment).
+
+    Over the truth's filled fields whose extracted value is filled: equal normalised scalars
+    +1; containment (both ≥ 4 chars) +1 when the shorter is ≥ 40 chars, else +0.5; lists with
+    a shared normalised element +0.5.
+    """
+    return _score_prepared(_comparable_fields(truth_node), _comparable_fields(extracted_node))
+
+
+Prepared = dict[str, tuple[str, Any]]
+GRAM = 4
+"""Containment needs both texts ≥ 4 characters, so a contained text shares all its 4-grams."""
+BRUTE_FORCE_PAIRS = 4096
+"""Classes with at most this many truth×extracted pairs are scored pair by pair."""
+
+
+def _grams(text: str) -> set[str]:
+    return {text[i : i + GRAM] for i in range(len(text) - GRAM + 1)}
+
+
+def _candidate_pairs(
+    truth: list[tuple[int, Prepared]], extracted: list[tuple[int, Prepared]]
+) -> set[tuple[int, int]]:
+    """Every (truth, extracted) position pair that can score above 0: it shares an equal
+    scalar, a list element, or a contained text (found through the rarest 4-gram)."""
+    exact: dict[tuple[str, str], list[int]] = defaultdict(list)
+    element: dict[tuple[str, str], list[int]] = defaultdict(list)
+    extracted_grams: dict[tuple[str, str], list[int]] = defaultdict(list)
+    truth_grams: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for position, (_, fields) in enumerate(extracted):
+        for name, (kind, value) in fields.items():
+            if kind == "s":
+                if value:
+                    exact[name, value].append(position)
+                    if len(value) >= GRAM:
+                        for gram in _grams(value):
+                            extracted_grams[name, gram].append(position)
+            else:
+                for item in value:
+                    element[name, item].append(position)
+    for position, (_, fields) in enumerate(truth):
+        for name, (kind, value) in fields.items():
+            if kind == "s" and len(value) >= GRAM:
+                for gram in _grams(value):
+                    truth_grams[name, gram].append(position)
+
+    def rarest(index: dict[tuple[str, str], list[int]], name: str, text: str) -> list[int]:
+        best: list[int] | None = None
+        for gram in _grams(text):
+            postings = index.get((name, gram))
+            if not postings:
+                return []  # some 4-gram never occurs: nothing contains this text
+            if best is None or len(postings) < len(best):
+                best = postings
+        return best or []
+
+    pairs: set[tuple[int, int]] = set()
+    for t_pos, (_, fields) in enumerate(truth):
+        for name, (kind, value) in fields.items():
+            if kind == "s":
+                if not value:
+                    continue
+                pairs.update((t_pos, e) for e in exact.get((name, value), ()))
+                if len(value) >= GRAM:
+                    pairs.update((t_pos, e) for e in rarest(extracted_grams, name, value))
+            else:
+                for item in value:
+                    pairs.update((t_pos, e) for e in element.get((name, item), ()))
+    for e_pos, (_, fields) in enumerate(extracted):
+        for name, (kind, value) in fields.items():
+            if kind == "s" and len(value) >= GRAM:
+                pairs.update((t, e_pos) for t in rarest(truth_grams, name, value))
+    return pairs
+
+
+def structural_pairs(
+    truth_keys: list[Key],
+    extracted_keys: list[Key],
+    truth_by_key: dict[Key, dict[str, Any]],
+    extracted_by_key: dict[Key, dict[str, Any]],
+    classes: set[str],
+    *,
+    brute_force_pairs: int = BRUTE_FORCE_PAIRS,
+) -> list[tuple[Key, Key, float]]:
+    """Greedy one-to-one pairing by attribute overlap, best score first, scores ≥ 1.0 only.
+
+    Ties keep truth order, then extracted order. Only nodes of the same class are scored; in a
+    large class only the pairs an inverted index says can score (equal values, shared list
+    elements, 4-gram containment candidates) are scored, which gives the same pairs as scoring
+    all of them.
+    """
+    truth_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
+    extracted_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
+    for index, key in enumerate(truth_keys):
+        if key[0] in classes:
+            truth_by_class[key[0]].append((index, _comparable_fields(truth_by_key[key])))
+    for index, key in enumerate(extracted_keys):
+        if key[0] in classes and key[0] in truth_by_class:
+            extracted_by_class[key[0]].append((index, _comparable_fields(extracted_by_key[key])))
+    candidates: list[tuple[float, int, int]] = []
+    for cls, truth in truth_by_class.items():
+        extracted = extracted_by_class.get(cls)
+        if not extracted:
+            continue
+        if len(truth) * len(extracted) <= brute_force_pairs:
+            positions: Any = ((t, e) for t in range(len(truth)) for e in range(len(extracted)))
+        else:
+            positions = _candidate_pairs(truth, extracted)
+        for t_pos, e_pos in positions:
+            score = _score_prepared(truth[t_pos][1], extracted[e_pos][1])
+            if score >= 1.0:
+                candidates.append((score, truth[t_pos][0], extracted[e_pos][0]))
+    candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
+    used_truth: set[int] = set()
+    used_extracted: set[int] = set()
+    pairs: list[tuple[Key, Key, float]] = []
+    for score, t_index, e_index in candidates:
+        if t_index in used_truth or e_index in used_extracted:
+            continue
+        used_truth.add(t_index)
+        used_extracted.add(e_index)
+        pairs.append((truth_keys[t_index], extracted_keys[e_index], score))
+    return pairs
+
+
+@dataclass
+class GraphMatching:
+    """Everything the report is derived from: indexes, matches per rung, alignment choices."""
+
+    truth: GraphData
+    extracted: GraphData
+    id_fields_by_class: dict[str, list[str]]
+    truth_index: IdentityIndex
+    extracted_index: IdentityIndex
+    strict: set[Key]
+    relaxed: list[tuple[Key, Key]]
+    aligned: list[tuple[Key, Key, float | str]]
+    align_mode: AlignMode
+    align_classes: set[str]
+    synthetic_classes: set[str]
+    source_text: str | None = None
+    relaxed_fold: dict[Key, Key] = field(default_factory=dict)
+    aligned_fold: dict[Key, Key] = field(default_factory=dict)
+
+    @property
+    def aligned_active(self) -> bool:
+        """The aligned rung is reported when some class was aligned or some pair was made."""
+        return bool(self.align_classes) or bool(self.aligned)
+
+
+def match_graphs(
+    truth: GraphData,
+    extracted: GraphData,
+    id_fields_by_class: dict[str, list[str]],
+    *,
+    root_class: str | None,
+    source_text: str | None = None,
+    align_mode: AlignMode = "auto",
+) -> GraphMatching:
+    """Match nodes rung by rung: strict keys, relaxed aliases, singleton root, alignment."""
+    if align_mode not in ("auto", "on", "off"):
+        raise ValueError(f"structural alignment mode must be auto, on or off, got {align_mode!r}")
+    truth_index = IdentityIndex.build(truth.nodes, id_fields_by_class)
+    extracted_index = IdentityIndex.build(extracted.nodes, id_fields_by_class)
+    truth_by_key, extracted_by_key = truth_index.by_key, extracted_index.by_key
+    strict = truth_by_key.keys() & extracted_by_key.keys()
+    truth_only = [k for k in truth_by_key if k not in strict]
+    extracted_only = [k for k in extracted_by_key if k not in strict]
+    relaxed = relaxed_pairs(truth_only, extracted_only)
+    relaxed_truth = {a for a, _ in relaxed}
+    relaxed_extracted = {b for _, b in relaxed}
+
+    source_norm = loose_text(source_text) if source_text else None
+    source_squashed = squash(source_text) if source_text else None
+    synthetic: set[str] = set()
+    if align_mode == "on":
+        align_classes = {k[0] for k in truth_by_key} | {k[0] for k in extracted_by_key}
+    elif align_mode == "auto" and source_squashed:
+        synthetic = detect_synthetic_classes(list(truth_by_key), source_squashed)
+        align_classes = set(synthetic)
+    else:
+        align_classes = set()
+
+    aligned: list[tuple[Key, Key, float | str]] = []
+    if align_mode != "off" and root_class is not None:
+        truth_roots = [k for k in truth_by_key if k[0] == root_class]
+        extracted_roots = [k for k in extracted_by_key if k[0] == root_class]
+        if (
+            len(truth_roots) == 1
+            and len(extracted_roots) == 1
+            and truth_roots[0] not in strict
+            and extracted_roots[0] not in strict
+            and truth_roots[0] not in relaxed_truth
+            and extracted_roots[0] not in relaxed_extracted
+        ):
+            aligned.append((truth_roots[0], extracted_roots[0], "singleton-root"))
+    if align_classes:
+        paired_truth = {a for a, _, _ in aligned} | relaxed_truth
+        paired_extracted = {b for _, b, _ in aligned} | relaxed_extracted
+        aligned.extend(
+            structural_pairs(
+                [k for k in truth_only if k not in paired_truth],
+                [k for k in extracted_only if k not in paired_extracted],
+                truth_by_key,
+                extracted_by_key,
+                align_classes,
+            )
+        )
+    relaxed_fold = {b: a for a, b in relaxed}
+    aligned_fold = dict(relaxed_fold)
+    aligned_fold.update({b: a for a, b, _ in aligned})
+    return GraphMatching(
+        truth=truth,
+        extracted=extracted,
+        id_fields_by_class=id_fields_by_class,
+        truth_index=truth_index,
+        extracted_index=extracted_index,
+        strict=set(strict),
+        relaxed=relaxed,
+        aligned=aligned,
+        align_mode=align_mode,
+        align_classes=align_classes,
+        synthetic_classes=synthetic,
+        source_text=source_norm,
+        relaxed_fold=relaxed_fold,
+        aligned_fold=aligned_fold,
+    )
+
+
+def prf(tp: int, fp: int, fn: int) -> dict[str, Any]:
+    """Counts with precision, recall and F1 rounded to 3 decimals (0 on a zero denominator)."""
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "p": round(precision, 3),
+        "r": round(recall, 3),
+        "f1": round(f1, 3),
+    }
+
+
+def _micro(section: dict[str, dict[str, Any]], rung: str) -> dict[str, Any]:
+    tp = sum(m[rung]["tp"] for m in section.values() if rung in m)
+    fp = sum(m[rung]["fp"] for m in section.values() if rung in m)
+    fn = sum(m[rung]["fn"] for m in section.values() if rung in m)
+    return prf(tp, fp, fn)
+
+
+def _edge_key_codes(
+    edges: list[dict[str, Any]],
+    id_to_code: dict[str, int],
+    label_codes: dict[str, int],
+    shift: int,
+    fold: dict[int, int] | None = None,
+) -> set[int]:
+    """The same keys as ``_edge_keys``, packed into integers: node keys are numbered
+    1..shift-1, so ``(label * shift + source) * shift + target`` is unique."""
+    codes: set[int] = set()
+    for edge in edges:
+        source = id_to_code.get(str(edge.get("source")))
+        target = id_to_code.get(str(edge.get("target")))
+        if source is None or target is None:
+            continue
+        if fold:
+            source = fold.get(source, source)
+            target = fold.get(target, target)
+        label = label_codes.setdefault(str(edge.get("label", "")), len(label_codes))
+        codes.add((label * shift + source) * shift + target)
+    return codes
+
+
+def edge_fanout(
+    edges: list[dict[str, Any]], id_to_key: dict[str, Key]
+) -> dict[str, dict[str, Any]]:
+    """Per label: edge total, distinct sources, and the busiest source's share of the edges."""
+    per_label: dict[str, dict[Any, int]] = defaultdict(lambda: defaultdict(int))
+    for edge in edges:
+        raw = str(edge.get("source"))
+        key = id_to_key.get(raw)
+        per_label[str(edge.get("label", ""))][key if key else raw] += 1
+    out: dict[str, dict[str, Any]] = {}
+    for label, counts in per_label.items():
+        total = sum(counts.values())
+        out[label] = {
+            "total": total,
+            "sources": len(counts),
+            "top_source_share": round(max(counts.values()) / total, 3) if total else 0.0,
+        }
+    return out
+
+
+def fanout_warnings(fanout: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Labels whose extracted edges pile on one source while the truth's do not."""
+    flagged = []
+    for label, sides in fanout.items():
+        got, truth = sides.get("extracted"), sides.get("truth")
+        if not got or got["total"] < FANOUT_MIN_EDGES:
+            continue
+        truth_share = truth["top_source_share"] if truth else 0.0
+        if got["top_source_share"] >= FANOUT_EXTRACTED_SHARE and truth_share <= FANOUT_TRUTH_SHARE:
+            flagged.append(
+                {
+                    "label": label,
+                    "extracted_share": got["top_source_share"],
+                    "extracted_total": got["total"],
+                    "truth_share": truth_share,
+                }
+            )
+    return flagged
+
+
+def build_report(
+    matching: GraphMatching,
+    *,
+    graph: str,
+    truth: str,
+    template: str | None,
+) -> dict[str, Any]:
+    """The eval.json dictionary, key for key as docling-graph's script 16 writes it."""
+    truth_by_key = matching.truth_index.by_key
+    got_by_key = matching.extracted_index.by_key
+    rungs_active = matching.aligned_active
+    strict = matching.strict
+
+    per_class: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for key in truth_by_key:
+        per_class[key[0]]["truth"] += 1
+    for key in got_by_key:
+        per_class[key[0]]["got"] += 1
+    for key in strict:
+        per_class[key[0]]["strict"] += 1
+    for a, b in matching.relaxed:
+        per_class[a[0]]["relaxed_truth"] += 1
+        per_class[b[0]]["relaxed_got"] += 1
+    for a, b, _ in matching.aligned:
+        per_class[a[0]]["aligned_truth"] += 1
+        per_class[b[0]]["aligned_got"] += 1
+
+    node_metrics: dict[str, dict[str, Any]] = {}
+    for cls in sorted(per_class):
+        c = per_class[cls]
+        tp = c["strict"]
+        relaxed_tp = tp + c["relaxed_truth"]
+        metrics = {
+            "strict": prf(tp, c["got"] - tp, c["truth"] - tp),
+            "relaxed": prf(relaxed_tp, c["got"] - tp - c["relaxed_got"], c["truth"] - relaxed_tp),
+        }
+        if rungs_active:
+            aligned_tp = relaxed_tp + c["aligned_truth"]
+            metrics["aligned"] = prf(
+                aligned_tp,
+                c["got"] - tp - c["relaxed_got"] - c["aligned_got"],
+                c["truth"] - aligned_tp,
+            )
+        node_metrics[cls] = metrics
+
+    # Node keys are numbered once so that edge keys are plain integers (cheap to hash).
+    key_codes: dict[Key, int] = {}
+    for key in (*truth_by_key, *got_by_key):
+        key_codes.setdefault(key, len(key_codes) + 1)
+    shift = len(key_codes) + 1
+    truth_codes = {n: key_codes[k] for n, k in matching.truth_index.id_to_key.items()}
+    got_codes = {n: key_codes[k] for n, k in matching.extracted_index.id_to_key.items()}
+    label_codes: dict[str, int] = {}
+    truth_edges = _edge_key_codes(matching.truth.edges, truth_codes, label_codes, shift)
+    got_strict = _edge_key_codes(matching.extracted.edges, got_codes, label_codes, shift)
+    relaxed_fold = {key_codes[b]: key_codes[a] for b, a in matching.relaxed_fold.items()}
+    got_relaxed = _edge_key_codes(
+        matching.extracted.edges, got_codes, label_codes, shift, relaxed_fold
+    )
+    got_aligned: set[int] = set()
+    if rungs_active:
+        aligned_fold = {key_codes[b]: key_codes[a] for b, a in matching.aligned_fold.items()}
+        got_aligned = _edge_key_codes(
+            matching.extracted.edges, got_codes, label_codes, shift, aligned_fold
+        )
+    shift_sq = shift * shift
+
+    def by_label(codes: set[int]) -> dict[int, set[int]]:
+        grouped: dict[int, set[int]] = defaultdict(set)
+        for code in codes:
+            grouped[code // shift_sq].add(code)
+        return grouped
+
+    truth_l, strict_l, relaxed_l, aligned_l = (
+        by_label(truth_edges),
+        by_label(got_strict),
+        by_label(got_relaxed),
+        by_label(got_aligned),
+    )
+    label_names = {code: label for label, code in label_codes.items()}
+    labels = sorted(label_names[c] for c in truth_l.keys() | strict_l.keys())
+
+    def edge_prf(t: set[int], g: set[int]) -> dict[str, Any]:
+        return prf(len(t & g), len(g - t), len(t - g))
+
+    edge_metrics: dict[str, dict[str, Any]] = {}
+    for label in labels:
+        code = label_codes[label]
+        t = truth_l.get(code, set())
+        edge_metrics[label] = {
+            "strict": edge_prf(t, strict_l.get(code, set())),
+            "relaxed": edge_prf(t, relaxed_l.get(code, set())),
+        }
+        if rungs_active:
+            edge_metrics[label]["aligned"] = edge_prf(t, aligned_l.get(code, set()))
+
+    rung_names = ["strict", "relaxed"] + (["aligned"] if rungs_active else [])
+    micro = {
+        "nodes": {r: _micro(node_metrics, r) for r in rung_names},
+        "edges": {r: _micro(edge_metrics, r) for r in rung_names},
+    }
+
+    completeness: dict[str, dict[str, list[int]]] = {}
+    long_values: list[str] = []
+    source_text = matching.source_text
+    for key in truth_by_key:
+        if key not in strict:
+            continue
+        truth_node, got_node = truth_by_key[key], got_by_key[key]
+        for name, value in truth_node.items():
+            if name in META_KEYS or not is_filled(value):
+                continue
+            slot = completeness.setdefault(key[0], {}).setdefault(name, [0, 0])
+            slot[1] += 1
+            if is_filled(got_node.get(name)):
+                slot[0] += 1
+        if source_text:
+            long_values.extend(
+                value
+                for name, value in got_node.items()
+                if name not in META_KEYS
+                and isinstance(value, str)
+                and len(value) >= VERBATIM_MIN_CHARS
+            )
+    verbatim_n = len(long_values)
+    verbatim_hits = (
+        sum(contained_in([loose_text(v) for v in long_values], source_text)) if source_text else 0
+    )
+
+    got_fanout = edge_fanout(matching.extracted.edges, matching.extracted_index.id_to_key)
+    truth_fanout = edge_fanout(matching.truth.edges, matching.truth_index.id_to_key)
+
+    empty_identity = []
+    for node in matching.extracted.nodes:
+        names = matching.id_fields_by_class.get(str(node.get("__class__") or ""), [])
+        if names and not any(is_filled(node.get(n)) for n in names):
+            empty_identity.append(str(node.get("id")))
+    referenced = {str(e.get("source")) for e in matching.extracted.edges} | {
+        str(e.get("target")) for e in matching.extracted.edges
+    }
+    orphans = [
+        str(n.get("id")) for n in matching.extracted.nodes if str(n.get("id")) not in referenced
+    ]
+
+    def joined(key: Key) -> str:
+        return " / ".join(key[1])
+
+    return {
+        "graph": graph,
+        "truth": truth,
+        "template": template,
+        "micro": micro,
+        "nodes": node_metrics,
+        "edges": edge_metrics,
+        "relaxed_alias_pairs": [
+            {"truth": joined(a), "extracted": joined(b), "class": a[0]} for a, b in matching.relaxed
+        ],
+        "structural_alignment": {
+            "mode": matching.align_mode,
+            "classes": sorted(matching.align_classes),
+            "synthetic_id_classes": sorted(matching.synthetic_classes),
+            "pairs": [
+                {"truth": joined(a), "extracted": joined(b), "class": a[0], "score": score}
+                for a, b, score in matching.aligned
+            ],
+        },
+        "attribute_completeness": {
+            cls: {name: {"filled": c[0], "expected": c[1]} for name, c in fields.items()}
+            for cls, fields in completeness.items()
+        },
+        "verbatim_ratio": round(verbatim_hits / verbatim_n, 3)
+        if source_text and verbatim_n
+        else None,
+        "verbatim_n": verbatim_n if source_text else None,
+        "edge_fanout": {
+            label: {"extracted": got_fanout.get(label), "truth": truth_fanout.get(label)}
+            for label in labels
+        },
+        "integrity": {
+            "empty_identity_nodes": empty_identity,
+            "orphan_nodes": orphans,
+            "unkeyed_extracted_nodes": len(matching.extracted_index.unkeyed),
+            "unkeyed_truth_nodes": len(matching.truth_index.unkeyed),
+        },
+    }
+
+
+def evaluate_graphs(
+    truth: GraphData,
+    extracted: GraphData,
+    id_fields_by_class: dict[str, list[str]],
+    *,
+    root_class: str | None,
+    source_text: str | None = None,
+    align_mode: AlignMode = "auto",
+    graph_name: str | Path = "",
+    truth_name: str | Path = "",
+    template_name: str | None = None,
+) -> dict[str, Any]:
+    """Match and report in one call (the eval.json dictionary)."""
+    matching = match_graphs(
+        truth,
+        extracted,
+        id_fields_by_class,
+        root_class=root_class,
+        source_text=source_text,
+        align_mode=align_mode,
+    )
+    return build_report(
+        matching, graph=str(graph_name), truth=str(truth_name), template=template_name
+    )

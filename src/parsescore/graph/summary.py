@@ -1,0 +1,104 @@
+"""Rich terminal summaries of an eval.json report (the reference prints plain text)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from parsescore.graph.evaluate import fanout_warnings
+
+__all__ = ["print_eval_summary"]
+
+
+def _rungs(report: dict[str, Any]) -> list[str]:
+    return [r for r in ("strict", "relaxed", "aligned") if r in report["micro"]["nodes"]]
+
+
+def _prf_cell(m: dict[str, Any] | None) -> str:
+    if not m:
+        return "—"
+    return f"{m['p']:.2f}/{m['r']:.2f}/{m['f1']:.2f}"
+
+
+def print_eval_summary(report: dict[str, Any], console: Console | None = None) -> None:
+    """Micro scores, per-class and per-label tables, pairs, completeness, warnings, integrity."""
+    console = console or Console()
+    rungs = _rungs(report)
+    micro = Table(title=f"Graph evaluation — {report['graph']}", title_justify="left")
+    micro.add_column("P / R / F1")
+    for rung in rungs:
+        micro.add_column(rung)
+    micro.add_column("tp / fp / fn (strict)", justify="right")
+    for part in ("nodes", "edges"):
+        section = report["micro"][part]
+        s = section["strict"]
+        micro.add_row(
+            part, *(_prf_cell(section.get(r)) for r in rungs), f"{s['tp']} / {s['fp']} / {s['fn']}"
+        )
+    console.print(micro)
+
+    for title, section in (
+        ("Nodes per class", report["nodes"]),
+        ("Edges per label", report["edges"]),
+    ):
+        if not section:
+            continue
+        table = Table(title=f"{title} (P / R / F1)", title_justify="left")
+        table.add_column("class" if title.startswith("Nodes") else "label")
+        for rung in rungs:
+            table.add_column(rung)
+        table.add_column("tp / fp / fn (strict)", justify="right")
+        for name, metrics in section.items():
+            s = metrics["strict"]
+            table.add_row(
+                name,
+                *(_prf_cell(metrics.get(r)) for r in rungs),
+                f"{s['tp']} / {s['fp']} / {s['fn']}",
+            )
+        console.print(table)
+
+    if report["relaxed_alias_pairs"]:
+        console.print("[bold]Alias pairs accepted by relaxed matching[/]")
+        for pair in report["relaxed_alias_pairs"]:
+            console.print(
+                f"  {pair['class']}: {pair['truth']!r} ~ {pair['extracted']!r}", highlight=False
+            )
+    alignment = report["structural_alignment"]
+    if alignment["synthetic_id_classes"]:
+        console.print(
+            "[bold]Synthetic-id classes[/] (truth ids absent from the source): "
+            + ", ".join(alignment["synthetic_id_classes"]),
+            highlight=False,
+        )
+    if alignment["pairs"]:
+        console.print("[bold]Structurally aligned pairs[/]")
+        for pair in alignment["pairs"]:
+            console.print(
+                f"  {pair['class']}: {pair['truth']!r} ~ {pair['extracted']!r} "
+                f"(score {pair['score']})",
+                highlight=False,
+            )
+    filled = sum(c["filled"] for f in report["attribute_completeness"].values() for c in f.values())
+    expected = sum(
+        c["expected"] for f in report["attribute_completeness"].values() for c in f.values()
+    )
+    if expected:
+        console.print(f"Attribute completeness (strict matches): {filled}/{expected}")
+    if report["verbatim_ratio"] is not None:
+        console.print(f"Verbatim ratio: {report['verbatim_ratio']} (n={report['verbatim_n']})")
+    for warning in fanout_warnings(report["edge_fanout"]):
+        console.print(
+            f"[yellow]Fan-out warning[/] {warning['label']}: extracted top-source share "
+            f"{warning['extracted_share']:.2f} ({warning['extracted_total']} edges) vs truth "
+            f"{warning['truth_share']:.2f} — edges may be piled onto one parent",
+            highlight=False,
+        )
+    integrity = report["integrity"]
+    console.print(
+        f"Integrity: empty-identity={len(integrity['empty_identity_nodes'])}, "
+        f"orphans={len(integrity['orphan_nodes'])}, unkeyed extracted/truth="
+        f"{integrity['unkeyed_extracted_nodes']}/{integrity['unkeyed_truth_nodes']}",
+        highlight=False,
+    )

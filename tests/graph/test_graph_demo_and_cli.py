@@ -1,0 +1,83 @@
+"""Demo output, the aggregate CLI, and the closed-catalog guard of the truth conversion."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel, ConfigDict, Field
+
+from parsescore.cli import main
+from parsescore.graph.demo import DEMO_DIR, run_demo
+from parsescore.graph.template import graph_from_instance
+
+
+def test_demo_eval_equals_reference(data_dir: Path, tmp_path: Path) -> None:
+    for name in ("graph.json", "truth.json", "source.md"):
+        assert (DEMO_DIR / name).read_bytes() == (data_dir / "library" / name).read_bytes()
+    section = run_demo(tmp_path / "graph")
+    assert section.startswith("## Graph")
+    ours = json.loads((tmp_path / "graph" / "eval.json").read_text("utf-8"))
+    expected = json.loads(
+        (data_dir / "library" / "expected" / "eval_auto_source.json").read_text("utf-8")
+    )
+    for key in ("graph", "truth", "template"):
+        ours.pop(key), expected.pop(key)
+    assert ours == expected
+    assert (tmp_path / "graph" / "audit.md").read_text("utf-8").startswith("# Template evaluation")
+
+
+def test_aggregate_cli(data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "m"
+    shutil.copytree(data_dir / "matrix" / "input", root)
+    with pytest.raises(SystemExit) as stop:
+        main(["graph-aggregate", "--root", str(root), "--csv", str(tmp_path / "runs.csv")])
+    assert stop.value.code in (0, None)
+    out = capsys.readouterr().out
+    assert "Aggregated 10 run(s)" in " ".join(out.split())
+    assert (root / "synthesis_report.md").is_file() and (tmp_path / "runs.csv").is_file()
+    with pytest.raises(SystemExit) as stop:
+        main(["graph-aggregate", "--root", str(tmp_path / "absent")])
+    assert stop.value.code == 2
+
+
+class Member(BaseModel):
+    model_config = ConfigDict(graph_id_fields=["code"])
+    code: str
+
+
+class Group(BaseModel):
+    model_config = ConfigDict(graph_id_fields=["name"])
+    name: str
+    refs: list[Member] = Field(
+        default_factory=list,
+        json_schema_extra={"edge_label": "REF", "reference_closed_catalog": True},
+    )
+
+
+class Holder(BaseModel):
+    model_config = ConfigDict(graph_id_fields=["name"])
+    name: str
+    groups: list[Group] = Field(default_factory=list)
+    members: list[Member] = Field(default_factory=list)
+
+
+def test_closed_catalog_guard_keeps_a_class_with_no_anchored_member() -> None:
+    only_refs = Holder.model_validate(
+        {"name": "h", "groups": [{"name": "g", "refs": [{"code": "m"}]}]}
+    )
+    graph = graph_from_instance(only_refs)
+    assert [e["label"] for e in graph.edges if e["label"] == "REF"] == ["REF"]  # guard: kept
+    mixed = Holder.model_validate(
+        {
+            "name": "h",
+            "groups": [{"name": "g", "refs": [{"code": "m"}, {"code": "x"}]}],
+            "members": [{"code": "m"}],
+        }
+    )
+    graph = graph_from_instance(mixed)
+    codes = sorted(n.get("code") for n in graph.nodes if n["__class__"] == "Member")
+    assert codes == ["m"]  # 'x' only existed through the closed catalogue: edge and node dropped
+    assert all("_closed_catalog" not in e for e in graph.edges)

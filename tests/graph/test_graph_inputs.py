@@ -1,0 +1,192 @@
+"""Bad input gets one clear error naming the file and the problem; generic mode; sources."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parsescore.cli import main
+from parsescore.errors import InputError
+from parsescore.graph.api import evaluate_files, evaluate_generic_files
+from parsescore.graph.io import graph_from_json_data, load_source_text, parse_id_fields
+from parsescore.graph.template import load_template
+
+
+def write(path: Path, data: Any) -> Path:
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+GOOD_GRAPH = {
+    "nodes": [
+        {"id": "a", "__class__": "Item", "code": "A"},
+        {"id": "b", "__class__": "Item", "code": "B"},
+    ],
+    "edges": [{"source": "a", "target": "b", "label": "NEXT"}],
+    "graph": {"id_fields_map": {"Item": ["code"]}, "template_name": "Item"},
+}
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    captured = capsys.readouterr()
+    return int(stop.value.code or 0), " ".join(captured.err.split())
+
+
+def test_graph_without_nodes(tmp_path: Path) -> None:
+    path = write(tmp_path / "g.json", {"nodes": [], "edges": []})
+    with pytest.raises(InputError, match=r"g\.json: graph has no nodes"):
+        graph_from_json_data(json.loads(path.read_text()), path)
+
+
+def test_edge_to_missing_node(tmp_path: Path) -> None:
+    data = {"nodes": [{"id": "a"}], "edges": [{"source": "a", "target": "zz", "label": "L"}]}
+    with pytest.raises(InputError, match=r"g\.json \(edges\[0\]\): edge target 'zz' is not the id"):
+        graph_from_json_data(data, tmp_path / "g.json")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([1, 2], "expected a JSON object"),
+        ({"nodes": [1]}, r"nodes\[0\]\): node is a int"),
+        ({"nodes": [{"label": "x"}]}, r"nodes\[0\]\): node has no 'id'"),
+        ({"nodes": [{"id": 1}], "edges": {"a": 1}}, "'edges' must be a list"),
+        ({"nodes": [{"id": 1}], "edges": [{"target": 1}]}, "edge has no 'source'"),
+    ],
+)
+def test_malformed_graphs(data: Any, message: str, tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=message):
+        graph_from_json_data(data, tmp_path / "g.json")
+
+
+def test_template_that_does_not_import(tmp_path: Path) -> None:
+    bad = write(tmp_path / "bad.py", "import not_a_module_anywhere\n")
+    with pytest.raises(InputError, match=r"bad\.py: template does not import: ModuleNotFoundError"):
+        load_template(f"{bad}:Root")
+    with pytest.raises(InputError, match="template module 'no_such_pkg' does not import"):
+        load_template("no_such_pkg.Root")
+    with pytest.raises(InputError, match=r"must be 'pkg\.module\.Class'"):
+        load_template("Root")
+    ok = write(tmp_path / "ok.py", "X = 1\n")
+    with pytest.raises(InputError, match="'X' is not a pydantic model class"):
+        load_template(f"{ok}:X")
+    with pytest.raises(InputError, match="no attribute 'Y'"):
+        load_template(f"{ok}:Y")
+
+
+TEMPLATE = """
+from pydantic import BaseModel, ConfigDict
+class Root(BaseModel):
+    model_config = ConfigDict(graph_id_fields=["name"])
+    name: str
+    year: int | None = None
+"""
+
+
+def test_truth_failing_validation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    template = write(tmp_path / "tpl.py", TEMPLATE)
+    truth = write(tmp_path / "truth.json", {"year": "soon"})
+    graph = write(
+        tmp_path / "graph.json", {"nodes": [{"id": "r", "__class__": "Root", "name": "x"}]}
+    )
+    with pytest.raises(
+        InputError,
+        match=r"truth\.json: ground truth does not validate against Root: "
+        r"name: Field required; year:",
+    ):
+        evaluate_files(graph, truth, f"{template}:Root")
+    code, err = run_cli(
+        ["graph", "--graph", str(graph), "--truth", str(truth), "--template", f"{template}:Root"],
+        capsys,
+    )
+    assert code == 2
+    assert err.startswith("error:") and "does not validate" in err and "Traceback" not in err
+
+
+def test_cli_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    graph = write(tmp_path / "graph.json", GOOD_GRAPH)
+    code, err = run_cli(
+        ["graph", "--graph", str(graph), "--truth", str(graph), "--structural-align", "maybe"],
+        capsys,
+    )
+    assert code == 2 and "--structural-align must be auto, on or off" in err
+    code, err = run_cli(
+        ["graph", "--graph", str(graph), "--truth", str(tmp_path / "none.json")], capsys
+    )
+    assert code == 2 and "none.json: file not found" in err
+    with pytest.raises(InputError, match="Class=field1,field2"):
+        parse_id_fields(["Item"])
+
+
+def test_generic_mode_uses_id_fields_map_or_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    truth = write(tmp_path / "truth.json", GOOD_GRAPH)
+    got_data = json.loads(json.dumps(GOOD_GRAPH))
+    got_data["nodes"][1]["code"] = "b "
+    del got_data["graph"]
+    got = write(tmp_path / "got.json", got_data)
+    report = evaluate_generic_files(got, truth)
+    assert report["template"] is None
+    assert report["micro"]["nodes"]["strict"]["f1"] == 1.0
+    assert report["micro"]["edges"]["strict"]["f1"] == 1.0
+    other = evaluate_generic_files(got, truth, id_fields={"Item": ["missing"]})
+    assert other["integrity"]["unkeyed_truth_nodes"] == 2
+    bare = write(tmp_path / "bare.json", {"nodes": GOOD_GRAPH["nodes"], "edges": []})
+    with pytest.raises(InputError, match="pass --id-fields"):
+        evaluate_generic_files(bare, bare)
+    out = tmp_path / "eval.json"
+    code, _ = run_cli(
+        [
+            "graph",
+            "--graph",
+            str(bare),
+            "--truth",
+            str(bare),
+            "--id-fields",
+            "Item=code",
+            "--out",
+            str(out),
+        ],
+        capsys,
+    )
+    assert code == 0
+    assert json.loads(out.read_text())["nodes"]["Item"]["strict"]["tp"] == 2
+
+
+def test_markup_sources_are_stripped(tmp_path: Path) -> None:
+    assert load_source_text(write(tmp_path / "d.dclg", "<p>Hello <b>you</b></p>")) == "Hello you"
+    assert load_source_text(write(tmp_path / "d.txt", "  <doctag>x</doctag>")) == "  x"
+    assert load_source_text(write(tmp_path / "d.md", "a <b> c")) == "a <b> c"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["id", "source", "target", "nodes", "edges", "label"]),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(json_values)
+def test_loader_never_crashes(data: Any) -> None:
+    try:
+        graph = graph_from_json_data(data, "fuzz.json")
+    except InputError as exc:
+        assert str(exc).startswith("fuzz.json")
+    else:
+        assert graph.nodes

@@ -1,0 +1,145 @@
+"""Properties of the matching on random small graphs (hypothesis)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parsescore.graph.canon import digit_runs, squash
+from parsescore.graph.evaluate import evaluate_graphs, relaxed_pairs, structural_pairs
+from parsescore.graph.template import GraphData
+
+CLASSES = ["A", "B", "Root"]
+IDS = {"A": ["code"], "B": ["name"], "Root": ["name"]}
+codes = st.sampled_from(["x1", "x1y", "X-1", "x2", "ab", "abc", "The ab", "b c", "", "7", "a7b"])
+
+
+@st.composite
+def graphs(draw: Any) -> GraphData:
+    n = draw(st.integers(1, 8))
+    nodes = []
+    for i in range(n):
+        cls = draw(st.sampled_from(CLASSES))
+        field = IDS[cls][0]
+        nodes.append(
+            {
+                "id": f"n{i}",
+                "__class__": cls,
+                field: draw(codes),
+                "text": draw(st.sampled_from(["red", "blue", "", None])),
+            }
+        )
+    edges = [
+        {
+            "source": f"n{draw(st.integers(0, n - 1))}",
+            "target": f"n{draw(st.integers(0, n - 1))}",
+            "label": draw(st.sampled_from(["L", "M"])),
+        }
+        for _ in range(draw(st.integers(0, 6)))
+    ]
+    return GraphData(nodes, edges)
+
+
+def brute_force_relaxed(truth: list[Any], got: list[Any]) -> list[Any]:
+    """The rule as the spec states it: scan every unmatched extracted key for each truth key."""
+    used: set[int] = set()
+    pairs = []
+    for a in truth:
+        ta = "".join(a[1])
+        found = []
+        for i, b in enumerate(got):
+            tb = "".join(b[1])
+            if i in used or b[0] != a[0] or not ta or not tb or digit_runs(ta) != digit_runs(tb):
+                continue
+            sa, sb = squash(ta), squash(tb)
+            if ta in tb or tb in ta or (sa and sb and (sa in sb or sb in sa)):
+                found.append(i)
+        if len(found) == 1:
+            used.add(found[0])
+            pairs.append((a, got[found[0]]))
+    return pairs
+
+
+keys = st.lists(
+    st.tuples(
+        st.sampled_from(["A", "B"]),
+        st.tuples(st.sampled_from(["x1", "x1y", "x", "1", "xy1", "y", "é1"])),
+    ),
+    max_size=8,
+    unique=True,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys, keys)
+def test_grouped_relaxed_equals_brute_force(truth: list[Any], got: list[Any]) -> None:
+    assert relaxed_pairs(truth, got) == brute_force_relaxed(truth, got)
+
+
+@settings(max_examples=150, deadline=None)
+@given(graphs(), graphs(), st.sampled_from(["auto", "on", "off"]), st.booleans())
+def test_rung_invariants(truth: GraphData, got: GraphData, mode: str, with_source: bool) -> None:
+    report = evaluate_graphs(
+        truth, got, IDS, root_class="Root", align_mode=mode,  # type: ignore[arg-type]
+        source_text="x1 red ab" if with_source else None,
+    )  # fmt: skip
+    for metrics in report["nodes"].values():
+        rungs = [metrics[r] for r in ("strict", "relaxed", "aligned") if r in metrics]
+        sizes = {(m["tp"] + m["fn"], m["tp"] + m["fp"]) for m in rungs}
+        assert len(sizes) == 1  # every rung sees the same truth and extracted keys
+        assert [m["tp"] for m in rungs] == sorted(m["tp"] for m in rungs)
+    pairs = report["structural_alignment"]["pairs"]
+    assert len({(p["class"], p["truth"]) for p in pairs}) == len(pairs)
+    assert len({(p["class"], p["extracted"]) for p in pairs}) == len(pairs)
+    assert all(p["score"] == "singleton-root" or p["score"] >= 1.0 for p in pairs)
+    if mode == "off":
+        assert pairs == [] and "aligned" not in report["micro"]["nodes"]
+    for side in ("nodes", "edges"):
+        micro = report["micro"][side]["strict"]
+        section = report[side]
+        assert micro["tp"] == sum(m["strict"]["tp"] for m in section.values())
+
+
+values = st.one_of(
+    st.sampled_from(
+        ["", "abc", "abcd", "xabcdx", "Abcd ", "- abcd", "long text " * 5, "long text " * 4]
+    ),
+    st.integers(0, 3),
+    st.lists(st.sampled_from(["a", "B", "", "abcd"]), max_size=3),
+    st.none(),
+)
+attributes = st.dictionaries(st.sampled_from(["f", "g", "h"]), values, max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(attributes, max_size=6), st.lists(attributes, max_size=6))
+def test_indexed_alignment_equals_all_pairs(truth_attrs: list[Any], got_attrs: list[Any]) -> None:
+    truth = {("C", (f"t{i}",)): a for i, a in enumerate(truth_attrs)}
+    got = {("C", (f"g{i}",)): a for i, a in enumerate(got_attrs)}
+    indexed = structural_pairs(list(truth), list(got), truth, got, {"C"}, brute_force_pairs=0)
+    all_pairs = structural_pairs(list(truth), list(got), truth, got, {"C"}, brute_force_pairs=10**9)
+    assert indexed == all_pairs
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab01é", max_size=6), max_size=30),
+    st.text(alphabet="ab01é", min_size=0, max_size=300),
+)
+def test_bulk_containment_is_exact(needles: list[str], text: str) -> None:
+    from parsescore.graph import canon
+
+    long_text = text * 50
+    # Needles longer than the 32-character hash prefix: real slices, and slices with one change.
+    for start in range(0, max(1, len(long_text) - 70), 97):
+        piece = long_text[start : start + 40 + start % 30]
+        needles += [piece, piece[:-1] + "é", "b" + piece]
+    expected = [needle in long_text for needle in needles]
+    original = canon._BULK_MIN_WORK
+    canon._BULK_MIN_WORK = 0  # force the hashing path on small inputs
+    try:
+        assert canon.contained_in(needles, long_text) == expected
+    finally:
+        canon._BULK_MIN_WORK = original
