@@ -248,3 +248,18 @@ def test_bad_option_values() -> None:
         evaluate_tables({}, {}, grits_iou="iou")  # type: ignore[arg-type]
     result = runner.invoke(app, ["table", "--truth", "x", "--pred", "y", "--denominator", "z"])
     assert result.exit_code != 0
+
+
+def test_table_command_lists_the_lowest_scoring_tables(tmp_path: Path) -> None:
+    gt = {"a": wrap("<tr><td>1</td><td>2</td></tr>"), "b": wrap("<tr><td>x</td></tr>")}
+    pred = {"a": wrap("<tr><td>1</td></tr>"), "b": wrap("<tr><td>x</td></tr>")}
+    (tmp_path / "gt.json").write_text(json.dumps(gt))
+    (tmp_path / "pred.json").write_text(json.dumps(pred))
+    result = CliRunner().invoke(
+        app, ["table", "--truth", str(tmp_path / "gt.json"), "--pred", str(tmp_path / "pred.json")]
+    )
+    assert result.exit_code == 0, result.output
+    lowest = result.output.split("lowest-scoring tables")[1]
+    expected = TEDS()(gt["a"], pred["a"])
+    assert f"{expected:.4f}" in lowest
+    assert lowest.index(" a ") < lowest.index(" b ")  # ascending by score

@@ -31,6 +31,18 @@ def _summary(result: object, console: Console) -> None:
         label = f"{name} (headline)" if name == doc["metric"] else name
         table.add_row(label, f"{entry['mean']:.4f}")
     console.print(table)
+    headline = result.scores()
+    other = [m for m in ("TEDS", "TEDS-S") if m != doc["metric"]]
+    secondary = result.scores(other[0])
+    worst = sorted(headline, key=lambda name: (headline[name], name))[:5]
+    if worst and headline[worst[0]] < 1.0:
+        lowest = Table(title="lowest-scoring tables", title_justify="left")
+        lowest.add_column("table", overflow="fold")
+        lowest.add_column(doc["metric"], justify="right")
+        lowest.add_column(other[0], justify="right")
+        for name in worst:
+            lowest.add_row(name, f"{headline[name]:.4f}", f"{secondary[name]:.4f}")
+        console.print(lowest)
     if result.missing:
         shown = ", ".join(result.missing[:10]) + (" ..." if len(result.missing) > 10 else "")
         console.print(f"[yellow]{len(result.missing)} missing predictions (scored 0):[/] {shown}")
