@@ -115,8 +115,13 @@ PARTICIPANT_REST = re.compile(
     re.IGNORECASE,
 )
 
+#: Grouping keywords the spec counts as ``group`` (openings, plus ``else``). PlantUML's other
+#: grouping keywords (``par2``, ``also``, ``partition``) keep the nesting but count nothing.
+COUNTED_GROUP_KEYWORDS = ("group", "alt", "opt", "loop", "par", "break", "critical", "else")
+
 GROUP = re.compile(
-    r"^(?P<parallel>&\s*)?(?P<keyword>opt|alt|loop|par2|par|break|critical|else|also|group)"
+    r"^(?P<parallel>&\s*)?"
+    r"(?P<keyword>opt|alt|loop|par2|par|break|critical|else|also|group|partition)"
     r"(?:(?<!else)(?<!also)#\w+)?(?:\s+#\w+)?(?:\s+(?P<label>.*?))?\s*$",
     re.IGNORECASE,
 )

@@ -344,10 +344,21 @@ def _compare_ends(
         )
 
 
+def _same_end(a: Endpoint, b: Endpoint) -> bool:
+    """Equal endpoints for the swap test: the two diagram borders count as one "outside".
+
+    So ``[-> A`` against ``A ->]`` (into A from outside, out of A to outside) is a swap, one
+    ``direction`` substitution, like ``[-> A`` against ``[<- A``.
+    """
+    if a.kind == "boundary" and b.kind == "boundary":
+        return True
+    return a == b
+
+
 def _compare_arrows(tally: _Tally, truth: Arrow, pred: Arrow) -> None:
     """Rule 3 of the spec for a paired arrow line."""
     ts, tt, ps, pt = truth.source, truth.target, pred.source, pred.target
-    if ts != tt and ps == tt and pt == ts:
+    if not _same_end(ts, tt) and _same_end(ps, tt) and _same_end(pt, ts):
         tally.add(
             "direction",
             "substitution",

@@ -62,7 +62,9 @@ class Endpoint:
         name: the participant's code (aliases resolved), ``"["``/``"]"`` for the left/right
             diagram border of an incoming/outgoing arrow, ``"?"`` when unknown (a ``return``
             with no open activation).
-        kind: ``"participant"``, ``"boundary"`` or ``"unknown"``; only participants are nodes.
+        kind: ``"participant"``, ``"boundary"`` or ``"unknown"``. Participants and unknown
+            ends are nodes (an arrow has two endpoints even when one cannot be named); a
+            diagram border is not.
         short: a ``?`` short incoming/outgoing arrow (a style detail, not part of equality).
     """
 
@@ -72,7 +74,7 @@ class Endpoint:
 
     @property
     def is_node(self) -> bool:
-        return self.kind == "participant"
+        return self.kind != "boundary"
 
     def render(self) -> str:
         if self.kind == "boundary":
@@ -137,12 +139,17 @@ class Arrow:
 
     @property
     def nodes(self) -> tuple[str, ...]:
-        """Distinct participant endpoints: 2 per arrow, 1 for self and incoming/outgoing."""
-        seen: list[str] = []
+        """Endpoints counted as nodes: 2 per arrow, 1 for self and incoming/outgoing.
+
+        A border (``[``, ``]``, ``?``) is no node; the same participant at both ends (a
+        self-message) is one node; each further distinct multicast target adds one. Unknown
+        ends (a ``return`` with no caller) are never merged: the arrow still has two.
+        """
+        seen: list[Endpoint] = []
         for end in (self.source, self.target, *self.multicast):
-            if end.is_node and end.name not in seen:
-                seen.append(end.name)
-        return tuple(seen)
+            if end.is_node and not (end.kind == "participant" and end in seen):
+                seen.append(end)
+        return tuple(end.name for end in seen)
 
     def _end(self, head: str, circle: bool, side: Literal["left", "right"]) -> str:
         if side == "right":

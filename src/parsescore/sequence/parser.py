@@ -349,7 +349,12 @@ class _Parser:
                 self.warn(number, f"'{keyword}' outside any group")
         else:
             self.open_structures.append(("group", number))
-        self.elements.append(Group(number, number, raw, keyword, label))
+        if keyword in g.COUNTED_GROUP_KEYWORDS:
+            self.elements.append(Group(number, number, raw, keyword, label))
+        else:
+            # ``par2`` / ``also`` / ``partition``: real PlantUML grouping, but not one of the
+            # spec's group keywords, so structure only (like ``end``).
+            self.elements.append(NoMetric(number, number, raw, keyword))
 
     def _activation(self, number: int, s: str, raw: str) -> None:
         match = g.ACTIVATE.match(s)
