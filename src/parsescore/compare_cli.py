@@ -1,0 +1,204 @@
+"""``parsescore compare``: systems scored on the same dataset, with intervals and p-values.
+
+Registered on the main app by ``register(app)`` (the kinds' auto-registration does not cover
+core commands).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePath
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from parsescore.compare import Comparison, compare_results
+from parsescore.errors import InputError
+from parsescore.files import write_json
+from parsescore.results import Result, load_results
+
+__all__ = ["load_systems", "print_comparison", "register", "system_names"]
+
+
+def system_names(paths: list[Path]) -> list[str]:
+    """Each file's stem, with as many parent folders as it takes to tell different files apart.
+
+    ``runs/a/eval.json`` and ``runs/b/eval.json`` become ``a/eval`` and ``b/eval``; the same file
+    given twice gets ``#2``.
+    """
+    keys = [path.with_suffix("").parts or (str(path),) for path in paths]
+    names = []
+    for key in keys:
+        others = {other for other in keys if other != key}
+        depth = 1
+        while depth < len(key) and any(other[-depth:] == key[-depth:] for other in others):
+            depth += 1
+        names.append(str(PurePath(*key[-depth:])))
+    seen: dict[str, int] = {}
+    unique = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        unique.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return unique
+
+
+def load_systems(paths: list[Path], names: list[str] | None = None) -> list[Result]:
+    """Every system in the given result files (a multi-model sequence JSON gives several)."""
+    if names:
+        if len(names) != len(paths):
+            raise InputError(
+                f"--name given {len(names)} times for {len(paths)} result files; give it once "
+                "per file, in the same order"
+            )
+    else:
+        names = system_names(paths)
+    results: list[Result] = []
+    for path, name in zip(paths, names, strict=True):
+        results.extend(load_results(path, name=name))
+    return results
+
+
+def _number(value: float) -> str:
+    return f"{value:.4f}"
+
+
+def _p_value(value: float) -> str:
+    return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
+
+
+def print_comparison(comparison: Comparison, console: Console | None = None) -> None:
+    """Two tables: each system's mean with its interval, then each difference with its p-value."""
+    console = console or Console()
+    level = f"{comparison.confidence * 100:g}%"
+    console.print(
+        f"[bold]parsescore compare[/] — {comparison.kind}, {len(comparison.common_items)} shared "
+        f"items (seed {comparison.seed}, {comparison.n_resamples} bootstrap resamples)",
+        highlight=False,
+    )
+    means = Table(box=box.SIMPLE_HEAD)
+    means.add_column("metric", overflow="fold")
+    means.add_column("n", justify="right")
+    means.add_column("system", overflow="fold")
+    means.add_column("mean", justify="right")
+    means.add_column(f"{level} CI", justify="right", no_wrap=True)
+    for metric, entry in comparison.metrics.items():
+        arrow = "↑" if entry.higher_is_better else "↓"
+        values = [s.mean for s in entry.systems.values()]
+        best = max(values) if entry.higher_is_better else min(values)
+        for k, (name, summary) in enumerate(entry.systems.items()):
+            style = "bold" if summary.mean == best and values.count(best) == 1 else None
+            means.add_row(
+                escape(f"{metric} {arrow}") if k == 0 else "",
+                str(len(entry.items)) if k == 0 else "",
+                escape(name),
+                _number(summary.mean),
+                f"[{_number(summary.ci_low)}, {_number(summary.ci_high)}]",
+                style=style,
+            )
+        means.add_section()
+    console.print(means)
+
+    console.print(
+        f"[bold]Differences a − b[/] (paired; p: two-sided sign-flip permutation test, "
+        f"{comparison.n_permutations} random sign flips, or exact when 2^n is fewer)",
+        highlight=False,
+    )
+    diffs = Table(box=box.SIMPLE_HEAD)
+    diffs.add_column("metric", overflow="fold")
+    diffs.add_column("a − b", overflow="fold")
+    diffs.add_column("mean", justify="right")
+    diffs.add_column(f"{level} CI", justify="right", no_wrap=True)
+    diffs.add_column("p", justify="right")
+    for metric, entry in comparison.metrics.items():
+        for k, d in enumerate(entry.differences):
+            diffs.add_row(
+                escape(metric) if k == 0 else "",
+                escape(f"{d.a} − {d.b}"),
+                f"{d.mean_difference:+.4f}",
+                f"[{d.ci_low:+.4f}, {d.ci_high:+.4f}]",
+                _p_value(d.p_value),
+            )
+        if len(entry.differences) > 1:
+            diffs.add_section()
+    console.print(diffs)
+    for name, items in comparison.only_in.items():
+        if items:
+            shown = ", ".join(items[:10]) + (" ..." if len(items) > 10 else "")
+            console.print(
+                escape(f"only in {name} ({len(items)}, not compared): {shown}"),
+                style="yellow",
+                highlight=False,
+            )
+    console.print(
+        "↑ higher is better, ↓ lower is better; bold: the best mean. Means and intervals are "
+        "over the items every system has.",
+        style="dim",
+        highlight=False,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``compare`` subcommand to a typer app."""
+
+    @app.command("compare")
+    def compare_command(
+        results: Annotated[
+            list[Path],
+            typer.Argument(
+                help="Result JSON files (--out of flowchart/table/sequence/graph), same kind "
+                "and dataset; a multi-model sequence JSON counts as one system per model.",
+                show_default=False,
+                metavar="RESULT",
+            ),
+        ],
+        metric: Annotated[
+            list[str] | None,
+            typer.Option("--metric", help="Compare only this metric (repeatable; default all)."),
+        ] = None,
+        seed: Annotated[
+            int, typer.Option("--seed", help="Random seed (bootstrap, permutations).")
+        ] = 0,
+        resamples: Annotated[
+            int, typer.Option("--resamples", help="Bootstrap resamples.")
+        ] = 10_000,
+        permutations: Annotated[
+            int,
+            typer.Option(
+                "--permutations",
+                help="Random sign flips of the permutation test (exact when 2^items is fewer).",
+            ),
+        ] = 10_000,
+        name: Annotated[
+            list[str] | None,
+            typer.Option("--name", help="System name of each file, in order (default: stem)."),
+        ] = None,
+        out: Annotated[
+            Path | None, typer.Option("--out", help="Write the comparison as JSON.")
+        ] = None,
+    ) -> None:
+        """Compare systems: means with 95% paired-bootstrap intervals, differences, p-values."""
+        if seed < 0:
+            raise InputError(f"--seed must be a non-negative integer, got {seed}")
+        systems = load_systems(list(results), list(name) if name else None)
+        if len(systems) < 2:
+            raise InputError(
+                "compare needs at least two systems: give two or more result files "
+                "(or one multi-model sequence JSON)"
+            )
+        comparison = compare_results(
+            systems,
+            metrics=list(metric) if metric else None,
+            seed=seed,
+            n_resamples=resamples,
+            n_permutations=permutations,
+        )
+        console = Console()
+        if not console.is_terminal:  # wide enough that piped tables stay one line per row
+            console = Console(width=max(console.width, 120))
+        print_comparison(comparison, console)
+        if out is not None:
+            write_json(out, comparison.to_json())
+            console.print(f"Wrote {out}", highlight=False)
