@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,17 @@ demo: $(VENV)/.installed-demo
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks
 
-test: $(VENV)/.installed-test lint
+# The HTML report is tested in a real headless browser: Debian's Chromium.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's chromium for the browser test"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "the report test needs Chromium: sudo apt-get install chromium"; \
+	  fi; }
+
+test: $(VENV)/.installed-test lint browser
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed-test

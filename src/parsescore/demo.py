@@ -29,7 +29,23 @@ def run_demo(out_dir: Path) -> Path:
             continue
         console.rule(f"[bold]{kind}")
         sections.append(importlib.import_module(name).run_demo(out_dir / kind))
+    results = [
+        path
+        for path in (
+            out_dir / "flowchart" / "result.json",
+            out_dir / "table" / "results.json",
+            out_dir / "sequence" / "results.json",
+            out_dir / "graph" / "eval.json",
+        )
+        if path.is_file()
+    ]
+    if results:
+        from parsescore.report import write_report
+
+        write_report(results, out_dir / "report", names=[p.parent.name for p in results])
+        sections.append("## HTML report\n\n[report/index.html](report/index.html)\n")
     index = out_dir / "index.md"
     write_text(index, "\n".join(sections))
-    console.print(f"\nReport written to [bold]{out_dir}[/] (start at {index})")
+    start = out_dir / "report" / "index.html" if results else index
+    console.print(f"\nReport written to [bold]{out_dir}[/] (open {start})")
     return index
