@@ -211,6 +211,16 @@ def _edit_truth(part: str, change: Callable[[dict[str, Any]], Any]) -> Callable[
     return edit
 
 
+def _edit_truths(change: Callable[[dict[str, Any]], Any]) -> Callable[[Path], None]:
+    """The same edit in the three node-based parts (so they still agree with each other)."""
+
+    def edit(gt: Path) -> None:
+        for part in ("nodes", "labels", "flow"):
+            _edit_truth(part, change)(gt)
+
+    return edit
+
+
 TRUTH_CASES = [
     (
         "not an object",
@@ -222,11 +232,11 @@ TRUTH_CASES = [
         "options empty",
         _edit_truth("labels", lambda c: c.update(options=[])),
         ValueError,
-        "at least one option",
+        "same number of options",  # Flowde compares the parts first: 0 options against 1
     ),
     (
         "options not a list",
-        _edit_truth("flow", lambda c: c.update(options={})),
+        _edit_truth("flow", lambda c: c.update(options="x")),
         TypeError,
         "'options' should be a list",
     ),
@@ -256,13 +266,13 @@ TRUTH_CASES = [
     ),
     (
         "numbers not 1..n",
-        _edit_truth("nodes", lambda c: c["options"][0]["nodes"][2].update(node_number=5)),
+        _edit_truths(lambda c: c["options"][0]["nodes"][2].update(node_number=5)),
         ValueError,
         "must be 1..3",
     ),
     (
         "duplicate numbers",
-        _edit_truth("labels", lambda c: c["options"][0]["nodes"][2].update(node_number=2)),
+        _edit_truths(lambda c: c["options"][0]["nodes"][2].update(node_number=2)),
         ValueError,
         "repeated: [2]",
     ),

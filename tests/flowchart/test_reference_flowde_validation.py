@@ -323,7 +323,10 @@ def test_node_numbers_must_agree_across_parts(
         pytest.param({"not_options": []}, ValueError, id="wrong-top-level-key"),
         pytest.param({"options": []}, ValueError, id="empty-options"),
         pytest.param({"options": ["not a dict"]}, TypeError, id="option-not-dict"),
-        pytest.param({"options": "not a list"}, TypeError, id="options-not-list"),
+        # Flowde's constructor compares the option counts of the four parts before it checks
+        # types: len("not a list") is 10 options against 1, a ValueError (differential test).
+        pytest.param({"options": "not a list"}, ValueError, id="options-not-list"),
+        pytest.param({"options": "x"}, TypeError, id="options-one-char-string"),
     ],
 )
 def test_ground_truth_file_generic_structure(

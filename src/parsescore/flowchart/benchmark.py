@@ -72,10 +72,6 @@ class ParsingBenchmark:
     ) -> None:
         if not callable(distance_fn):
             raise TypeError(f"distance_fn must be callable, got {type(distance_fn).__name__}")
-        if isinstance(expected_num_diagrams, bool) or not isinstance(expected_num_diagrams, int):
-            raise TypeError(
-                f"expected_num_diagrams must be an int, got {type(expected_num_diagrams).__name__}"
-            )
         self.pred_sources = validate_pred_diagram_sources(pred_diagrams_dir)
         pred_stems = [p.stem for p in self.pred_sources.node_text_source.paths]
         truth = check_truth_files(
@@ -90,8 +86,10 @@ class ParsingBenchmark:
         self.pred_diagrams: list[Diagram] = sorted(
             load_pred_diagrams(self.pred_sources), key=lambda d: d.parent_img_code
         )
+        # Every ground-truth flowchart is validated, also those without a prediction.
+        all_options = load_true_diagram_options(truth)
         self.true_diagrams_options_list: list[DiagramOptions] = sorted(
-            load_true_diagram_options(truth, pred_stems if allow_missing_pred_diagrams else None),
+            (d for d in all_options if d.parent_img_code in set(pred_stems)),
             key=lambda d: d.parent_img_code,
         )
         self.missing_pred_diagrams: list[str] = sorted(set(truth.stems) - set(pred_stems))

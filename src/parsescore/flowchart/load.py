@@ -135,6 +135,14 @@ def _check_pred_directory(directory: Path) -> PredDiagramSource:
             "'nodes', 'additional_texts'",
             path=first_path,
         )
+    top_keys = set(first)
+    for path, pred in zip(paths, preds, strict=True):
+        if set(pred) != top_keys:
+            raise InputError(
+                f"top-level keys {_keys(pred)} differ from {_keys(first)} in {first_path.name}; "
+                "all prediction files of a directory must contain the same parts",
+                path=path,
+            )
     node_keys: set[str] = set()
     if "nodes" in first:
         nodes = first["nodes"]
@@ -163,14 +171,7 @@ def _check_pred_directory(directory: Path) -> PredDiagramSource:
         flow="points_to" in node_keys,
         additional_texts="additional_texts" in first,
     )
-    top_keys = set(first)
     for path, pred in zip(paths, preds, strict=True):
-        if set(pred) != top_keys:
-            raise InputError(
-                f"top-level keys {_keys(pred)} differ from {_keys(first)} in {first_path.name}; "
-                "all prediction files of a directory must contain the same parts",
-                path=path,
-            )
         if structure.has_nodes:
             _check_pred_nodes(path, pred["nodes"], node_keys, structure)
         if structure.additional_texts:
@@ -404,29 +405,63 @@ def check_truth_files(
         )
 
     data = {part: tuple(load_json(p) for p in part_paths) for part, part_paths in paths.items()}
+    # Flowde compares the parts with each other before it checks each file's types, so a value
+    # that breaks both rules is reported as the mismatch; the per-file checks then follow.
+    for k in range(len(stems)):
+        _check_parts_agree(
+            stems[k],
+            {part: paths[part][k] for part in TRUTH_PARTS},
+            {part: data[part][k] for part in TRUTH_PARTS},
+        )
     for part in TRUTH_PARTS:
         for path, content in zip(paths[part], data[part], strict=True):
             _check_truth_options(path, content, part)
-    for k in range(len(stems)):
-        n_options = {part: len(data[part][k]["options"]) for part in TRUTH_PARTS}
-        if len(set(n_options.values())) != 1:
-            found = ", ".join(f"{paths[part][k]}: {n}" for part, n in n_options.items())
-            raise InputError(
-                f"flowchart {stems[k]}: the four part files must have the same number of "
-                f"options; found {found}"
-            )
-        for i in range(n_options["nodes"]):
-            numbers = {
-                part: sorted(n["node_number"] for n in data[part][k]["options"][i]["nodes"])
-                for part in ("nodes", "labels", "flow")
-            }
-            if not numbers["nodes"] == numbers["labels"] == numbers["flow"]:
-                raise InputError(
-                    f"node numbers differ between parts in option {i}: nodes {numbers['nodes']}, "
-                    f"labels {numbers['labels']}, flow {numbers['flow']}",
-                    path=paths["nodes"][k],
-                )
     return TruthFiles(stems, paths, data)
+
+
+def _node_numbers(option: object) -> list[Any] | None:
+    """An option's node numbers, or None when its shape is too broken to compare."""
+    if not isinstance(option, dict) or not isinstance(option.get("nodes"), list):
+        return None
+    nodes = option["nodes"]
+    if not all(isinstance(n, dict) and "node_number" in n for n in nodes):
+        return None
+    numbers = [n["node_number"] for n in nodes]
+    try:
+        return sorted(numbers)
+    except TypeError:
+        return None
+
+
+def _check_parts_agree(stem: str, paths: dict[str, Path], contents: dict[str, Any]) -> None:
+    """Same number of options in the four parts, same node numbers per option (by equality)."""
+    options = {}
+    for part, content in contents.items():
+        if not isinstance(content, dict) or "options" not in content:
+            return  # the per-file checks name this problem
+        value = content["options"]
+        if not hasattr(value, "__len__"):
+            return
+        options[part] = value
+    counts = {part: len(value) for part, value in options.items()}
+    if len(set(counts.values())) != 1:
+        found = ", ".join(f"{paths[part]}: {n}" for part, n in counts.items())
+        raise InputError(
+            f"flowchart {stem}: the four part files must have the same number of options; "
+            f"found {found}"
+        )
+    if not all(isinstance(value, list) for value in options.values()):
+        return
+    for i in range(counts["nodes"]):
+        numbers = {part: _node_numbers(options[part][i]) for part in ("nodes", "labels", "flow")}
+        if any(v is None for v in numbers.values()):
+            continue
+        if not numbers["nodes"] == numbers["labels"] == numbers["flow"]:
+            raise InputError(
+                f"node numbers differ between parts in option {i}: nodes {numbers['nodes']}, "
+                f"labels {numbers['labels']}, flow {numbers['flow']}",
+                path=paths["nodes"],
+            )
 
 
 _TRUTH_NODE_KEYS = {"nodes": "text", "labels": "labels", "flow": "points_to"}
