@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from rich.progress import Progress
 
@@ -25,6 +28,7 @@ from parsescore.flowchart.models import (
     ParsingBenchmarkCapabilities,
     TextListMatches,
 )
+from parsescore.runner import item_bytes, run_items
 from parsescore.scores import macro_mean
 from parsescore.text import DistanceFnProtocol, levenshtein_with_text_normalisation
 
@@ -38,6 +42,102 @@ N_DIAGRAMS_IN_BENCHMARK = 346
 class _DiagramResult:
     node_matches: NodeMatches
     additional_text_matches: TextListMatches | None
+
+
+def _match_one(
+    pair: tuple[DiagramOptions, Diagram],
+    *,
+    distance_fn: DistanceFnProtocol,
+    labels: bool,
+    additional_texts: bool,
+) -> _DiagramResult:
+    """Match one flowchart: nodes, then labels and additional texts if predicted."""
+    options, pred = pair
+    node_matches = match_nodes(options, pred, distance_fn)
+    if labels:
+        match_node_labels(node_matches, distance_fn)
+    additional = None
+    if additional_texts:
+        chosen = options.options[node_matches.true_diagram_option_idx]
+        additional = match_additional_texts(chosen, pred, distance_fn)
+    return _DiagramResult(node_matches, additional)
+
+
+def _match_record(
+    pair: tuple[DiagramOptions, Diagram],
+    *,
+    distance_fn: DistanceFnProtocol,
+    labels: bool,
+    additional_texts: bool,
+) -> dict[str, Any]:
+    """:func:`_match_one` as a JSON record (the runner's pure, picklable scoring function)."""
+    result = _match_one(
+        pair, distance_fn=distance_fn, labels=labels, additional_texts=additional_texts
+    )
+    additional = result.additional_text_matches
+    return {
+        "node_matches": result.node_matches.model_dump(mode="json"),
+        "additional_text_matches": None
+        if additional is None
+        else additional.model_dump(mode="json"),
+    }
+
+
+def _result_from_record(record: dict[str, Any]) -> _DiagramResult:
+    additional = record["additional_text_matches"]
+    return _DiagramResult(
+        NodeMatches.model_validate_json(json.dumps(record["node_matches"])),
+        None if additional is None else TextListMatches.model_validate_json(json.dumps(additional)),
+    )
+
+
+def _pair_bytes(pair: tuple[DiagramOptions, Diagram]) -> bytes:
+    return item_bytes(pair[0].model_dump_json(), pair[1].model_dump_json())
+
+
+def _match_with_runner(
+    bench: ParsingBenchmark,
+    pairs: list[tuple[DiagramOptions, Diagram]],
+    parts: dict[str, bool],
+    scale: dict[str, Any],
+) -> list[_DiagramResult]:
+    distance = bench.distance_fn
+    run = run_items(
+        partial(_match_record, distance_fn=distance, **parts),
+        pairs,
+        kind="flowchart",
+        options={
+            "distance_fn": f"{distance.__module__}.{getattr(distance, '__qualname__', distance)}",
+            **parts,
+        },
+        item_input=_pair_bytes,
+        description="Matching flowcharts",
+        **scale,
+    )
+    return [_result_from_record(record) for record in run.records]
+
+
+def use_runner(
+    bench: ParsingBenchmark,
+    *,
+    jobs: int = 1,
+    dask_scheduler: str | None = None,
+    cache_dir: str | Path | None = None,
+    quiet: bool | None = None,
+) -> None:
+    """Match ``bench``'s flowcharts through :mod:`parsescore.runner` (processes, Dask, cache).
+
+    For the CLI: ``ParsingBenchmark``'s own API stays Flowde's. The matches (and so every
+    number) are the same as without the runner; the distance function must be picklable.
+    ``quiet`` (default: not ``bench.show_progress``) silences the bar and the cache summary.
+    """
+    bench._scale = {
+        "jobs": jobs,
+        "dask_scheduler": dask_scheduler,
+        "cache_dir": cache_dir,
+        "quiet": not bench.show_progress if quiet is None else quiet,
+    }
+    bench._results = None
 
 
 class ParsingBenchmark:
@@ -99,24 +199,25 @@ class ParsingBenchmark:
         self.capabilities = ParsingBenchmarkCapabilities.from_pred_structure(self.pred_structure)
         self.show_progress = sys.stderr.isatty() if show_progress is None else show_progress
         self._results: list[_DiagramResult] | None = None
+        self._scale: dict[str, Any] | None = None
 
     # -- the one computation -----------------------------------------------------------------
     def _match_all(self) -> list[_DiagramResult]:
         if self._results is not None:
             return self._results
-        results = []
         pairs = list(zip(self.true_diagrams_options_list, self.pred_diagrams, strict=True))
+        parts = {
+            "labels": self.pred_structure.labels,
+            "additional_texts": self.pred_structure.additional_texts,
+        }
+        if self._scale is not None:
+            self._results = _match_with_runner(self, pairs, parts, self._scale)
+            return self._results
+        results = []
         with Progress(disable=not self.show_progress, transient=True) as progress:
             task = progress.add_task("Matching flowcharts", total=len(pairs))
-            for options, pred in pairs:
-                node_matches = match_nodes(options, pred, self.distance_fn)
-                if self.pred_structure.labels:
-                    match_node_labels(node_matches, self.distance_fn)
-                additional = None
-                if self.pred_structure.additional_texts:
-                    chosen = options.options[node_matches.true_diagram_option_idx]
-                    additional = match_additional_texts(chosen, pred, self.distance_fn)
-                results.append(_DiagramResult(node_matches, additional))
+            for pair in pairs:
+                results.append(_match_one(pair, distance_fn=self.distance_fn, **parts))
                 progress.advance(task)
         self._results = results
         return results

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from parsescore.errors import InputError
 from parsescore.files import write_json
-from parsescore.flowchart.benchmark import ParsingBenchmark
+from parsescore.flowchart.benchmark import ParsingBenchmark, use_runner
 from parsescore.flowchart.load import TRUTH_PARTS
 from parsescore.flowchart.report import benchmark_result, print_summary
 from parsescore.text import levenshtein, levenshtein_with_text_normalisation
@@ -33,6 +33,10 @@ def run_flowchart(
     allow_missing: bool = False,
     distance: Distance = Distance.normalised,
     show_progress: bool | None = None,
+    jobs: int = 1,
+    dask_scheduler: str | None = None,
+    cache: Path | None = None,
+    quiet: bool | None = None,
 ) -> dict:
     """Load, score and return the JSON-ready result (shared by the CLI and the demo)."""
     if not truth.is_dir():
@@ -60,6 +64,7 @@ def run_flowchart(
         expected_num_diagrams=expected_num_diagrams,
         show_progress=show_progress,
     )
+    use_runner(bench, jobs=jobs, dask_scheduler=dask_scheduler, cache_dir=cache, quiet=quiet)
     return benchmark_result(
         bench,
         inputs={"truth": str(truth), "pred": [str(p) for p in preds]},
@@ -104,7 +109,18 @@ def register(app: typer.Typer) -> None:
         out: Annotated[
             Path | None, typer.Option("--out", help="Write every number and match as JSON.")
         ] = None,
-        quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+        jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0 = all cores).")] = 1,
+        dask_scheduler: Annotated[
+            str | None,
+            typer.Option("--dask-scheduler", help="Run on this Dask scheduler (the dask extra)."),
+        ] = None,
+        cache: Annotated[
+            Path | None,
+            typer.Option("--cache", help="Reuse per-flowchart matches cached in this directory."),
+        ] = None,
+        quiet: Annotated[
+            bool, typer.Option("--quiet", help="No progress bar or cache summary.")
+        ] = False,
     ) -> None:
         """Flowchart parsing benchmark (Flowde-compatible): text, labels, flow, extra text."""
         result = run_flowchart(
@@ -114,6 +130,10 @@ def register(app: typer.Typer) -> None:
             allow_missing=allow_missing,
             distance=distance,
             show_progress=False if quiet else None,
+            jobs=jobs,
+            dask_scheduler=dask_scheduler,
+            cache=cache,
+            quiet=quiet,
         )
         print_summary(result, Console())
         if out is not None:

@@ -11,7 +11,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import Progress
 from rich.table import Table
 
 from parsescore.errors import InputError
@@ -123,6 +122,10 @@ def run_sequence(
     truth_ref: str | None = None,
     pred_refs: list[str] | None = None,
     worst: int = 10,
+    jobs: int = 1,
+    dask_scheduler: str | None = None,
+    cache: Path | None = None,
+    quiet: bool = False,
     console: Console | None = None,
     err_console: Console | None = None,
 ) -> list[ModelScore]:
@@ -153,15 +156,19 @@ def run_sequence(
                 "no PlantUML scripts (.puml, .plantuml, .pu, .iuml, .wsd) found", path=truth
             )
 
-    models: list[ModelScore] = []
-    with Progress(console=err_console, transient=True, disable=not err_console.is_terminal) as bar:
-        for source in pred_sources:
-            task = bar.add_task(f"scoring {source.name}", total=len(truth_source.paths))
-            models.append(
-                score_model(
-                    truth_source, source, threshold=threshold, advance=lambda t=task: bar.advance(t)
-                )
-            )
+    models = [
+        score_model(
+            truth_source,
+            source,
+            threshold=threshold,
+            jobs=jobs,
+            dask_scheduler=dask_scheduler,
+            cache_dir=cache,
+            progress=not quiet,
+            console=err_console,
+        )
+        for source in pred_sources
+    ]
     for name, model in zip(unique_names(models), models, strict=True):
         for warning in model.warnings:
             err_console.print(
@@ -229,6 +236,18 @@ def register(app: typer.Typer) -> None:
         worst: Annotated[
             int, typer.Option("--worst", help="How many worst files to list per model.")
         ] = 10,
+        jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0 = all cores).")] = 1,
+        dask_scheduler: Annotated[
+            str | None,
+            typer.Option("--dask-scheduler", help="Run on this Dask scheduler (the dask extra)."),
+        ] = None,
+        cache: Annotated[
+            Path | None,
+            typer.Option("--cache", help="Reuse per-file scores cached in this directory."),
+        ] = None,
+        quiet: Annotated[
+            bool, typer.Option("--quiet", help="No progress bar or cache summary.")
+        ] = False,
     ) -> None:
         """Score PlantUML sequence diagrams with the image-to-UML paper's metrics."""
         run_sequence(
@@ -242,5 +261,9 @@ def register(app: typer.Typer) -> None:
             truth_ref=truth_ref,
             pred_refs=list(pred_ref or []),
             worst=worst,
+            jobs=jobs,
+            dask_scheduler=dask_scheduler,
+            cache=cache,
+            quiet=quiet,
         )
         sys.stdout.flush()

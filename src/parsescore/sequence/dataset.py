@@ -3,24 +3,101 @@
 A truth file with no prediction counts as everything deleted (and is reported); a prediction
 file with no truth is reported and skipped; a file that cannot be read is reported and the run
 goes on with the others.
+
+Files are read here, in order; each readable pair is then scored by a pure function through
+:mod:`parsescore.runner` (local processes, Dask, content-hash cache), so the result does not
+depend on how it was run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
 
 from parsescore.errors import InputError
+from parsescore.runner import item_bytes, run_items
 from parsescore.sequence.inputs import ScriptSource
 from parsescore.sequence.metrics import (
     DEFAULT_THRESHOLD,
+    CategoryCounts,
+    Difference,
     FileScore,
     ModelScore,
+    Pairing,
     SkippedFile,
     compare_diagrams,
 )
 from parsescore.sequence.parser import parse_plantuml
 
 __all__ = ["score_model"]
+
+#: One readable pair: truth path and text, prediction path (None if absent) and text,
+#: whether the prediction is missing, and the notes made while reading.
+_Pair = tuple[str, str, str | None, str, bool, tuple[str, ...]]
+
+
+_DIFFERENCE_FIELDS = tuple(f.name for f in fields(Difference))
+_PAIRING_FIELDS = tuple(f.name for f in fields(Pairing))
+_COUNT_FIELDS = tuple(f.name for f in fields(CategoryCounts))
+
+
+def _file_record(score: FileScore) -> dict[str, Any]:
+    """A :class:`FileScore` as plain JSON data (``dataclasses.asdict`` without its deep copy)."""
+    return {
+        "path": score.path,
+        "gt_lines": score.gt_lines,
+        "counts": {
+            name: {f: getattr(c, f) for f in _COUNT_FIELDS} for name, c in score.counts.items()
+        },
+        "differences": [{f: getattr(d, f) for f in _DIFFERENCE_FIELDS} for d in score.differences],
+        "pairings": [{f: getattr(p, f) for f in _PAIRING_FIELDS} for p in score.pairings],
+        "diagnostics": list(score.diagnostics),
+        "prediction_missing": score.prediction_missing,
+    }
+
+
+def _file_from_record(record: dict[str, Any]) -> FileScore:
+    """Rebuild a :class:`FileScore` from its JSON record (fresh or cached, the same values)."""
+    return FileScore(
+        path=record["path"],
+        gt_lines=record["gt_lines"],
+        counts={name: CategoryCounts(**c) for name, c in record["counts"].items()},
+        differences=tuple(Difference(**d) for d in record["differences"]),
+        pairings=tuple(Pairing(**p) for p in record["pairings"]),
+        diagnostics=tuple(record["diagnostics"]),
+        prediction_missing=record["prediction_missing"],
+    )
+
+
+def _score_pair(pair: _Pair, *, threshold: float) -> dict[str, Any]:
+    """Parse and compare one file pair (pure and picklable: the runner's scoring function)."""
+    truth_rel, truth_text, pred_rel, pred_text, missing, read_notes = pair
+    notes = list(read_notes)
+    truth_diagram = parse_plantuml(truth_text, path=truth_rel)
+    pred_diagram = parse_plantuml(pred_text, path=pred_rel or truth_rel)
+    notes.extend(f"truth {d}" for d in truth_diagram.diagnostics)
+    if not missing:
+        notes.extend(f"prediction {d}" for d in pred_diagram.diagnostics)
+    return _file_record(
+        compare_diagrams(
+            truth_diagram,
+            pred_diagram,
+            threshold=threshold,
+            path=truth_rel,
+            diagnostics=notes,
+            prediction_missing=missing,
+        )
+    )
+
+
+def _repeat(call: Callable[[], None], times: int) -> None:
+    for _ in range(times):
+        call()
 
 
 def score_model(
@@ -30,8 +107,19 @@ def score_model(
     threshold: float = DEFAULT_THRESHOLD,
     name: str | None = None,
     advance: Callable[[], None] | None = None,
+    jobs: int = 1,
+    dask_scheduler: str | None = None,
+    cache_dir: str | Path | None = None,
+    progress: bool = False,
+    description: str | None = None,
+    console: Console | None = None,
 ) -> ModelScore:
-    """Score every ground-truth script of ``truth`` against ``pred`` (truth first)."""
+    """Score every ground-truth script of ``truth`` against ``pred`` (truth first).
+
+    ``jobs``, ``dask_scheduler`` and ``cache_dir`` choose how the pairs are scored (see
+    :mod:`parsescore.runner`); ``progress`` shows a bar (on ``console``, default stderr) when
+    it is a terminal. ``advance`` is called once per ground-truth file.
+    """
     if truth.single_file and pred.single_file:
         pairs = [(truth.paths[0], pred.paths[0])]
         orphans: list[str] = []
@@ -39,15 +127,15 @@ def score_model(
         pred_paths = set(pred.paths)
         pairs = [(rel, rel if rel in pred_paths else None) for rel in truth.paths]
         orphans = sorted(pred_paths - set(truth.paths))
-    files: list[FileScore] = []
-    skipped: list[SkippedFile] = []
-    warnings: list[str] = []
+    # Read everything first (in order), keeping unreadable ground truth as a skip.
+    slots: list[SkippedFile | _Pair] = []
+    skip_warnings: dict[int, str] = {}
     for truth_rel, pred_rel in pairs:
         try:
             truth_text = truth.read(truth_rel)
         except InputError as exc:
-            skipped.append(SkippedFile(truth_rel, f"ground truth unreadable: {exc}"))
-            warnings.append(f"{truth_rel}: ground truth skipped: {exc}")
+            skip_warnings[len(slots)] = f"{truth_rel}: ground truth skipped: {exc}"
+            slots.append(SkippedFile(truth_rel, f"ground truth unreadable: {exc}"))
             if advance:
                 advance()
             continue
@@ -64,24 +152,34 @@ def score_model(
                 pred_text = ""
                 missing = True
                 notes.append(f"prediction unreadable ({exc}): everything counted as deleted")
-        truth_diagram = parse_plantuml(truth_text, path=truth_rel)
-        pred_diagram = parse_plantuml(pred_text, path=pred_rel or truth_rel)
-        notes.extend(f"truth {d}" for d in truth_diagram.diagnostics)
-        if not missing:
-            notes.extend(f"prediction {d}" for d in pred_diagram.diagnostics)
-        files.append(
-            compare_diagrams(
-                truth_diagram,
-                pred_diagram,
-                threshold=threshold,
-                path=truth_rel,
-                diagnostics=notes,
-                prediction_missing=missing,
-            )
-        )
-        warnings.extend(f"{truth_rel}: {note}" for note in notes)
-        if advance:
-            advance()
+        slots.append((truth_rel, truth_text, pred_rel, pred_text, missing, tuple(notes)))
+    to_score = [slot for slot in slots if not isinstance(slot, SkippedFile)]
+    run = run_items(
+        partial(_score_pair, threshold=threshold),
+        to_score,
+        kind="sequence",
+        options={"threshold": threshold},
+        item_input=lambda p: item_bytes(p[0], p[1], p[2], p[3], str(p[4]), *p[5]),
+        jobs=jobs,
+        dask_scheduler=dask_scheduler,
+        cache_dir=cache_dir,
+        quiet=not progress,
+        description=description or f"scoring {pred.name}",
+        console=console,
+        advance=None if advance is None else partial(_repeat, advance),
+    )
+    scored = iter(run.records)
+    files: list[FileScore] = []
+    skipped: list[SkippedFile] = []
+    warnings: list[str] = []
+    for index, slot in enumerate(slots):
+        if isinstance(slot, SkippedFile):
+            skipped.append(slot)
+            warnings.append(skip_warnings[index])
+            continue
+        file = _file_from_record(next(scored))
+        files.append(file)
+        warnings.extend(f"{file.path}: {note}" for note in file.diagnostics)
     for rel in orphans:
         skipped.append(SkippedFile(rel, "prediction without ground truth, skipped"))
         warnings.append(f"{rel}: prediction without ground truth, skipped")

@@ -7,16 +7,16 @@ TEDS-S are computed from the same parse.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from lxml import etree
 
 from parsescore.errors import InputError
+from parsescore.runner import item_bytes, run_items
 from parsescore.table.grits import (
     GridCell,
     GritsResult,
@@ -193,12 +193,21 @@ def _score_one(
     return TableScores(name, teds.score, teds_s.score, grits_part)
 
 
-def _score_chunk(
-    items: Sequence[tuple[str, str, str | None]],
+def _score_record(
+    item: tuple[str, str, str | None],
+    *,
     options: _Options,
     paths: tuple[str | None, str | None],
-) -> list[TableScores]:
-    return [_score_one(name, t, p, options, paths) for name, t, p in items]
+) -> dict[str, Any]:
+    """One table's scores as the runner's JSON record (picklable with ``partial``)."""
+    scores = _score_one(*item, options, paths)
+    return {
+        "name": scores.name,
+        "teds": scores.teds,
+        "teds_s": scores.teds_s,
+        "grits": scores.grits,
+        "missing": scores.missing,
+    }
 
 
 def evaluate_tables(
@@ -214,6 +223,8 @@ def evaluate_tables(
     grits_iou: IouMode = "enclosing",
     grits_lcs: LcsMode = "difflib",
     progress: bool = False,
+    dask_scheduler: str | None = None,
+    cache_dir: str | Path | None = None,
     truth_path: str | Path | None = None,
     pred_path: str | Path | None = None,
     teds: Any = None,
@@ -222,7 +233,9 @@ def evaluate_tables(
 
     ``teds`` (a :class:`~parsescore.table.TEDS`) supplies ``ignore_nodes``, ``denominator``
     and ``normalise`` when given. ``jobs`` > 1 runs over processes; ``jobs`` = 0 uses every
-    core. The result does not depend on ``jobs``.
+    core; ``dask_scheduler`` runs on a Dask cluster; ``cache_dir`` reuses the scores of tables
+    scored before with the same options (see :mod:`parsescore.runner`). The result does not
+    depend on ``jobs``, the scheduler or the cache.
 
     >>> t = {"a": "<html><body><table><tr><td>x</td></tr></table></body></html>"}
     >>> evaluate_tables(t, t, with_grits=False).mean()
@@ -252,27 +265,6 @@ def evaluate_tables(
     items = [(name, truth[name], pred.get(name)) for name in names]
     missing = [name for name in names if name not in pred]
     extra = [name for name in pred if name not in truth]
-    if jobs <= 0:
-        jobs = os.cpu_count() or 1
-    results: dict[str, TableScores] = {}
-    chunk = max(1, min(16, len(items) // (4 * max(jobs, 1)) or 1))
-    chunks = [items[i : i + chunk] for i in range(0, len(items), chunk)]
-    from rich.progress import Progress
-
-    with Progress(transient=True, disable=not progress) as bar:
-        task = bar.add_task("tables", total=len(items))
-        if jobs == 1 or len(chunks) <= 1:
-            for part in chunks:
-                for scores in _score_chunk(part, options, paths):
-                    results[scores.name] = scores
-                bar.advance(task, len(part))
-        else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = {pool.submit(_score_chunk, part, options, paths): part for part in chunks}
-                for future in as_completed(futures):
-                    for scores in future.result():
-                        results[scores.name] = scores
-                    bar.advance(task, len(futures[future]))
     run_options = {
         "denominator": denominator,
         "normalise": normalise,
@@ -281,6 +273,17 @@ def evaluate_tables(
         "grits_iou": grits_iou,
         "grits_lcs": grits_lcs,
     }
-    return BatchResult(
-        [results[name] for name in names], missing, extra, structure_only, run_options
+    run = run_items(
+        partial(_score_record, options=options, paths=paths),
+        items,
+        kind="table",
+        options=run_options,
+        item_input=lambda item: item_bytes(*item),
+        jobs=max(jobs, 0),  # any jobs <= 0 means every core, as before
+        dask_scheduler=dask_scheduler,
+        cache_dir=cache_dir,
+        quiet=not progress,
+        description="tables",
     )
+    tables = [TableScores(**record) for record in run.records]
+    return BatchResult(tables, missing, extra, structure_only, run_options)

@@ -63,6 +63,17 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--structure-only", help="Headline metric TEDS-S (as -steds).")
         ] = False,
         jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0 = all cores).")] = 1,
+        dask_scheduler: Annotated[
+            str | None,
+            typer.Option("--dask-scheduler", help="Run on this Dask scheduler (the dask extra)."),
+        ] = None,
+        cache: Annotated[
+            Path | None,
+            typer.Option("--cache", help="Reuse per-table scores cached in this directory."),
+        ] = None,
+        quiet: Annotated[
+            bool, typer.Option("--quiet", help="No progress bar or cache summary.")
+        ] = False,
         out: Annotated[
             Path | None, typer.Option("--out", help="Write the JSON result here.")
         ] = None,
@@ -111,7 +122,9 @@ def register(app: typer.Typer) -> None:
             normalise=normalise,
             grits_iou=grits_iou,  # type: ignore[arg-type]
             grits_lcs=grits_lcs,  # type: ignore[arg-type]
-            progress=console.is_terminal,
+            progress=not quiet,
+            dask_scheduler=dask_scheduler,
+            cache_dir=cache,
             truth_path=truth,
             pred_path=pred,
         )

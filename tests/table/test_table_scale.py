@@ -1,0 +1,173 @@
+"""``parsescore table`` at scale: --jobs, --dask-scheduler, --cache and --quiet.
+
+The output file must be byte-identical whatever the backend or the cache; the cache must
+rescore only the tables whose inputs changed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import distributed
+import pytest
+
+from parsescore.cli import main
+from parsescore.table.synthetic import random_pair
+
+N_TABLES = 30
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """One 2-worker process cluster for the module, started by the test itself."""
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
+def _dataset(folder: Path) -> tuple[Path, Path]:
+    """30 synthetic pairs; the last truth table has no prediction (scored 0, listed)."""
+    truth, pred = {}, {}
+    for seed in range(N_TABLES):
+        gt, guess = random_pair(seed, 3 + seed % 4, 3 + seed % 3)
+        truth[f"t{seed:02d}"] = gt
+        if seed != N_TABLES - 1:
+            pred[f"t{seed:02d}"] = guess
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "truth.json").write_text(json.dumps(truth), encoding="utf-8")
+    (folder / "pred.json").write_text(json.dumps(pred), encoding="utf-8")
+    return folder / "truth.json", folder / "pred.json"
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["table", *args])
+    captured = capsys.readouterr()
+    assert exit_info.value.code in (0, None), captured.err
+    return captured.out, captured.err
+
+
+def _score(
+    truth: Path, pred: Path, out: Path, capsys: pytest.CaptureFixture[str], *extra: str
+) -> tuple[bytes, str]:
+    _, err = _run(["--truth", str(truth), "--pred", str(pred), "--out", str(out), *extra], capsys)
+    return out.read_bytes(), err
+
+
+def test_jobs_and_dask_give_byte_identical_output(
+    tmp_path: Path, scheduler: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    truth, pred = _dataset(tmp_path)
+    serial, _ = _score(truth, pred, tmp_path / "j1.json", capsys, "--jobs", "1")
+    two, _ = _score(truth, pred, tmp_path / "j2.json", capsys, "--jobs", "2")
+    on_dask, _ = _score(truth, pred, tmp_path / "dask.json", capsys, "--dask-scheduler", scheduler)
+    assert two == serial
+    assert on_dask == serial
+    doc = json.loads(serial)
+    assert doc["n_tables"] == N_TABLES
+    assert doc["missing"] == [f"t{N_TABLES - 1:02d}"]
+    assert 0 < doc["mean"] < 1
+
+
+def test_cache_rescores_only_changed_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    truth, pred = _dataset(tmp_path / "data")
+    cache = tmp_path / "cache"
+    first, err = _score(truth, pred, tmp_path / "a.json", capsys, "--cache", str(cache))
+    assert f"cache: 0 of {N_TABLES} table items reused, {N_TABLES} scored" in err
+    again, err = _score(truth, pred, tmp_path / "b.json", capsys, "--cache", str(cache))
+    assert f"cache: {N_TABLES} of {N_TABLES} table items reused, 0 scored" in err
+    assert again == first
+
+    # Change two predictions and add the missing one: exactly three tables are rescored.
+    predictions = json.loads(pred.read_text(encoding="utf-8"))
+    predictions["t03"] = predictions["t04"]
+    predictions["t07"] = "<html><body><table><tr><td>x</td></tr></table></body></html>"
+    predictions[f"t{N_TABLES - 1:02d}"] = predictions["t01"]
+    pred.write_text(json.dumps(predictions), encoding="utf-8")
+    cached, err = _score(
+        truth, pred, tmp_path / "c.json", capsys, "--cache", str(cache), "--jobs", "2"
+    )
+    assert f"cache: {N_TABLES - 3} of {N_TABLES} table items reused, 3 scored" in err
+    fresh, _ = _score(truth, pred, tmp_path / "d.json", capsys)
+    assert cached == fresh
+    assert cached != first
+
+    # Other options are another cache: nothing is reused for TEDS with all_descendants.
+    _, err = _score(
+        truth,
+        pred,
+        tmp_path / "e.json",
+        capsys,
+        "--cache",
+        str(cache),
+        "--denominator",
+        "all_descendants",
+    )
+    assert f"cache: 0 of {N_TABLES} table items reused" in err
+
+
+def test_corrupt_cache_entry_is_rescored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    truth, pred = _dataset(tmp_path / "data")
+    cache = tmp_path / "cache"
+    first, _ = _score(truth, pred, tmp_path / "a.json", capsys, "--cache", str(cache))
+    entry = sorted(cache.glob("*/*.json"))[0]
+    entry.write_text('{"format": 1, "key": "trunc', encoding="utf-8")
+    second, err = _score(truth, pred, tmp_path / "b.json", capsys, "--cache", str(cache))
+    assert f"cache: {N_TABLES - 1} of {N_TABLES} table items reused, 1 scored" in err
+    assert "1 unreadable entries rewritten" in err
+    assert second == first
+    assert json.loads(entry.read_text(encoding="utf-8"))["record"]["name"].startswith("t")
+
+
+def test_progress_bar_only_on_a_terminal_and_never_with_quiet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    truth, pred = _dataset(tmp_path)
+    _, err = _run(["--truth", str(truth), "--pred", str(pred)], capsys)
+    assert "tables" not in err  # stderr is not a terminal here
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich now treats stderr as a terminal
+    _, err = _run(["--truth", str(truth), "--pred", str(pred)], capsys)
+    assert "tables" in err
+    _, err = _run(["--truth", str(truth), "--pred", str(pred), "--quiet"], capsys)
+    assert err == ""
+
+
+def test_missing_dask_extra_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    truth, pred = _dataset(tmp_path)
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["table", "--truth", str(truth), "--pred", str(pred), "--dask-scheduler", "x:1"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2
+    assert "--dask-scheduler needs the dask extra" in err
+    assert "Traceback" not in err
+
+
+def test_bad_html_gives_the_same_error_on_every_backend(
+    tmp_path: Path, scheduler: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first bad table is reported, as a serial run reports it, wherever it was scored."""
+    truth, pred = _dataset(tmp_path)
+    predictions = json.loads(pred.read_text(encoding="utf-8"))
+    predictions["t05"] = " "
+    predictions["t20"] = " "
+    pred.write_text(json.dumps(predictions), encoding="utf-8")
+    errors = []
+    for backend in (["--jobs", "1"], ["--jobs", "2"], ["--dask-scheduler", scheduler]):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["table", "--truth", str(truth), "--pred", str(pred), "--quiet", *backend])
+        assert exit_info.value.code == 2
+        errors.append(capsys.readouterr().err)
+    assert errors[0] == errors[1] == errors[2]
+    assert "pred.json (key 't05'): bad HTML: Document is empty" in errors[0]
