@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from parsescore.cli_options import CacheOption, DaskSchedulerOption, JobsOption, QuietOption
 from parsescore.errors import InputError
 from parsescore.files import write_json
 from parsescore.flowchart.benchmark import ParsingBenchmark, use_runner
@@ -109,18 +110,10 @@ def register(app: typer.Typer) -> None:
         out: Annotated[
             Path | None, typer.Option("--out", help="Write every number and match as JSON.")
         ] = None,
-        jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0 = all cores).")] = 1,
-        dask_scheduler: Annotated[
-            str | None,
-            typer.Option("--dask-scheduler", help="Run on this Dask scheduler (the dask extra)."),
-        ] = None,
-        cache: Annotated[
-            Path | None,
-            typer.Option("--cache", help="Reuse per-flowchart matches cached in this directory."),
-        ] = None,
-        quiet: Annotated[
-            bool, typer.Option("--quiet", help="No progress bar or cache summary.")
-        ] = False,
+        jobs: JobsOption = 1,
+        dask_scheduler: DaskSchedulerOption = None,
+        cache: CacheOption = None,
+        quiet: QuietOption = False,
     ) -> None:
         """Flowchart parsing benchmark (Flowde-compatible): text, labels, flow, extra text."""
         result = run_flowchart(

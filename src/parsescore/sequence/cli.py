@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from parsescore.cli_options import CacheOption, DaskSchedulerOption, JobsOption, QuietOption
 from parsescore.errors import InputError
 from parsescore.files import write_json
 from parsescore.sequence.dataset import score_model
@@ -236,18 +237,10 @@ def register(app: typer.Typer) -> None:
         worst: Annotated[
             int, typer.Option("--worst", help="How many worst files to list per model.")
         ] = 10,
-        jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0 = all cores).")] = 1,
-        dask_scheduler: Annotated[
-            str | None,
-            typer.Option("--dask-scheduler", help="Run on this Dask scheduler (the dask extra)."),
-        ] = None,
-        cache: Annotated[
-            Path | None,
-            typer.Option("--cache", help="Reuse per-file scores cached in this directory."),
-        ] = None,
-        quiet: Annotated[
-            bool, typer.Option("--quiet", help="No progress bar or cache summary.")
-        ] = False,
+        jobs: JobsOption = 1,
+        dask_scheduler: DaskSchedulerOption = None,
+        cache: CacheOption = None,
+        quiet: QuietOption = False,
     ) -> None:
         """Score PlantUML sequence diagrams with the image-to-UML paper's metrics."""
         run_sequence(

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from parsescore.cli_options import CacheOption, DaskSchedulerOption, JobsOption, QuietOption
 from parsescore.errors import InputError
 from parsescore.files import write_json
 
@@ -62,18 +63,10 @@ def register(app: typer.Typer) -> None:
         structure_only: Annotated[
             bool, typer.Option("--structure-only", help="Headline metric TEDS-S (as -steds).")
         ] = False,
-        jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0 = all cores).")] = 1,
-        dask_scheduler: Annotated[
-            str | None,
-            typer.Option("--dask-scheduler", help="Run on this Dask scheduler (the dask extra)."),
-        ] = None,
-        cache: Annotated[
-            Path | None,
-            typer.Option("--cache", help="Reuse per-table scores cached in this directory."),
-        ] = None,
-        quiet: Annotated[
-            bool, typer.Option("--quiet", help="No progress bar or cache summary.")
-        ] = False,
+        jobs: JobsOption = 1,
+        dask_scheduler: DaskSchedulerOption = None,
+        cache: CacheOption = None,
+        quiet: QuietOption = False,
         out: Annotated[
             Path | None, typer.Option("--out", help="Write the JSON result here.")
         ] = None,
