@@ -10,7 +10,7 @@ from typing import Any
 
 from parsescore.errors import InputError
 
-__all__ = ["dump_json", "load_json", "read_text", "write_json", "write_text"]
+__all__ = ["decode_text", "dump_json", "load_json", "read_text", "write_json", "write_text"]
 
 
 def read_text(path: str | Path) -> str:
@@ -24,6 +24,11 @@ def read_text(path: str | Path) -> str:
         raise InputError("is a directory, expected a file", path=path) from None
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror}", path=path) from None
+    return decode_text(data, path)
+
+
+def decode_text(data: bytes, path: str | Path) -> str:
+    """Bytes of a text file (from disk or git) as str; binary or non-UTF-8 is an InputError."""
     if b"\x00" in data[:8192]:
         raise InputError("binary file, expected UTF-8 text", path=path)
     try:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from parsescore.errors import InputError
-from parsescore.files import read_text
+from parsescore.files import decode_text, read_text
 
 __all__ = [
     "PLANTUML_SUFFIXES",
@@ -34,12 +34,7 @@ PLANTUML_SUFFIXES: tuple[str, ...] = (".puml", ".plantuml", ".pu", ".iuml", ".ws
 
 def decode_script(data: bytes, path: str) -> str:
     """Bytes of a script as text: binary or non-UTF-8 content is an InputError naming it."""
-    if b"\x00" in data[:8192]:
-        raise InputError("binary file, expected UTF-8 text", path=path)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start})", path=path) from None
+    return decode_text(data, path)
 
 
 @dataclass(frozen=True)
