@@ -69,6 +69,7 @@ def _register_kinds() -> None:
 
 _register_kinds()
 importlib.import_module("parsescore.compare_cli").register(app)
+importlib.import_module("parsescore.schema_cli").register(app)
 importlib.import_module("parsescore.report.cli").register(app)
 
 

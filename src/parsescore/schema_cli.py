@@ -1,0 +1,36 @@
+"""``parsescore schema KIND``: print (or write) the JSON Schema of a kind's ``--out`` document."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from parsescore.files import write_text
+from parsescore.schema import SCHEMA_KINDS, schema_json
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``schema`` subcommand to a typer app."""
+
+    @app.command("schema")
+    def schema_command(
+        kind: Annotated[
+            str,
+            typer.Argument(
+                help=f"Which document: {', '.join(SCHEMA_KINDS)}.",
+                show_default=False,
+                metavar="KIND",
+            ),
+        ],
+        out: Annotated[
+            Path | None, typer.Option("--out", help="Write the schema here instead of stdout.")
+        ] = None,
+    ) -> None:
+        """Print the JSON Schema (draft 2020-12) of KIND's --out document."""
+        text = schema_json(kind)  # an unknown KIND is an InputError naming the known ones
+        if out is None:
+            typer.echo(text, nl=False)
+        else:
+            write_text(out, text)
