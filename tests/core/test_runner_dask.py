@@ -2,27 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import distributed
 import pytest
 from runner_helpers import calls, counted_square, fail_on_threes, square
 
 from parsescore.runner import item_bytes, run_items
-
-
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
-    """One 2-worker process cluster for the whole module (starting one takes seconds)."""
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",
-        silence_logs=50,
-    ) as cluster:
-        yield cluster.scheduler_address
 
 
 def test_dask_records_equal_the_serial_records(scheduler: str) -> None:

@@ -7,10 +7,8 @@ The output file must be byte-identical whatever the backend or the cache, and id
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import distributed
 import pytest
 
 import parsescore
@@ -22,15 +20,6 @@ from parsescore.flowchart.report import benchmark_result
 BUNDLED = Path(parsescore.__file__).parent / "data" / "flowchart"
 PARTS = ("nodes", "labels", "flow", "additional_texts")
 COPIES = 4
-
-
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
-    """One 2-worker process cluster for the module, started by the test itself."""
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
-    ) as cluster:
-        yield cluster.scheduler_address
 
 
 def _dataset(root: Path) -> tuple[Path, Path, int]:

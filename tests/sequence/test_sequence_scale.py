@@ -7,23 +7,12 @@ byte-identical whatever the backend or the cache; the cache rescores only change
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import distributed
 import pytest
 from sequence_helpers import MWDI_FILES
 
 from parsescore.cli import main
-
-
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
-    """One 2-worker process cluster for the module, started by the test itself."""
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
-    ) as cluster:
-        yield cluster.scheduler_address
 
 
 def _edit(text: str, seed: int) -> str:

@@ -7,25 +7,14 @@ rescore only the tables whose inputs changed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import distributed
 import pytest
 
 from parsescore.cli import main
 from parsescore.table.synthetic import random_pair
 
 N_TABLES = 30
-
-
-@pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
-    """One 2-worker process cluster for the module, started by the test itself."""
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
-    ) as cluster:
-        yield cluster.scheduler_address
 
 
 def _dataset(folder: Path) -> tuple[Path, Path]:
