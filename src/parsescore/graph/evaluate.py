@@ -32,6 +32,7 @@ __all__ = [
     "build_report",
     "detect_synthetic_classes",
     "edge_fanout",
+    "edge_keys",
     "evaluate_graphs",
     "match_graphs",
     "node_class",
@@ -446,7 +447,7 @@ def _edge_key_codes(
     shift: int,
     fold: dict[int, int] | None = None,
 ) -> set[int]:
-    """The same keys as ``_edge_keys``, packed into integers: node keys are numbered
+    """The same keys as :func:`edge_keys`, packed into integers: node keys are numbered
     1..shift-1, so ``(label * shift + source) * shift + target`` is unique."""
     codes: set[int] = set()
     for edge in edges:
@@ -460,6 +461,42 @@ def _edge_key_codes(
         label = label_codes.setdefault(str(edge.get("label", "")), len(label_codes))
         codes.add((label * shift + source) * shift + target)
     return codes
+
+
+def edge_keys(
+    matching: GraphMatching, side: Literal["truth", "strict", "relaxed", "aligned"]
+) -> set[tuple[str, Key, Key]]:
+    """The edge keys ``(label, source key, target key)`` that :func:`build_report` counts.
+
+    ``"truth"``: the truth's edges; a rung: the extracted edges, endpoints folded through that
+    rung's pairs onto truth keys (none for ``strict``). Edges touching unkeyed nodes are
+    dropped. Decoded from the same packing as the report, for callers that need the edges
+    themselves rather than counts.
+    """
+    if side not in ("truth", "strict", "relaxed", "aligned"):
+        raise ValueError(f"edge side must be truth, strict, relaxed or aligned, got {side!r}")
+    keys = list(dict.fromkeys((*matching.truth_index.by_key, *matching.extracted_index.by_key)))
+    key_codes = {key: code for code, key in enumerate(keys, start=1)}
+    shift = len(keys) + 1
+    index = matching.truth_index if side == "truth" else matching.extracted_index
+    graph = matching.truth if side == "truth" else matching.extracted
+    folds = {"relaxed": matching.relaxed_fold, "aligned": matching.aligned_fold}
+    fold = {key_codes[b]: key_codes[a] for b, a in folds.get(side, {}).items()}
+    label_codes: dict[str, int] = {}
+    codes = _edge_key_codes(
+        graph.edges,
+        {node_id: key_codes[key] for node_id, key in index.id_to_key.items()},
+        label_codes,
+        shift,
+        fold,
+    )
+    labels = {code: label for label, code in label_codes.items()}
+    decoded: set[tuple[str, Key, Key]] = set()
+    for code in codes:
+        rest, target = divmod(code, shift)
+        label, source = divmod(rest, shift)
+        decoded.add((labels[label], keys[source - 1], keys[target - 1]))
+    return decoded
 
 
 def edge_fanout(
