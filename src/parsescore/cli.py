@@ -71,6 +71,7 @@ _register_kinds()
 importlib.import_module("parsescore.compare_cli").register(app)
 importlib.import_module("parsescore.schema_cli").register(app)
 importlib.import_module("parsescore.report.cli").register(app)
+importlib.import_module("parsescore.predict.cli").register(app)
 
 
 def one_line(message: str) -> str:

@@ -28,6 +28,7 @@ __all__ = [
     "PredDiagramSource",
     "PredDiagramSources",
     "TruthFiles",
+    "check_pred_document",
     "check_truth_files",
     "load_pred_diagrams",
     "load_true_diagram_options",
@@ -129,20 +130,34 @@ def _check_pred_directory(directory: Path) -> PredDiagramSource:
         preds.append(data)
 
     first_path, first = paths[0], preds[0]
+    _check_top_keys(first, first_path)
+    for path, pred in zip(paths, preds, strict=True):
+        if set(pred) != set(first):
+            raise InputError(
+                f"top-level keys {_keys(pred)} differ from {_keys(first)} in {first_path.name}; "
+                "all prediction files of a directory must contain the same parts",
+                path=path,
+            )
+    node_keys, structure = _pred_structure(first, first_path)
+    for path, pred in zip(paths, preds, strict=True):
+        _check_pred_file(path, pred, node_keys, structure)
+    return PredDiagramSource(directory, tuple(paths), structure, tuple(preds))
+
+
+def _check_top_keys(first: dict[str, Any], first_path: Path) -> None:
     if not first or not set(first) <= PRED_TOP_LEVEL_KEYS:
         raise InputError(
             f"invalid top-level keys {_keys(first)}; expected one or both of "
             "'nodes', 'additional_texts'",
             path=first_path,
         )
-    top_keys = set(first)
-    for path, pred in zip(paths, preds, strict=True):
-        if set(pred) != top_keys:
-            raise InputError(
-                f"top-level keys {_keys(pred)} differ from {_keys(first)} in {first_path.name}; "
-                "all prediction files of a directory must contain the same parts",
-                path=path,
-            )
+
+
+def _pred_structure(
+    first: dict[str, Any], first_path: Path
+) -> tuple[set[str], PredDiagramStructure]:
+    """The parts a prediction folder holds, read from its first file (all must agree)."""
+    _check_top_keys(first, first_path)
     node_keys: set[str] = set()
     if "nodes" in first:
         nodes = first["nodes"]
@@ -171,17 +186,33 @@ def _check_pred_directory(directory: Path) -> PredDiagramSource:
         flow="points_to" in node_keys,
         additional_texts="additional_texts" in first,
     )
-    for path, pred in zip(paths, preds, strict=True):
-        if structure.has_nodes:
-            _check_pred_nodes(path, pred["nodes"], node_keys, structure)
-        if structure.additional_texts:
-            texts = pred["additional_texts"]
-            _expect(texts, list, path=path, where="'additional_texts'", what="'additional_texts'")
-            for k, text in enumerate(texts):
-                _expect(
-                    text, str, path=path, where=f"additional_texts[{k}]", what="an additional text"
-                )
-    return PredDiagramSource(directory, tuple(paths), structure, tuple(preds))
+    return node_keys, structure
+
+
+def _check_pred_file(
+    path: Path, pred: dict[str, Any], node_keys: set[str], structure: PredDiagramStructure
+) -> None:
+    if structure.has_nodes:
+        _check_pred_nodes(path, pred["nodes"], node_keys, structure)
+    if structure.additional_texts:
+        texts = pred["additional_texts"]
+        _expect(texts, list, path=path, where="'additional_texts'", what="'additional_texts'")
+        for k, text in enumerate(texts):
+            _expect(text, str, path=path, where=f"additional_texts[{k}]", what="an additional text")
+
+
+def check_pred_document(data: object, *, path: Path) -> Diagram:
+    """Check one prediction as if it were the only file of a prediction folder; its Diagram.
+
+    What ``parsescore predict`` uses to accept a model's answer: every rule the folder loader
+    applies to a file, then the Diagram model's own (e.g. non-empty node texts).
+    """
+    _expect(data, dict, path=path, where="top level", what="a prediction file")
+    assert isinstance(data, dict)
+    node_keys, structure = _pred_structure(data, path)
+    _check_pred_file(path, data, node_keys, structure)
+    source = PredDiagramSource(path.parent, (path,), structure, (data,))
+    return load_pred_diagrams(PredDiagramSources((source,), structure))[0]
 
 
 def _check_pred_nodes(

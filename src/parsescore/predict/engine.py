@@ -1,0 +1,604 @@
+"""Sending images to an OpenAI-compatible chat-completions server and keeping what comes back.
+
+Layout of ``--out`` (the folder is a prediction folder the kind's scorer reads as it is):
+
+- ``<stem>.json`` / ``<stem>.puml`` / ``<stem>.html``: one accepted prediction per image;
+- ``_predict/responses/<stem>.json``: the server's raw response body, kept for every answered
+  image (also when the answer was refused), so a refusal can be inspected;
+- ``_predict/state.json``: what happened to each image, written after each one, so that an
+  interrupted run resumes (``--on-existing resume``) without asking again for finished images;
+- ``_predict/summary.json``: time, tokens, retries and failures of the last run.
+
+The key is read from an environment variable and the server address is never written: no
+output file names either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import os
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from parsescore.errors import InputError
+from parsescore.files import load_json, write_json, write_text
+from parsescore.predict.answers import (
+    FLOWCHART_SCHEMA,
+    KIND_SUFFIX,
+    AnswerError,
+    accept_answer,
+)
+from parsescore.predict.inputs import (
+    Image,
+    caption_for,
+    default_prompt,
+    find_images,
+    render_prompt,
+)
+
+__all__ = [
+    "KINDS",
+    "STATE_DIR",
+    "ImageOutcome",
+    "PredictInterrupted",
+    "PredictOptions",
+    "PredictSummary",
+    "predict_images",
+]
+
+KINDS = tuple(KIND_SUFFIX)
+STATE_DIR = "_predict"
+OnExisting = Literal["error", "resume", "overwrite"]
+_STATE_VERSION = 1
+#: Statuses worth another attempt: the request may well succeed later.
+_RETRY_STATUSES = frozenset({408, 409, 429})
+#: Statuses that no image can get past (key, permission, model name): stop the run.
+_FATAL_STATUSES = {401: "the key was refused", 403: "permission denied", 404: "not found"}
+
+
+@dataclass(frozen=True)
+class PredictOptions:
+    """How to ask. Every field but ``model`` has a default that suits a hosted API.
+
+    Attributes:
+        model: the model name the server knows.
+        base_url: the server's ``/v1`` address (default: the client's, i.e. OpenAI or
+            ``OPENAI_BASE_URL``).
+        api_key_env: the environment variable holding the key. When it is unset and a
+            ``base_url`` is given, a placeholder key is sent (local servers need none).
+        concurrency: requests in flight at once.
+        on_existing: what to do when ``--out`` already holds predictions or a state file.
+        captions: image file name or stem → caption (``{caption}`` in the prompt).
+        prompt: the prompt template (default: the kind's bundled prompt).
+        timeout: seconds per request before it counts as timed out (and is retried).
+        max_retries: further attempts after a 429, 408/409, 5xx, timeout or connection error.
+        retry_base: first backoff in seconds, doubled per attempt (with jitter), capped at
+            ``retry_cap``; a server's ``Retry-After`` is honoured up to the cap.
+        structured_output: flowchart only: request JSON constrained by the prediction schema.
+        temperature / max_tokens: sent only when set.
+    """
+
+    model: str
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    concurrency: int = 4
+    on_existing: OnExisting = "error"
+    captions: Mapping[str, str] | None = None
+    prompt: str | None = None
+    timeout: float = 120.0
+    max_retries: int = 5
+    retry_base: float = 1.0
+    retry_cap: float = 60.0
+    structured_output: bool = True
+    temperature: float | None = None
+    max_tokens: int | None = None
+
+
+@dataclass
+class ImageOutcome:
+    """What happened to one image (one entry of ``state.json``).
+
+    ``status``: ``done`` (prediction written), ``failed`` (see ``error``) or ``skipped``
+    (done in an earlier run that this one resumed).
+    """
+
+    image: str
+    image_sha256: str
+    status: Literal["done", "failed", "skipped"]
+    output: str | None = None
+    error: str | None = None
+    attempts: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PredictSummary:
+    """One run: every finished image's outcome by stem, the image count and the wall time."""
+
+    kind: str
+    model: str
+    outcomes: dict[str, ImageOutcome]
+    seconds: float
+    out_dir: Path
+    images: int
+
+    def _count(self, status: str) -> int:
+        return sum(o.status == status for o in self.outcomes.values())
+
+    @property
+    def done(self) -> int:
+        return self._count("done")
+
+    @property
+    def skipped(self) -> int:
+        return self._count("skipped")
+
+    @property
+    def failed(self) -> dict[str, str]:
+        """Failed images by stem, with the reason."""
+        return {s: o.error or "" for s, o in self.outcomes.items() if o.status == "failed"}
+
+    @property
+    def retries(self) -> int:
+        return sum(max(o.attempts - 1, 0) for o in self.outcomes.values() if o.status != "skipped")
+
+    @property
+    def prompt_tokens(self) -> int:
+        return sum(o.prompt_tokens for o in self.outcomes.values() if o.status != "skipped")
+
+    @property
+    def completion_tokens(self) -> int:
+        return sum(o.completion_tokens for o in self.outcomes.values() if o.status != "skipped")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "model": self.model,
+            "images": self.images,
+            "done": self.done,
+            "skipped": self.skipped,
+            "failed": [
+                {"image": self.outcomes[s].image, "error": e} for s, e in self.failed.items()
+            ],
+            "retries": self.retries,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+class PredictInterrupted(Exception):
+    """Ctrl-C during a run; every finished image is in the state file."""
+
+    def __init__(self, summary: PredictSummary) -> None:
+        self.summary = summary
+        super().__init__(
+            f"interrupted after {len(summary.outcomes)} of {summary.images} "
+            "images; run again with --on-existing resume to finish"
+        )
+
+
+class _Fatal(Exception):
+    """A server answer that stops the whole run (bad key, unknown model)."""
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _api_key(options: PredictOptions) -> str:
+    key = os.environ.get(options.api_key_env)
+    if key:
+        return key
+    if options.base_url is not None:
+        return "not-needed"  # local servers (vLLM, Ollama) accept any key
+    raise InputError(
+        f"no API key: set the environment variable {options.api_key_env} (or name another one "
+        "with --api-key-env), or give --base-url for a local server that needs none"
+    )
+
+
+def _check_options(kind: str, options: PredictOptions) -> None:
+    if kind not in KINDS:
+        raise InputError(f"predict supports {', '.join(KINDS)}; got {kind!r}")
+    if not options.model.strip():
+        raise InputError("--model must name a model")
+    if options.concurrency < 1:
+        raise InputError(f"--concurrency must be 1 or more, got {options.concurrency}")
+    if options.max_retries < 0:
+        raise InputError(f"--max-retries must be 0 or more, got {options.max_retries}")
+    if not options.timeout > 0:
+        raise InputError(f"--timeout must be more than 0 seconds, got {options.timeout}")
+    if options.on_existing not in ("error", "resume", "overwrite"):
+        raise InputError(
+            f"--on-existing must be error, resume or overwrite, got {options.on_existing!r}"
+        )
+
+
+def _prompts(
+    kind: str, images: list[Image], options: PredictOptions
+) -> tuple[str, dict[str, str], list[str]]:
+    """The template, each image's prompt, and warnings about captions."""
+    template = options.prompt if options.prompt is not None else default_prompt(kind)
+    warnings: list[str] = []
+    captions = dict(options.captions or {})
+    uses_caption = "{caption}" in template
+    if captions and not uses_caption:
+        warnings.append("--captions given, but the prompt has no {caption} placeholder")
+    if uses_caption and captions:
+        lacking = [i.path.name for i in images if caption_for(i, captions) is None]
+        if lacking:
+            shown = ", ".join(lacking[:5]) + (" ..." if len(lacking) > 5 else "")
+            raise InputError(f"--captions has no caption for {len(lacking)} image(s): {shown}")
+    elif uses_caption:
+        warnings.append("no --captions: each image's file stem stands in for its caption")
+    prompts = {
+        i.stem: render_prompt(template, caption=caption_for(i, captions) or i.stem, stem=i.stem)
+        for i in images
+    }
+    return template, prompts, warnings
+
+
+def _output(out_dir: Path, kind: str, stem: str) -> Path:
+    return out_dir / f"{stem}{KIND_SUFFIX[kind]}"
+
+
+def _prepare_state(
+    kind: str, images: list[Image], out_dir: Path, options: PredictOptions, prompt_sha: str
+) -> dict[str, ImageOutcome]:
+    """Earlier outcomes to keep (resume), after checking ``--on-existing`` against the folder."""
+    state_path = out_dir / STATE_DIR / "state.json"
+    existing = [_output(out_dir, kind, i.stem) for i in images]
+    existing = [p for p in existing if p.exists()]
+    has_state = state_path.exists()
+    if options.on_existing == "overwrite" or not (existing or has_state):
+        return {}
+    if options.on_existing == "error":
+        what = [p.name for p in existing[:5]] + (["_predict/state.json"] if has_state else [])
+        raise InputError(
+            f"already holds predictions or a state file ({', '.join(what)}"
+            f"{' ...' if len(existing) > 5 else ''}); use --on-existing resume to finish an "
+            "earlier run, --on-existing overwrite to start again, or another --out",
+            path=out_dir,
+        )
+    if not has_state:
+        raise InputError(
+            f"holds predictions ({', '.join(p.name for p in existing[:5])}) but no "
+            "_predict/state.json, so there is no run to resume; use --on-existing overwrite "
+            "or another --out",
+            path=out_dir,
+        )
+    state = load_json(state_path)
+    if not isinstance(state, dict) or state.get("parsescore_predict") != _STATE_VERSION:
+        raise InputError("not a parsescore predict state file", path=state_path)
+    for key, value in (("kind", kind), ("model", options.model), ("prompt_sha256", prompt_sha)):
+        if state.get(key) != value:
+            what = "prompt" if key == "prompt_sha256" else key
+            raise InputError(
+                f"the earlier run used another {what} ({state.get(key)!r}); resuming would mix "
+                "two runs: use --on-existing overwrite or another --out",
+                path=state_path,
+            )
+    kept: dict[str, ImageOutcome] = {}
+    recorded = state.get("images", {})
+    for image in images:
+        entry = recorded.get(image.stem)
+        output = _output(out_dir, kind, image.stem)
+        done = (
+            isinstance(entry, dict)
+            and entry.get("status") in ("done", "skipped")
+            and entry.get("image_sha256") == image.sha256
+            and output.exists()
+        )
+        if done:
+            kept[image.stem] = ImageOutcome(
+                image=image.path.name,
+                image_sha256=image.sha256,
+                status="skipped",
+                output=output.name,
+                warnings=list(entry.get("warnings", [])),  # type: ignore[union-attr]
+            )
+        elif output.exists():
+            raise InputError(
+                f"{output.name} is not a finished prediction of this run's {image.path.name} "
+                "(the image changed, or the file was put there by hand); move it away or use "
+                "--on-existing overwrite",
+                path=out_dir,
+            )
+    return kept
+
+
+def _write_state(
+    out_dir: Path, kind: str, options: PredictOptions, prompt_sha: str, outcomes: dict
+) -> None:
+    images = {}
+    for stem in sorted(outcomes):
+        entry = asdict(outcomes[stem])
+        if entry["status"] == "skipped":
+            entry["status"] = "done"
+        images[stem] = entry
+    write_json(
+        out_dir / STATE_DIR / "state.json",
+        {
+            "parsescore_predict": _STATE_VERSION,
+            "kind": kind,
+            "model": options.model,
+            "prompt_sha256": prompt_sha,
+            "images": images,
+        },
+    )
+
+
+def _request(kind: str, image: Image, prompt: str, options: PredictOptions) -> dict[str, Any]:
+    data_url = f"data:{image.media_type};base64,{base64.b64encode(image.read()).decode('ascii')}"
+    request: dict[str, Any] = {
+        "model": options.model,
+        "messages": [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": prompt},
+                    {"type": "image_url", "image_url": {"url": data_url}},
+                ],
+            }
+        ],
+    }
+    if kind == "flowchart" and options.structured_output:
+        request["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "flowchart", "strict": True, "schema": FLOWCHART_SCHEMA},
+        }
+    if options.temperature is not None:
+        request["temperature"] = options.temperature
+    if options.max_tokens is not None:
+        request["max_tokens"] = options.max_tokens
+    return request
+
+
+def _retry_after(headers: Any) -> float | None:
+    value = headers.get("retry-after") if headers is not None else None
+    try:
+        return max(float(value), 0.0) if value is not None else None
+    except ValueError:
+        return None  # an HTTP date: fall back to the backoff
+
+
+def _backoff(attempt: int, retry_after: float | None, options: PredictOptions) -> float:
+    if retry_after is not None:
+        return min(retry_after, options.retry_cap)
+    return min(options.retry_base * 2**attempt, options.retry_cap) * random.uniform(0.5, 1.0)
+
+
+async def _ask(client: Any, request: dict[str, Any], options: PredictOptions) -> tuple[str, int]:
+    """The raw response body and the attempts it took; raises on a failure to give up on."""
+    import openai
+
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            raw = await client.chat.completions.with_raw_response.create(**request)
+            return raw.http_response.text, attempt
+        except openai.APIStatusError as exc:
+            status = exc.status_code
+            if status in _FATAL_STATUSES:
+                raise _Fatal(
+                    f"the server answered {status} ({_FATAL_STATUSES[status]}): "
+                    f"{_server_message(exc)}"
+                ) from None
+            retryable = status in _RETRY_STATUSES or status >= 500
+            if not retryable or attempt > options.max_retries:
+                raise _GiveUp(f"HTTP {status}: {_server_message(exc)}", attempt) from None
+            wait = _backoff(attempt - 1, _retry_after(exc.response.headers), options)
+        except openai.APIConnectionError as exc:  # includes timeouts
+            what = "timed out" if isinstance(exc, openai.APITimeoutError) else "connection failed"
+            if attempt > options.max_retries:
+                raise _GiveUp(f"request {what} ({attempt} attempts)", attempt) from None
+            wait = _backoff(attempt - 1, None, options)
+        await asyncio.sleep(wait)
+
+
+class _GiveUp(Exception):
+    def __init__(self, message: str, attempts: int) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+
+
+def _server_message(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        message = body.get("message") or body.get("error", {})
+        if isinstance(message, dict):
+            message = message.get("message")
+        if isinstance(message, str) and message:
+            return message[:300]
+    return str(getattr(exc, "message", "") or exc)[:300]
+
+
+def _answer(body: str) -> tuple[str, int, int, str | None]:
+    """The assistant's text, token usage and finish reason from a chat-completion body."""
+    try:
+        doc = json.loads(body)
+        message = doc["choices"][0]["message"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        raise AnswerError(
+            "the server's response is not a chat completion (no choices[0].message)"
+        ) from None
+    usage = doc.get("usage") or {}
+    prompt_tokens = int(usage.get("prompt_tokens") or 0)
+    completion_tokens = int(usage.get("completion_tokens") or 0)
+    finish = doc["choices"][0].get("finish_reason")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, str):
+        refusal = message.get("refusal") if isinstance(message, dict) else None
+        raise AnswerError(
+            f"the model gave no text answer{f': {refusal}' if refusal else ''} "
+            f"(finish_reason {finish!r})"
+        )
+    return content, prompt_tokens, completion_tokens, finish
+
+
+async def _one(
+    client: Any,
+    kind: str,
+    image: Image,
+    prompt: str,
+    options: PredictOptions,
+    out_dir: Path,
+    gate: asyncio.Semaphore,
+    stop: asyncio.Event,
+) -> ImageOutcome | None:
+    """Ask for one image; None when the run was stopped before its turn came."""
+    outcome = ImageOutcome(image=image.path.name, image_sha256=image.sha256, status="failed")
+    output = _output(out_dir, kind, image.stem)
+    start = time.perf_counter()
+    async with gate:
+        if stop.is_set():
+            return None
+        try:
+            body, outcome.attempts = await _ask(
+                client, _request(kind, image, prompt, options), options
+            )
+        except _Fatal:
+            stop.set()
+            raise
+        except _GiveUp as exc:
+            outcome.attempts, outcome.error = exc.attempts, str(exc)
+        else:
+            responses = out_dir / STATE_DIR / "responses"
+            try:
+                json.loads(body)
+                write_text(responses / f"{image.stem}.json", body)
+            except ValueError:
+                write_text(responses / f"{image.stem}.txt", body)
+            try:
+                content, outcome.prompt_tokens, outcome.completion_tokens, finish = _answer(body)
+                try:
+                    prediction = accept_answer(kind, content, stem=image.stem)
+                except AnswerError as exc:
+                    cut = " (the answer was cut at the token limit)" if finish == "length" else ""
+                    raise AnswerError(f"{exc}{cut}") from None
+            except AnswerError as exc:
+                outcome.error = str(exc)
+            else:
+                write_text(output, prediction.text)
+                outcome.status, outcome.output = "done", output.name
+                outcome.warnings = list(prediction.warnings)
+    if outcome.status == "failed" and output.exists():
+        output.unlink()  # overwrite mode: the folder must not keep an older run's answer
+    outcome.seconds = round(time.perf_counter() - start, 3)
+    return outcome
+
+
+async def _run(
+    kind: str,
+    pending: list[Image],
+    prompts: dict[str, str],
+    options: PredictOptions,
+    out_dir: Path,
+    on_outcome: Callable[[str, ImageOutcome], None],
+) -> None:
+    import openai
+
+    gate = asyncio.Semaphore(options.concurrency)
+    stop = asyncio.Event()
+    async with openai.AsyncOpenAI(
+        api_key=_api_key(options),
+        base_url=options.base_url,
+        max_retries=0,
+        timeout=options.timeout,
+    ) as client:
+        tasks = {
+            asyncio.create_task(
+                _one(client, kind, image, prompts[image.stem], options, out_dir, gate, stop)
+            ): image.stem
+            for image in pending
+        }
+        try:
+            for finished in asyncio.as_completed(tasks):
+                outcome = await finished
+                if outcome is not None:
+                    on_outcome(outcome.image, outcome)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _openai() -> None:
+    try:
+        import openai  # noqa: F401
+    except ImportError:
+        raise InputError(
+            "parsescore predict needs the openai client: pip install 'parsescore[predict]'"
+        ) from None
+
+
+def predict_images(
+    kind: str,
+    images_dir: Path,
+    out_dir: Path,
+    options: PredictOptions,
+    *,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> PredictSummary:
+    """Ask the model for every image of ``images_dir``; write predictions into ``out_dir``.
+
+    ``on_progress(finished, total)`` is called after each image. Raises
+    :class:`PredictInterrupted` on Ctrl-C (the state file then holds every finished image) and
+    :class:`~parsescore.errors.InputError` when the server refuses the key or the model.
+    """
+    _openai()
+    _check_options(kind, options)
+    images = find_images(images_dir)
+    template, prompts, _ = _prompts(kind, images, options)
+    prompt_sha = _sha256(template)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise InputError("--out exists and is not a folder", path=out_dir)
+    outcomes = _prepare_state(kind, images, out_dir, options, prompt_sha)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    pending = [i for i in images if i.stem not in outcomes]
+    stems = {i.path.name: i.stem for i in images}
+    start = time.perf_counter()
+    total = len(images)
+
+    def on_outcome(name: str, outcome: ImageOutcome) -> None:
+        outcomes[stems[name]] = outcome
+        _write_state(out_dir, kind, options, prompt_sha, outcomes)
+        if on_progress is not None:
+            on_progress(len(outcomes), total)
+
+    _write_state(out_dir, kind, options, prompt_sha, outcomes)
+    if on_progress is not None:
+        on_progress(len(outcomes), total)
+
+    def summary() -> PredictSummary:
+        ordered = {i.stem: outcomes[i.stem] for i in images if i.stem in outcomes}
+        seconds = time.perf_counter() - start
+        return PredictSummary(kind, options.model, ordered, seconds, out_dir, len(images))
+
+    try:
+        if pending:
+            asyncio.run(_run(kind, pending, prompts, options, out_dir, on_outcome))
+    except KeyboardInterrupt:
+        raise PredictInterrupted(summary()) from None
+    except _Fatal as exc:
+        raise InputError(f"{exc}; stopped (finished images are kept in {STATE_DIR}/)") from None
+    result = summary()
+    write_json(out_dir / STATE_DIR / "summary.json", result.to_json())
+    return result
+
+
+def prompt_warnings(kind: str, images_dir: Path, options: PredictOptions) -> list[str]:
+    """The warnings a run would give about captions (for the CLI to print first)."""
+    return _prompts(kind, find_images(images_dir), options)[2]

@@ -1,0 +1,474 @@
+"""``parsescore predict`` against a real chat-completions server on 127.0.0.1 (see chat_server).
+
+Every test starts the server itself (the ``chat_server`` fixture), scripts its replies per
+image, runs the real CLI (in-process, or as a subprocess where a signal is needed) and checks
+the files written, the requests the server received and the summary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from chat_server import ChatServer, delay, garbage, ok, status, write_jpeg, write_png
+
+from parsescore.cli import main
+from parsescore.flowchart.cli import run_flowchart
+from parsescore.predict import FLOWCHART_SCHEMA
+
+DATA = Path(__file__).resolve().parents[2] / "src" / "parsescore" / "data"
+KEY = "sk-test-key-4711"
+SEQUENCE = "@startuml\nparticipant A\nparticipant B\nA -> B : hello\nB --> A : ok\n@enduml\n"
+TABLE = "<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>"
+
+
+def predict(
+    server: ChatServer,
+    kind: str,
+    images: Path,
+    out: Path,
+    capsys: pytest.CaptureFixture[str],
+    *more: str,
+) -> tuple[int, str, str]:
+    """Run ``parsescore predict`` in-process with the test key in the environment."""
+    args = [
+        "predict",
+        kind,
+        "--images",
+        str(images),
+        "--out",
+        str(out),
+        "--model",
+        "test-model",
+        "--base-url",
+        server.base_url,
+        "--api-key-env",
+        "PARSESCORE_TEST_KEY",
+        "--retry-base",
+        "0.01",
+        *more,
+    ]
+    os.environ["PARSESCORE_TEST_KEY"] = KEY
+    try:
+        with pytest.raises(SystemExit) as stop:
+            main(args)
+    finally:
+        del os.environ["PARSESCORE_TEST_KEY"]
+    captured = capsys.readouterr()
+    code = stop.value.code
+    return (0 if code is None else int(code)), captured.out, captured.err
+
+
+def state(out: Path) -> dict:
+    return json.loads((out / "_predict" / "state.json").read_text())
+
+
+def all_text(folder: Path) -> str:
+    return "\n".join(p.read_text(errors="replace") for p in folder.rglob("*") if p.is_file())
+
+
+def test_valid_answers_of_every_kind_become_prediction_files(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = {
+        "flowchart": (
+            '```json\n{"nodes": [{"node_number": 1, "text": "Screened", "labels": [], '
+            '"points_to": []}], "additional_texts": []}\n```',
+            ".json",
+        ),
+        "sequence": (f"Here is the script:\n```plantuml\n{SEQUENCE}```\n", ".puml"),
+        "table": (f"```html\n{TABLE}\n```", ".html"),
+    }
+    for seed, (kind, (answer, suffix)) in enumerate(answers.items()):
+        images = tmp_path / kind / "images"
+        images.mkdir(parents=True)
+        png = write_png(images / "one.png", seed=seed)
+        jpeg = write_jpeg(images / "two.jpg", seed=seed + 10)
+        chat_server.script(png, ok(answer, prompt_tokens=100, completion_tokens=20))
+        chat_server.script(jpeg, ok(answer, prompt_tokens=50, completion_tokens=10))
+        out = tmp_path / kind / "out"
+        code, stdout, _ = predict(chat_server, kind, images, out, capsys)
+        assert code == 0, stdout
+        assert "2 images, 2 done, 0 resumed, 0 failed" in stdout
+        assert "tokens 150 in, 30 out" in stdout
+        assert sorted(p.name for p in out.glob(f"*{suffix}")) == [f"one{suffix}", f"two{suffix}"]
+        written = (out / f"one{suffix}").read_text()
+        assert "```" not in written
+        if kind == "flowchart":
+            assert json.loads(written)["nodes"][0]["text"] == "Screened"
+        elif kind == "sequence":
+            assert written == SEQUENCE
+        else:
+            assert written == f"<html><body>{TABLE}</body></html>\n"
+        # the raw response is kept beside the outputs, as the server sent it
+        raw = json.loads((out / "_predict" / "responses" / "one.json").read_text())
+        assert raw["choices"][0]["message"]["content"] == answer
+        summary = json.loads((out / "_predict" / "summary.json").read_text())
+        assert summary["done"] == 2 and summary["failed"] == [] and summary["prompt_tokens"] == 150
+
+    requests = chat_server.requests
+    assert len(requests) == 6
+    assert {r.authorization for r in requests} == {f"Bearer {KEY}"}
+    assert {r.model for r in requests} == {"test-model"}
+    for request in requests:
+        assert len(request.media_types) == 1
+        assert request.media_types[0] == request.images[0].sniffed  # the true media type
+    assert (
+        sorted(m for r in requests for m in r.media_types) == ["image/jpeg"] * 3 + ["image/png"] * 3
+    )
+    flowchart_requests = [r for r in requests if r.response_format is not None]
+    assert len(flowchart_requests) == 2
+    assert flowchart_requests[0].response_format["json_schema"]["schema"] == FLOWCHART_SCHEMA
+    assert "Transcribe it as one JSON object" in flowchart_requests[0].text
+    # the sequence prompt is the paper's, with the stem standing in for the missing caption
+    assert any('call flow diagram of "one"' in r.text for r in requests)
+    # neither the key nor the server's address lands in any output file
+    for kind in answers:
+        text = all_text(tmp_path / kind / "out")
+        assert KEY not in text
+        assert str(chat_server.port) not in text and "127.0.0.1" not in text
+
+
+def test_invalid_answers_are_recorded_failures_without_a_prediction_file(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    good = write_png(images / "good.png", seed=1)
+    broken = write_png(images / "broken.png", seed=2)
+    wrong = write_png(images / "wrong_shape.png", seed=3)
+    chat_server.script(
+        good,
+        ok(
+            '{"nodes": [{"node_number": 1, "text": "A", "labels": [], "points_to": []}], '
+            '"additional_texts": ["Figure 1"]}'
+        ),
+    )
+    chat_server.script(broken, ok('{"nodes": [{"node_number": 1, "text": "A",'))
+    chat_server.script(
+        wrong,
+        ok(
+            '{"nodes": [{"node_number": 1, "text": "A", "labels": [], "points_to": [7]}], '
+            '"additional_texts": []}'
+        ),
+    )
+    out = tmp_path / "out"
+    code, stdout, _ = predict(chat_server, "flowchart", images, out, capsys)
+    assert code == 1
+    assert "3 images, 1 done, 0 resumed, 2 failed" in stdout
+    assert "failed broken.png: the answer is not JSON" in stdout
+    assert "failed wrong_shape.png:" in stdout and "points to 7" in stdout
+    assert sorted(p.name for p in out.glob("*.json")) == ["good.json"]
+    recorded = state(out)["images"]
+    assert recorded["broken"]["status"] == "failed"
+    assert "not JSON" in recorded["broken"]["error"]
+    assert recorded["wrong_shape"]["status"] == "failed"
+    # the refused answers' raw responses are kept for inspection
+    assert (out / "_predict" / "responses" / "broken.json").is_file()
+    # what was written scores: the folder is a valid prediction folder
+    truth_like = json.loads((out / "good.json").read_text())
+    assert truth_like["additional_texts"] == ["Figure 1"]
+
+
+def test_invalid_plantuml_and_tables_are_failures(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    cases = {
+        "prose": "I am sorry, I cannot read the diagram.",
+        "no_end": "@startuml\nA -> B : hi\n",
+        "no_statement": "@startuml\nthis is not plantuml\n@enduml",
+    }
+    for seed, (stem, answer) in enumerate(cases.items()):
+        chat_server.script(write_png(images / f"{stem}.png", seed=seed), ok(answer))
+    out = tmp_path / "out"
+    code, stdout, _ = predict(chat_server, "sequence", images, out, capsys)
+    assert code == 1
+    assert "3 images, 0 done" in stdout
+    assert list(out.glob("*.puml")) == []
+    errors = {s: e["error"] for s, e in state(out)["images"].items()}
+    assert "no @startuml ... @enduml" in errors["prose"]
+    assert "no @startuml ... @enduml" in errors["no_end"]
+    assert "not a sequence diagram" in errors["no_statement"]
+
+    table_images = tmp_path / "table_images"
+    table_images.mkdir()
+    chat_server.script(write_png(table_images / "t.png", seed=9), ok("<p>no table here</p>"))
+    code, stdout, _ = predict(chat_server, "table", table_images, tmp_path / "t_out", capsys)
+    assert code == 1 and "failed t.png: no <table> found" in stdout
+
+
+def test_429_then_success_is_retried_after_the_servers_retry_after(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    image = write_png(images / "a.png")
+    chat_server.script(image, [status(429, retry_after=0.3), status(503), ok(SEQUENCE)])
+    out = tmp_path / "out"
+    code, stdout, _ = predict(chat_server, "sequence", images, out, capsys)
+    assert code == 0, stdout
+    assert "1 done" in stdout and "2 retries" in stdout
+    arrivals = [r.arrived for r in chat_server.requests]
+    assert len(arrivals) == 3
+    assert arrivals[1] - arrivals[0] >= 0.3  # Retry-After honoured
+    assert state(out)["images"]["a"]["attempts"] == 3
+    assert (out / "a.puml").read_text() == SEQUENCE
+
+
+def test_timeouts_are_retried_and_give_up_after_max_retries(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    slow_then_ok = write_png(images / "slow.png", seed=1)
+    always_500 = write_png(images / "down.png", seed=2)
+    chat_server.script(slow_then_ok, [delay(5), ok(SEQUENCE)])
+    chat_server.script(always_500, status(500))
+    out = tmp_path / "out"
+    code, stdout, _ = predict(
+        chat_server, "sequence", images, out, capsys, "--timeout", "0.5", "--max-retries", "2"
+    )
+    assert code == 1
+    recorded = state(out)["images"]
+    assert recorded["slow"]["status"] == "done" and recorded["slow"]["attempts"] == 2
+    assert recorded["down"]["status"] == "failed" and recorded["down"]["attempts"] == 3
+    assert recorded["down"]["error"].startswith("HTTP 500")
+    assert len(chat_server.requests_for(always_500)) == 3
+    assert "failed down.png: HTTP 500" in stdout
+
+
+def test_a_refused_key_stops_the_run_with_one_clear_error(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    for seed in range(3):
+        write_png(images / f"i{seed}.png", seed=seed)
+    chat_server.script("default", status(401))
+    code, _, stderr = predict(
+        chat_server, "table", images, tmp_path / "out", capsys, "--concurrency", "1"
+    )
+    assert code == 2
+    assert "error:" in stderr and "401" in stderr and "key was refused" in stderr
+    assert "Traceback" not in stderr
+    assert len(chat_server.requests) == 1  # stopped at the first refusal
+
+
+def test_concurrency_is_bounded(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    for seed in range(6):
+        write_png(images / f"i{seed}.png", seed=seed)
+    chat_server.script("default", delay(0.2, ok(TABLE)))
+    code, stdout, _ = predict(
+        chat_server, "table", images, tmp_path / "out", capsys, "--concurrency", "2"
+    )
+    assert code == 0, stdout
+    assert chat_server.max_in_flight == 2
+    assert len(list((tmp_path / "out").glob("*.html"))) == 6
+
+
+def test_existing_output_is_never_overwritten_silently(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    image = write_png(images / "a.png")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "a.html").write_text("<table><tr><td>mine</td></tr></table>")
+    chat_server.script(image, [ok(TABLE), ok("no table")])
+    code, _, stderr = predict(chat_server, "table", images, out, capsys)
+    assert code == 2 and "--on-existing" in stderr
+    assert (out / "a.html").read_text() == "<table><tr><td>mine</td></tr></table>"
+    code, _, stderr = predict(chat_server, "table", images, out, capsys, "--on-existing", "resume")
+    assert code == 2 and "no _predict/state.json" in stderr
+    assert chat_server.requests == []
+    code, _, _ = predict(chat_server, "table", images, out, capsys, "--on-existing", "overwrite")
+    assert code == 0 and "<td>mine</td>" not in (out / "a.html").read_text()
+    # overwrite with a refused answer removes the older answer: the folder reflects this run
+    code, _, _ = predict(chat_server, "table", images, out, capsys, "--on-existing", "overwrite")
+    assert code == 1 and not (out / "a.html").exists()
+
+
+def test_resume_after_an_interruption_does_not_repeat_finished_images(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    first = write_png(images / "a.png", seed=1)
+    second = write_png(images / "b.png", seed=2)
+    third = write_png(images / "c.png", seed=3)
+    chat_server.script(first, ok(SEQUENCE))
+    chat_server.script(second, ok(SEQUENCE))
+    chat_server.script(third, [delay(30), ok(SEQUENCE)])
+    out = tmp_path / "out"
+    command = [
+        sys.executable, "-m", "parsescore", "predict", "sequence", "--images", str(images),
+        "--out", str(out), "--model", "test-model", "--base-url", chat_server.base_url,
+        "--concurrency", "1", "--quiet",
+    ]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if len(chat_server.requests_for(third)) == 1:
+            break
+        time.sleep(0.05)
+    assert len(chat_server.requests_for(third)) == 1, "the run never reached the third image"
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=15)
+    assert process.returncode == 130, stderr
+    assert "interrupted after 2 of 3 images" in stderr
+    assert "Traceback" not in stderr
+    recorded = state(out)["images"]
+    assert sorted(recorded) == ["a", "b"] and not (out / "c.puml").exists()
+
+    code, stdout, _ = predict(
+        chat_server, "sequence", images, out, capsys, "--on-existing", "resume"
+    )
+    assert code == 0, stdout
+    assert "3 images, 1 done, 2 resumed, 0 failed" in stdout
+    assert len(chat_server.requests_for(first)) == 1  # not asked again
+    assert len(chat_server.requests_for(second)) == 1
+    assert len(chat_server.requests_for(third)) == 2
+    assert sorted(p.name for p in out.glob("*.puml")) == ["a.puml", "b.puml", "c.puml"]
+    assert state(out)["images"]["a"]["status"] == "done"
+
+    # resuming with another model would mix two runs: refused
+    code, _, stderr = predict(
+        chat_server, "sequence", images, out, capsys, "--on-existing", "resume", "--model", "m2"
+    )
+    assert code == 2 and "another model" in stderr
+
+
+def test_captions_fill_the_sequence_prompt(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    write_png(images / "a.png", seed=1)
+    write_jpeg(images / "b.jpeg", seed=2)
+    chat_server.script("default", ok(SEQUENCE))
+    captions = tmp_path / "captions.csv"
+    captions.write_text('image,caption\na.png,"Registration, step 1"\nb,Handover\n')
+    code, _, _ = predict(
+        chat_server, "sequence", images, tmp_path / "out", capsys, "--captions", str(captions)
+    )
+    assert code == 0
+    texts = sorted(r.text for r in chat_server.requests)
+    assert 'call flow diagram of "Handover"' in texts[0]
+    assert 'call flow diagram of "Registration, step 1"' in texts[1]
+
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps({"a.png": "Only one"}))
+    code, _, stderr = predict(
+        chat_server, "sequence", images, tmp_path / "out2", capsys, "--captions", str(partial)
+    )
+    assert code == 2 and "no caption for 1 image(s): b.jpeg" in stderr
+
+
+def test_a_custom_prompt_file_is_sent(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    write_png(images / "fig.png")
+    prompt = tmp_path / "prompt.txt"
+    prompt.write_text('Table {stem}: answer {"html": ...} style? No: HTML only.')
+    chat_server.script("default", ok(TABLE))
+    code, _, _ = predict(
+        chat_server, "table", images, tmp_path / "out", capsys, "--prompt", str(prompt)
+    )
+    assert code == 0
+    assert chat_server.requests[0].text == 'Table fig: answer {"html": ...} style? No: HTML only.'
+
+
+def test_bad_inputs_get_one_line_errors(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("x")
+    code, _, stderr = predict(chat_server, "table", empty, tmp_path / "o1", capsys)
+    assert code == 2 and "no images found" in stderr
+
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    (fake / "x.png").write_text("not an image")
+    code, _, stderr = predict(chat_server, "table", fake, tmp_path / "o2", capsys)
+    assert code == 2 and "x.png" in stderr and "not a PNG or JPEG image" in stderr
+
+    clash = tmp_path / "clash"
+    clash.mkdir()
+    write_png(clash / "same.png")
+    write_jpeg(clash / "same.jpg")
+    code, _, stderr = predict(chat_server, "table", clash, tmp_path / "o3", capsys)
+    assert code == 2 and "same.jpg" in stderr and "rename one" in stderr
+
+    images = tmp_path / "images"
+    images.mkdir()
+    write_png(images / "a.png")
+    code, _, stderr = predict(
+        chat_server, "table", images, tmp_path / "o4", capsys, "--concurrency", "0"
+    )
+    assert code == 2 and "--concurrency must be 1 or more" in stderr
+    for error in (code, stderr):
+        assert "Traceback" not in str(error)
+    assert chat_server.requests == []
+
+
+def test_a_jpeg_named_png_is_sent_as_jpeg(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    write_jpeg(images / "photo.png", seed=5)
+    chat_server.script("default", ok(TABLE))
+    code, _, _ = predict(chat_server, "table", images, tmp_path / "out", capsys)
+    assert code == 0
+    assert chat_server.requests[0].media_types == ["image/jpeg"]
+
+
+def test_a_server_answer_that_is_not_a_chat_completion_is_a_failure(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    write_png(images / "a.png")
+    chat_server.script("default", garbage("<html>proxy error</html>", content_type="text/html"))
+    out = tmp_path / "out"
+    code, stdout, _ = predict(chat_server, "table", images, out, capsys)
+    assert code == 1
+    assert "not a chat completion" in stdout
+    assert (out / "_predict" / "responses" / "a.txt").read_text() == "<html>proxy error</html>"
+
+
+def test_predicted_flowcharts_score_like_the_same_files_scored_directly(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The outputs score correctly end to end: answers = the demo's predictions."""
+    predictions = DATA / "flowchart" / "predictions"
+    truth = DATA / "flowchart" / "ground-truth"
+    images = tmp_path / "images"
+    images.mkdir()
+    for seed, path in enumerate(sorted(predictions.glob("*.json"))):
+        image = write_png(images / f"{path.stem}.png", seed=seed)
+        chat_server.script(image, ok(f"```json\n{path.read_text()}\n```"))
+    out = tmp_path / "out"
+    code, stdout, _ = predict(chat_server, "flowchart", images, out, capsys)
+    assert code == 0, stdout
+    ours = run_flowchart(truth, [out], show_progress=False, quiet=True)
+    direct = run_flowchart(truth, [predictions], show_progress=False, quiet=True)
+    ours.pop("inputs"), direct.pop("inputs")
+    assert ours == direct
+    assert len(ours["diagrams"]) == 5
