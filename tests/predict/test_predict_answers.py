@@ -36,6 +36,7 @@ def flowchart_answer(**changes: object) -> str:
          "@startuml\nA -> B\n@enduml\n"),
         ("```html\n<table></table>\n```\n```\nsecond\n```", "<table></table>\n"),
         ("``` not closed", "``` not closed"),
+        ("```puml\n@startuml\nA -> B\n@enduml```", "@startuml\nA -> B\n@enduml"),
     ],
 )  # fmt: skip
 def test_unwrap_fences_takes_the_first_fenced_block(answer: str, body: str) -> None:

@@ -66,7 +66,7 @@ FLOWCHART_SCHEMA: dict[str, Any] = {
     },
 }
 
-_FENCE = re.compile(r"^```[^\n`]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
+_FENCE = re.compile(r"^```[^\n`]*\n(.*?)```[ \t]*$", re.DOTALL | re.MULTILINE)
 _START = re.compile(r"^\s*@startuml\b", re.MULTILINE | re.IGNORECASE)
 _END = re.compile(r"^\s*@enduml\b", re.MULTILINE | re.IGNORECASE)
 
