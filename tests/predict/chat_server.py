@@ -291,8 +291,9 @@ class _Handler(BaseHTTPRequestHandler):
 class ChatServer:
     """Threaded scripted chat-completions server; use as a context manager or start()/stop()."""
 
-    def __init__(self, host: str = "127.0.0.1") -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.host = host
+        self._port = port
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._scripts: dict[str, list[Reply]] = {}
@@ -312,7 +313,7 @@ class ChatServer:
         if self._httpd is not None:
             raise RuntimeError("chat server already started")
         self._stopping.clear()
-        httpd = _HTTPServer((self.host, 0), _Handler)
+        httpd = _HTTPServer((self.host, self._port), _Handler)
         httpd.owner = self
         self._httpd = httpd
         self._thread = threading.Thread(
@@ -602,3 +603,34 @@ def write_jpeg(path: str | os.PathLike[str], seed: int = 0) -> Path:
     out = Path(path)
     out.write_bytes(jpeg_bytes(seed))
     return out
+
+
+def replay(images: Path, answers: Path, port: int) -> None:
+    """Serve each image's answer from ``answers/<image stem>.*`` until Ctrl-C.
+
+    A stand-in for a model server (vLLM, Ollama) in the README's example: the same requests,
+    answers read from files instead of a model.
+    """
+    server = ChatServer(port=port)
+    count = 0
+    for image in sorted(images.iterdir()):
+        found = sorted(answers.glob(f"{image.stem}.*"))
+        if image.is_file() and found:
+            server.script(image, ok(found[0].read_text(encoding="utf-8")))
+            count += 1
+    with server:
+        print(f"replaying {count} answers on {server.base_url} (Ctrl-C stops)", flush=True)
+        with suppress(KeyboardInterrupt):
+            while True:
+                time.sleep(3600)
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description=replay.__doc__)
+    parser.add_argument("--images", type=Path, required=True, help="the images folder")
+    parser.add_argument("--answers", type=Path, required=True, help="one answer file per stem")
+    parser.add_argument("--port", type=int, default=8000)
+    arguments = parser.parse_args()
+    replay(arguments.images, arguments.answers, arguments.port)
