@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-__all__ = ["CacheOption", "DaskSchedulerOption", "JobsOption", "QuietOption"]
+__all__ = ["CacheOption", "DaskSchedulerOption", "JobsOption", "QuietOption", "ResultOption"]
 
 JobsOption = Annotated[int, typer.Option("--jobs", help="Worker processes (0 = all cores).")]
 DaskSchedulerOption = Annotated[
@@ -19,3 +19,11 @@ CacheOption = Annotated[
     typer.Option("--cache", help="Reuse per-item results cached in this directory."),
 ]
 QuietOption = Annotated[bool, typer.Option("--quiet", help="No progress bar or cache summary.")]
+ResultOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--result",
+        help="Also write the common result envelope here (parsescore schema result; "
+        "parsescore.load_result reads it back).",
+    ),
+]

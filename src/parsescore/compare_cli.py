@@ -148,8 +148,9 @@ def register(app: typer.Typer) -> None:
         results: Annotated[
             list[Path],
             typer.Argument(
-                help="Result JSON files (--out of flowchart/table/sequence/graph), same kind "
-                "and dataset; a multi-model sequence JSON counts as one system per model.",
+                help="Result JSON files (--out or --result of flowchart/table/sequence/graph), "
+                "same kind and dataset; a multi-model sequence JSON counts as one system per "
+                "model.",
                 show_default=False,
                 metavar="RESULT",
             ),

@@ -11,9 +11,11 @@ other tools can check a file without reading our code. Policy, the same for ever
 * envelopes (a document's top level, its ``inputs``/``options``) list and require their keys but
   accept extra ones, so that a kind may add detail without breaking older readers.
 
-``result`` is not a new format: :class:`parsescore.results.Result` has no JSON form of its own, so
-its schema is "any document :func:`parsescore.results.load_result` accepts" (one of the five kind
-documents).
+``result`` is the common result envelope every dataset command writes with ``--result``
+(:meth:`parsescore.results.Result.to_json`): strict at the top level, each item's ``detail`` and
+the ``dataset`` described per kind but open (a kind may add drill-down detail). ``any`` is "any
+document :func:`parsescore.results.load_result` accepts": one of the five kind documents or an
+envelope.
 """
 
 from __future__ import annotations
@@ -23,15 +25,16 @@ from typing import Any
 
 from parsescore.errors import InputError
 from parsescore.files import dump_json
-from parsescore.results import SEQUENCE_CATEGORIES
+from parsescore.results import ENVELOPE_KEY, ENVELOPE_VERSION, KINDS, SEQUENCE_CATEGORIES
 
 __all__ = ["DRAFT", "SCHEMA_KINDS", "schema", "schema_json", "validate"]
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _BASE_ID = "urn:parsescore:schema:"
 
-#: The documents with a schema: the kinds' ``--out`` JSON, ``compare --out`` and ``result``.
-SCHEMA_KINDS = ("flowchart", "table", "grits", "sequence", "graph", "compare", "result")
+#: The documents with a schema: the kinds' ``--out`` JSON, ``compare --out``, the ``--result``
+#: envelope and ``any`` (whatever ``load_result`` reads).
+SCHEMA_KINDS = ("flowchart", "table", "grits", "sequence", "graph", "compare", "result", "any")
 
 _TITLES = {
     "flowchart": "parsescore flowchart --out",
@@ -40,7 +43,8 @@ _TITLES = {
     "sequence": "parsescore sequence --out (one model, or one block per model)",
     "graph": "parsescore graph --out (eval.json)",
     "compare": "parsescore compare --out",
-    "result": "any result document parsescore.load_result reads",
+    "result": "parsescore result envelope (--result of every dataset command)",
+    "any": "any result document parsescore.load_result reads",
 }
 
 # -- building blocks ----------------------------------------------------------------------------
@@ -382,8 +386,152 @@ def _defs() -> dict[str, dict[str, Any]]:
             },
             extra=True,
         ),
+        # the --result envelope
+        "result_item": _record(
+            {
+                "id": _STRING,
+                "metrics": _map(_NUMBER, description="{metric: value}; unmeasured: absent"),
+                "detail": {"type": "object", "description": "The item's drill-down record."},
+            }
+        ),
+        "flowchart_detail": _record(
+            {
+                "option": _COUNT,
+                "flow": _record(
+                    {
+                        "tp": _COUNT,
+                        "fp": _COUNT,
+                        "fn": _COUNT,
+                        "missing_edges": {"type": "array", "items": edge},
+                        "extra_edges": {"type": "array", "items": edge},
+                    },
+                    extra=True,
+                ),
+                "node_matches": {"type": "array", "items": _ref("node_match")},
+                "additional_text_matches": {"type": "array", "items": _ref("text_match")},
+            },
+            optional=("option", "flow", "node_matches", "additional_text_matches"),
+            extra=True,
+            description="A diagram's record without its stem and the numbers in metrics.",
+        ),
+        "table_detail": {
+            "type": "object",
+            "description": "Per-table drill-down (empty for now; the cells that differ later).",
+        },
+        "sequence_detail": _record(
+            {
+                "gt_lines": _COUNT,
+                "counts": _record(
+                    {
+                        c: _record(
+                            {
+                                "gt_count": _COUNT,
+                                "insertion": _COUNT,
+                                "deletion": _COUNT,
+                                "substitution": _COUNT,
+                            }
+                        )
+                        for c in SEQUENCE_CATEGORIES
+                    },
+                    optional=SEQUENCE_CATEGORIES,
+                    extra=True,
+                ),
+                "differences": {
+                    "type": "array",
+                    "items": _record(
+                        {
+                            "category": _STRING,
+                            "change": {"enum": ["insertion", "deletion", "substitution"]},
+                            "truth_line": _nullable(_COUNT),
+                            "truth_text": _nullable(_STRING),
+                            "pred_line": _nullable(_COUNT),
+                            "pred_text": _nullable(_STRING),
+                            "detail": _STRING,
+                            "edit_distance": _nullable(_COUNT),
+                        },
+                        optional=("edit_distance",),
+                        extra=True,
+                    ),
+                },
+            },
+            optional=("gt_lines", "counts", "differences"),
+            extra=True,
+            description="A file's ground-truth lines, counts per category and every counted "
+            "difference.",
+        ),
+        "rung_counts": _record({"tp": _COUNT, "fp": _COUNT, "fn": _COUNT}, extra=True),
+        "graph_detail": _map(
+            _ref("rung_counts"),
+            description="{rung: tp/fp/fn} of a node class or edge label (P/R/F1 are metrics).",
+        ),
+        "flowchart_dataset": _record(
+            {
+                "missing_predictions": _STRINGS,
+                "parts": {"type": "array", "items": _STRING},
+            },
+            optional=("missing_predictions", "parts"),
+            extra=True,
+        ),
+        "table_dataset": _record(
+            {"missing": _STRINGS, "extra": _STRINGS}, optional=("missing", "extra"), extra=True
+        ),
+        "sequence_dataset": _record(
+            {
+                "missing_predictions": _STRINGS,
+                "skipped": {
+                    "type": "array",
+                    "items": _record({"path": _STRING, "reason": _STRING}),
+                },
+            },
+            optional=("missing_predictions", "skipped"),
+            extra=True,
+        ),
+        "graph_dataset": {
+            "type": "object",
+            "description": "eval.json's facts other than inputs and scores, and micro tp/fp/fn.",
+            "properties": {
+                "micro": _map(_map(_ref("rung_counts"))),
+                "relaxed_alias_pairs": {
+                    "type": "array",
+                    "items": _record({"truth": _STRING, "extracted": _STRING, "class": _STRING}),
+                },
+                "integrity": {"type": "object"},
+                "attribute_completeness": {"type": "object"},
+                "structural_alignment": {"type": "object"},
+            },
+        },
         "result": {
-            "anyOf": [_ref(k) for k in ("flowchart", "table", "grits", "sequence", "graph")]
+            **_record(
+                {
+                    ENVELOPE_KEY: {"const": ENVELOPE_VERSION},
+                    "version": _nullable(_STRING),
+                    "kind": {"enum": list(KINDS)},
+                    "system": _STRING,
+                    "inputs": {"type": "object", "description": "What was scored, as given."},
+                    "options": {"type": "object", "description": "Options that change numbers."},
+                    "items": {"type": "array", "items": _ref("result_item")},
+                    "totals": _map(_NUMBER, description="Dataset-level numbers, flattened."),
+                    "dataset": {"type": "object", "description": "Dataset-level facts."},
+                },
+                description="One system on one dataset (parsescore.results.Result.to_json).",
+            ),
+            "allOf": [
+                {
+                    "if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
+                    "then": {
+                        "properties": {
+                            "items": {"items": {"properties": {"detail": _ref(f"{kind}_detail")}}},
+                            "dataset": _ref(f"{kind}_dataset"),
+                        }
+                    },
+                }
+                for kind in KINDS
+            ],
+        },
+        "any": {
+            "anyOf": [
+                _ref(k) for k in ("flowchart", "table", "grits", "sequence", "graph", "result")
+            ]
         },
     }
     return defs

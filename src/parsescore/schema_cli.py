@@ -1,4 +1,4 @@
-"""``parsescore schema KIND``: print (or write) the JSON Schema of a kind's ``--out`` document."""
+"""``parsescore schema KIND``: print (or write) the JSON Schema of a result document."""
 
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ def register(app: typer.Typer) -> None:
             Path | None, typer.Option("--out", help="Write the schema here instead of stdout.")
         ] = None,
     ) -> None:
-        """Print the JSON Schema (draft 2020-12) of KIND's --out document."""
+        """Print the JSON Schema (draft 2020-12) of a document: a command's --out (KIND), the
+        --result envelope (result) or anything load_result reads (any)."""
         text = schema_json(kind)  # an unknown KIND is an InputError naming the known ones
         if out is None:
             typer.echo(text, nl=False)

@@ -44,7 +44,7 @@ def _cells(texts: list[list[str]], *, boxes: bool) -> list[dict[str, Any]]:
 def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
     """Real --out documents of every command, made by the commands themselves."""
     out = tmp_path_factory.mktemp("schema")
-    made: dict[str, list[Path]] = {k: [] for k in SCHEMA_KINDS if k != "result"}
+    made: dict[str, list[Path]] = {k: [] for k in SCHEMA_KINDS if k not in ("result", "any")}
 
     for k, (truth, pred) in enumerate(
         [
@@ -196,13 +196,14 @@ def test_schemas_are_valid_draft_2020_12(kind: str) -> None:
     assert schema_json(kind) == schema_json(kind)  # deterministic bytes
 
 
-@pytest.mark.parametrize("kind", [k for k in SCHEMA_KINDS if k != "result"])
+@pytest.mark.parametrize("kind", [k for k in SCHEMA_KINDS if k not in ("result", "any")])
 def test_real_outputs_validate(docs: dict[str, list[dict[str, Any]]], kind: str) -> None:
     assert docs[kind], kind
     for doc in docs[kind]:
         assert _errors(doc, kind) == []
-        if kind != "compare":  # every loadable kind document is a `result`
-            assert _errors(doc, "result") == []
+        if kind != "compare":  # every loadable kind document is an `any`, not an envelope
+            assert _errors(doc, "any") == []
+            assert _errors(doc, "result")
 
 
 def test_outputs_cover_the_optional_shapes(docs: dict[str, list[dict[str, Any]]]) -> None:
@@ -290,15 +291,15 @@ def test_corrupted_documents_fail(docs: dict[str, list[dict[str, Any]]]) -> None
     for kind, what, doc in cases:
         assert _errors(doc, kind), f"{kind}: {what} was accepted"
         if kind != "compare":
-            assert _errors(doc, "result"), f"result: {kind} {what} was accepted"
+            assert _errors(doc, "any"), f"any: {kind} {what} was accepted"
         with pytest.raises(InputError, match=f"not a valid {kind} document"):
             validate(doc, kind)
 
 
-def test_result_rejects_other_documents(docs: dict[str, list[dict[str, Any]]]) -> None:
-    assert _errors(docs["compare"][0], "result")
-    assert _errors({}, "result")
-    assert _errors([1, 2], "result")
+def test_any_rejects_other_documents(docs: dict[str, list[dict[str, Any]]]) -> None:
+    assert _errors(docs["compare"][0], "any")
+    assert _errors({}, "any")
+    assert _errors([1, 2], "any")
     assert _errors(docs["sequence"][0], "graph")
 
 
@@ -342,7 +343,7 @@ def test_schema_command_unknown_kind() -> None:
     result = CliRunner().invoke(_app(), ["schema", "tables"])
     assert isinstance(result.exception, InputError)
     assert "unknown schema 'tables'" in str(result.exception)
-    assert "flowchart, table, grits, sequence, graph, compare, result" in str(result.exception)
+    assert "flowchart, table, grits, sequence, graph, compare, result, any" in str(result.exception)
 
 
 def test_schema_is_a_fresh_copy() -> None:

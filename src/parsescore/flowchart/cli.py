@@ -9,12 +9,19 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from parsescore.cli_options import CacheOption, DaskSchedulerOption, JobsOption, QuietOption
+from parsescore.cli_options import (
+    CacheOption,
+    DaskSchedulerOption,
+    JobsOption,
+    QuietOption,
+    ResultOption,
+)
 from parsescore.errors import InputError
 from parsescore.files import write_json
 from parsescore.flowchart.benchmark import ParsingBenchmark, use_runner
 from parsescore.flowchart.load import TRUTH_PARTS
 from parsescore.flowchart.report import benchmark_result, print_summary
+from parsescore.results import command_result, write_result
 from parsescore.text import levenshtein, levenshtein_with_text_normalisation
 
 
@@ -110,6 +117,7 @@ def register(app: typer.Typer) -> None:
         out: Annotated[
             Path | None, typer.Option("--out", help="Write every number and match as JSON.")
         ] = None,
+        result_path: ResultOption = None,
         jobs: JobsOption = 1,
         dask_scheduler: DaskSchedulerOption = None,
         cache: CacheOption = None,
@@ -132,3 +140,7 @@ def register(app: typer.Typer) -> None:
         if out is not None:
             write_json(out, result)
             Console().print(f"Wrote {out}", highlight=False)
+        if result_path is not None:
+            # the native document records inputs, options, node pairs and missing predictions
+            write_result(result_path, command_result(result, result_path))
+            Console().print(f"Wrote {result_path}", highlight=False)

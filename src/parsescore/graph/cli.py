@@ -8,8 +8,10 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from parsescore.cli_options import ResultOption
 from parsescore.errors import InputError
 from parsescore.files import write_json
+from parsescore.results import command_result, write_result
 
 __all__ = ["register"]
 
@@ -61,6 +63,7 @@ def register(app: typer.Typer) -> None:
             typer.Option("--root-class", help="Without --template: the root class name."),
         ] = None,
         out: Annotated[Path | None, typer.Option("--out", help="Write eval.json here.")] = None,
+        result_path: ResultOption = None,
     ) -> None:
         """Score an extracted graph.json against ground truth (docling-graph script 16)."""
         from parsescore.graph.api import evaluate_files, evaluate_generic_files
@@ -90,6 +93,19 @@ def register(app: typer.Typer) -> None:
         if out is not None:
             write_json(out, report)
             console.print(f"Saved JSON report to {out}", highlight=False)
+        if result_path is not None:
+            # eval.json records graph/truth/template, the alignment mode and every dataset fact
+            options: dict[str, object] = {}
+            if template is None:
+                options = {"id_fields": list(id_fields or []), "root_class": root_class}
+            envelope = command_result(
+                report,
+                result_path,
+                inputs={"source": None if source is None else str(source)},
+                options=options,
+            )
+            write_result(result_path, envelope)
+            console.print(f"Saved result envelope to {result_path}", highlight=False)
 
     @app.command("graph-aggregate")
     def graph_aggregate_command(

@@ -21,8 +21,9 @@ def register(app: typer.Typer) -> None:
         results: Annotated[
             list[Path],
             typer.Argument(
-                help="Result JSON files (--out of flowchart/table/sequence/graph, any mix of "
-                "kinds); each file is a system, a multi-model sequence JSON one per model.",
+                help="Result JSON files (--out or --result of flowchart/table/sequence/graph, "
+                "any mix of kinds); each file is a system, a multi-model sequence JSON one per "
+                "model.",
                 show_default=False,
                 metavar="RESULT",
             ),

@@ -2,7 +2,9 @@
 
 :mod:`parsescore.results` reduces a kind's ``--out`` JSON to per-item numbers; the drill-down
 needs more (flowchart node pairs, graph alias pairs, sequence differences), so each
-:class:`System` keeps its raw block next to its :class:`~parsescore.results.Result`. Sequence
+:class:`System` keeps its raw block next to its :class:`~parsescore.results.Result`. For a result
+envelope (``--result``) that block is rebuilt in the native shape from the envelope's ``details``
+and ``dataset``, so the drill-down shows the same data whichever file it is given. Sequence
 results gain three per-item metrics (``node_error_rate``, ``message_error_rate``,
 ``direction_error_rate``: the paper's Figure 6/7 quantity, (I + D + S) / ground truth × 100) so
 that they can be compared and plotted like any other metric.
@@ -13,14 +15,14 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from parsescore.compare_cli import system_names
 from parsescore.errors import InputError
 from parsescore.files import load_json, read_text
-from parsescore.results import Result, results_from_json
+from parsescore.results import Result, is_envelope, results_from_json
 from parsescore.scores import safe_ratio
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "System",
     "category_error_rate",
     "load_report_systems",
+    "native_view",
 ]
 
 #: The categories of the sequence paper's Figure 6/7, in its order.
@@ -98,7 +101,62 @@ def _with_category_rates(result: Result, raw: Mapping[str, Any]) -> Result:
         block = raw.get("totals", {}).get(category)
         if isinstance(block, dict):
             totals[f"{category}_error_rate"] = category_error_rate(block)
-    return Result(result.kind, result.name, items, totals, result.path)
+    return replace(result, items=items, totals=totals)
+
+
+_COST_METRICS = ("node_text_cost", "label_cost", "additional_text_cost")
+_FLOW_METRICS = ("precision", "recall", "f1", "jaccard")
+_GRAPH_SCORES = {"precision": "p", "recall": "r", "f1": "f1"}
+
+
+def native_view(result: Result) -> dict[str, Any]:
+    """The block of the kind's native ``--out`` JSON that the drill-down reads, rebuilt from an
+    envelope's metrics, ``details`` and ``dataset`` (the inverse of how results.py splits it)."""
+    if result.kind == "flowchart":
+        diagrams = []
+        for item, metrics in result.items.items():
+            detail = result.details.get(item, {})
+            diagram: dict[str, Any] = {"stem": item}
+            diagram |= {m: metrics[m] for m in _COST_METRICS if m in metrics}
+            for key, value in detail.items():
+                if key == "flow" and isinstance(value, dict):
+                    scores = {f"flow_{m}": m for m in _FLOW_METRICS}
+                    value = {m: metrics[k] for k, m in scores.items() if k in metrics} | value
+                diagram[key] = value
+            diagrams.append(diagram)
+        return dict(result.dataset) | {"diagrams": diagrams}
+    if result.kind == "sequence":
+        files, totals = [], {}
+        for item in result.items:
+            detail = result.details.get(item, {})
+            file: dict[str, Any] = {"path": item}
+            if "gt_lines" in detail:
+                file["gt_lines"] = detail["gt_lines"]
+            for category, counts in (detail.get("counts") or {}).items():
+                file[category] = dict(counts)
+                summed = totals.setdefault(category, {})
+                for key, value in counts.items():
+                    summed[key] = summed.get(key, 0) + value
+            if isinstance(detail.get("differences"), list):
+                file["differences"] = detail["differences"]
+            files.append(file)
+        return {"totals": totals, "files": files}
+    if result.kind == "graph":
+        sections: dict[str, dict[str, Any]] = {"nodes": {}, "edges": {}}
+        for item, metrics in result.items.items():
+            prefix, _, name = item.partition(":")
+            detail = result.details.get(item, {})
+            rungs: dict[str, Any] = {}
+            for metric, value in metrics.items():  # node_<rung>_<score>: a rung has scores
+                rung, _, score = metric.removeprefix(f"{prefix}_").rpartition("_")
+                if rung not in rungs:
+                    counts = detail.get(rung)
+                    rungs[rung] = dict(counts) if isinstance(counts, dict) else {}
+                rungs[rung][_GRAPH_SCORES.get(score, score)] = value
+            sections["nodes" if prefix == "node" else "edges"][name] = rungs
+        dataset = {k: v for k, v in result.dataset.items() if k != "micro"}
+        return dict(result.inputs) | sections | dataset
+    return dict(result.dataset)  # table: missing / extra
 
 
 def _read_differences_csv(path: Path) -> dict[str, dict[str, list[dict[str, Any]]]]:
@@ -147,6 +205,24 @@ def _sequence_differences(
     return {p: rows for p, rows in chosen.items() if p in known}, str(sidecar)
 
 
+def _envelope_system(result: Result, path: Path) -> System:
+    """A system from a result envelope: its drill-down block rebuilt in the native shape."""
+    raw = native_view(result)
+    if result.kind != "sequence":
+        return System(result, raw, path)
+    files = raw["files"]
+    differences = None
+    if files and all("differences" in f for f in files):
+        differences = {f["path"]: f["differences"] for f in files}
+    return System(
+        _with_category_rates(result, raw),
+        raw,
+        path,
+        differences,
+        "the result envelope" if differences is not None else None,
+    )
+
+
 def load_report_systems(paths: Sequence[Path], names: Sequence[str] | None = None) -> list[System]:
     """Every system of the given result files (one per model of a multi-model sequence JSON).
 
@@ -169,6 +245,9 @@ def load_report_systems(paths: Sequence[Path], names: Sequence[str] | None = Non
     for path, label in zip(paths, labels, strict=True):
         doc = load_json(path)
         results = results_from_json(doc, name=label, path=path)
+        if is_envelope(doc):
+            systems.append(_envelope_system(results[0], path))
+            continue
         multi = results[0].kind == "sequence" and "files" not in doc
         blocks: list[tuple[str | None, Mapping[str, Any]]] = (
             [(model, block) for model, block in doc.items()] if multi else [(None, doc)]

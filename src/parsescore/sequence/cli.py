@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -16,6 +17,7 @@ from rich.table import Table
 from parsescore.cli_options import CacheOption, DaskSchedulerOption, JobsOption, QuietOption
 from parsescore.errors import InputError
 from parsescore.files import write_json
+from parsescore.results import command_result, write_result
 from parsescore.sequence.dataset import score_model
 from parsescore.sequence.inputs import ScriptSource, git_source, path_source
 from parsescore.sequence.metrics import DEFAULT_THRESHOLD, ModelScore
@@ -23,7 +25,7 @@ from parsescore.sequence.model import CATEGORIES
 from parsescore.sequence.report import TABLE2_HEADERS, results_json, unique_names, write_report
 from parsescore.sequence.syntax import check_syntax, find_plantuml
 
-__all__ = ["register", "run_sequence"]
+__all__ = ["envelope_paths", "register", "run_sequence"]
 
 
 def _console(*, stderr: bool = False) -> Console:
@@ -111,11 +113,53 @@ def _syntax_check(
     )
 
 
+def envelope_paths(path: Path, names: list[str]) -> list[Path]:
+    """Where ``--result`` writes each model's envelope: ``path`` itself for one model, else
+    ``<stem>.<model><suffix>`` beside it (characters other than letters, digits, ``.``, ``_``,
+    ``-`` and ``#`` in the model name become ``_``, so a ref such as ``origin/a`` stays a name)."""
+    if len(names) == 1:
+        return [path]
+    safe = [re.sub(r"[^\w.#-]", "_", name) for name in names]
+    if len(set(safe)) != len(safe):
+        raise InputError(f"--result: model names {', '.join(names)} give clashing file names")
+    return [path.with_name(f"{path.stem}.{name}{path.suffix}") for name in safe]
+
+
+def _envelopes(
+    models: list[ModelScore],
+    result: Path,
+    *,
+    inputs: list[dict[str, Any]],
+    threshold: float,
+    console: Console,
+) -> None:
+    """Write one envelope per model, from the very block ``--out`` holds for it."""
+    names = unique_names(models)
+    for model, path, given in zip(models, envelope_paths(result, names), inputs, strict=True):
+        envelope = command_result(
+            results_json([model]),
+            path,
+            inputs=given,
+            options={"threshold": threshold},
+            details={
+                file.path: {"differences": [d.as_dict() for d in file.differences]}
+                for file in model.files
+            },
+            dataset={
+                "missing_predictions": [f.path for f in model.files if f.prediction_missing],
+                "skipped": [{"path": s.path, "reason": s.reason} for s in model.skipped],
+            },
+        )
+        write_result(path, envelope)
+        console.print(f"result written to {path}", highlight=False)
+
+
 def run_sequence(
     truth: Path | None,
     preds: list[Path],
     *,
     out: Path | None = None,
+    result: Path | None = None,
     threshold: float = DEFAULT_THRESHOLD,
     check: bool = False,
     report: Path | None = None,
@@ -130,7 +174,10 @@ def run_sequence(
     console: Console | None = None,
     err_console: Console | None = None,
 ) -> list[ModelScore]:
-    """The whole command: read, score every model, print, write JSON / report files."""
+    """The whole command: read, score every model, print, write JSON / report files.
+
+    ``result`` writes the common envelope, one per model (see :func:`envelope_paths`).
+    """
     console = console or _console()
     err_console = err_console or _console(stderr=True)
     pred_refs = pred_refs or []
@@ -143,6 +190,7 @@ def run_sequence(
             raise InputError("--repo needs --truth-ref and at least one --pred-ref")
         truth_source: ScriptSource = git_source(repo, truth_ref)
         pred_sources = [git_source(repo, ref) for ref in pred_refs]
+        inputs = [{"repo": str(repo), "truth_ref": truth_ref, "pred_ref": ref} for ref in pred_refs]
     else:
         if truth is None or not preds:
             raise InputError("give --truth and at least one --pred (or --repo with refs)")
@@ -150,6 +198,7 @@ def run_sequence(
             raise InputError("--truth-ref/--pred-ref need --repo")
         truth_source = path_source(truth)
         pred_sources = [path_source(pred) for pred in preds]
+        inputs = [{"truth": str(truth), "pred": str(pred)} for pred in preds]
         if any(p.single_file != truth_source.single_file for p in pred_sources):
             raise InputError("--truth and --pred must both be files or both be directories")
         if not truth_source.paths:
@@ -187,6 +236,8 @@ def run_sequence(
     if out is not None:
         write_json(out, results_json(models))
         console.print(f"JSON written to {out}", highlight=False)
+    if result is not None:
+        _envelopes(models, result, inputs=inputs, threshold=threshold, console=console)
     if report is not None:
         written, warnings = write_report(models, report)
         for warning in warnings:
@@ -208,6 +259,14 @@ def register(app: typer.Typer) -> None:
             typer.Option("--pred", help="Prediction file or directory (repeat for models)."),
         ] = None,
         out: Annotated[Path | None, typer.Option("--out", help="Write JSON results here.")] = None,
+        result: Annotated[
+            Path | None,
+            typer.Option(
+                "--result",
+                help="Also write the common result envelope here (parsescore schema result); "
+                "with several models, one per model: <stem>.<model><suffix>.",
+            ),
+        ] = None,
         threshold: Annotated[
             float,
             typer.Option(
@@ -247,6 +306,7 @@ def register(app: typer.Typer) -> None:
             truth,
             list(pred or []),
             out=out,
+            result=result,
             threshold=threshold,
             check=check_syntax_,
             report=report,

@@ -4,18 +4,39 @@ reference's ``table_recognition_metric`` command)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from parsescore.cli_options import CacheOption, DaskSchedulerOption, JobsOption, QuietOption
+from parsescore.cli_options import (
+    CacheOption,
+    DaskSchedulerOption,
+    JobsOption,
+    QuietOption,
+    ResultOption,
+)
 from parsescore.errors import InputError
 from parsescore.files import write_json
+from parsescore.results import command_result, write_result
 
-__all__ = ["register"]
+__all__ = ["register", "table_details"]
+
+
+def table_details(
+    truth_tables: Mapping[str, str], pred_tables: Mapping[str, str]
+) -> dict[str, dict[str, Any]]:
+    """The drill-down record of each truth table in the ``--result`` envelope (``detail``).
+
+    The hook where per-table detail is filled: every table gets an empty record for now; the
+    cells that differ (``parsescore.table.celldiff.differing_cells(truth_html, pred_html)``)
+    go here once that module exists. ``pred_tables`` lacks the tables whose prediction is
+    missing (listed in the envelope's ``dataset.missing``).
+    """
+    return {name: {} for name in truth_tables}
 
 
 def _summary(result: object, console: Console) -> None:
@@ -70,6 +91,7 @@ def register(app: typer.Typer) -> None:
         out: Annotated[
             Path | None, typer.Option("--out", help="Write the JSON result here.")
         ] = None,
+        result_path: ResultOption = None,
         denominator: Annotated[
             str,
             typer.Option(
@@ -121,11 +143,24 @@ def register(app: typer.Typer) -> None:
             truth_path=truth,
             pred_path=pred,
         )
+        doc = result.to_json()
         if out is not None:
-            write_json(out, result.to_json())
+            write_json(out, doc)
+        if result_path is not None:
+            write_result(
+                result_path,
+                command_result(
+                    doc,
+                    result_path,
+                    inputs={"truth": str(truth), "pred": str(pred)},
+                    details=table_details(truth_tables, pred_tables),
+                ),
+            )
         _summary(result, console)
         if out is not None:
             console.print(f"written: {out}")
+        if result_path is not None:
+            console.print(f"written: {result_path}")
 
     @app.command("grits")
     def grits_command(
@@ -134,6 +169,7 @@ def register(app: typer.Typer) -> None:
         out: Annotated[
             Path | None, typer.Option("--out", help="Write the JSON result here.")
         ] = None,
+        result_path: ResultOption = None,
         iou: Annotated[
             str, typer.Option("--iou", help="enclosing (table-transformer) or union.")
         ] = "enclosing",
@@ -156,6 +192,9 @@ def register(app: typer.Typer) -> None:
         )
         if out is not None:
             write_json(out, doc)
+        if result_path is not None:
+            inputs = {"truth": str(truth), "pred": str(pred)}
+            write_result(result_path, command_result(doc, result_path, inputs=inputs))
         console = Console()
         table = Table(title=f"parsescore grits — {doc['n_tables']} tables")
         table.add_column("metric")
@@ -168,6 +207,8 @@ def register(app: typer.Typer) -> None:
             console.print(f"[yellow]{len(doc['missing'])} missing predictions (scored 0)[/]")
         if out is not None:
             console.print(f"written: {out}")
+        if result_path is not None:
+            console.print(f"written: {result_path}")
 
     @app.command("teds")
     def teds_command(
