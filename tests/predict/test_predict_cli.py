@@ -472,3 +472,94 @@ def test_predicted_flowcharts_score_like_the_same_files_scored_directly(
     ours.pop("inputs"), direct.pop("inputs")
     assert ours == direct
     assert len(ours["diagrams"]) == 5
+
+
+def run(server: ChatServer, kind: str, images: Path, truth: Path, out: Path, capsys, *more: str):
+    """``parsescore run`` in-process (no key needed: --base-url points at the test server)."""
+    args = ["run", kind, "--images", str(images), "--truth", str(truth), "--model", "m-1"]
+    args += ["--out", str(out), "--base-url", server.base_url, "--quiet", *more]
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    captured = capsys.readouterr()
+    return (0 if stop.value.code is None else int(stop.value.code)), captured.out, captured.err
+
+
+def test_run_table_scores_the_predictions_under_the_truths_names(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from parsescore.table import TEDS
+    from parsescore.table.inputs import load_tables
+
+    samples = DATA / "table" / "pubtabnet_samples"
+    truth_all = json.loads((samples / "sample_gt.json").read_text())
+    pred_all = json.loads((samples / "sample_pred.json").read_text())
+    names = sorted(truth_all)[:3]
+    truth = tmp_path / "truth.json"
+    truth.write_text(json.dumps({n: truth_all[n] for n in names}))
+    images = tmp_path / "images"
+    images.mkdir()
+    for seed, name in enumerate(names):
+        image = write_png(images / name, seed=seed)  # PubTabNet names tables by image file
+        answer = pred_all[name] if seed < 2 else "I see no table."
+        chat_server.script(image, ok(answer))
+    out = tmp_path / "out"
+    code, stdout, _ = run(chat_server, "table", images, truth, out, capsys)
+    assert code == 1  # one image failed
+    assert "3 images, 2 done, 0 resumed, 1 failed" in stdout
+    result = json.loads((out / "result.json").read_text())
+    assert result["kind"] == "table"
+    scored = {item["id"]: item["metrics"]["TEDS"] for item in result["items"]}
+    teds, truth_html = TEDS(), load_tables(truth)
+    for name in names[:2]:
+        assert scored[name] == teds(truth_html[name], pred_all[name])
+    assert scored[names[2]] == 0.0
+    assert json.loads((out / "scores.json").read_text())["missing"] == [names[2]]
+    page = (out / "report" / "index.html").read_text()
+    assert "m-1" in page and names[0] in page
+
+
+def test_run_sequence_end_to_end_on_the_readme_example(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "predict" / "sequence"
+    for image in (example / "images").glob("*.png"):
+        chat_server.script(image, ok((example / "answers" / f"{image.stem}.txt").read_text()))
+    out = tmp_path / "out"
+    code, stdout, _ = run(
+        chat_server,
+        "sequence",
+        example / "images",
+        example / "truth",
+        out,
+        capsys,
+        "--captions",
+        str(example / "captions.csv"),
+    )
+    assert code == 0, stdout
+    # the same numbers as scoring the answers' scripts directly
+    direct_pred = tmp_path / "direct"
+    direct_pred.mkdir()
+    for stem in (p.stem for p in (example / "truth").glob("*.puml")):
+        source = DATA / "sequence" / "model_a" / f"{stem}.puml"
+        (direct_pred / f"{stem}.puml").write_bytes(source.read_bytes())
+    assert sorted(p.name for p in (out / "predictions").glob("*.puml")) == sorted(
+        p.name for p in direct_pred.glob("*.puml")
+    )
+    code, _, _ = run_cli_scores(["sequence", "--truth", str(example / "truth"), "--pred",
+                                 str(direct_pred), "--out", str(tmp_path / "direct.json"),
+                                 "--quiet"], capsys)  # fmt: skip
+    assert code == 0
+    assert json.loads((out / "scores.json").read_text()) == json.loads(
+        (tmp_path / "direct.json").read_text()
+    )
+    assert 'call flow diagram of "Request for list of parallel links"' in " ".join(
+        r.text for r in chat_server.requests
+    )
+    assert (out / "report" / "index.html").is_file()
+
+
+def run_cli_scores(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    captured = capsys.readouterr()
+    return (0 if stop.value.code is None else int(stop.value.code)), captured.out, captured.err

@@ -15,7 +15,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from parsescore.files import read_text
+from parsescore.errors import InputError
+from parsescore.files import read_text, write_json
 from parsescore.predict.engine import (
     STATE_DIR,
     PredictInterrupted,
@@ -179,6 +180,28 @@ def _print_summary(summary: PredictSummary, console: Console) -> None:
     )
 
 
+def _tables_named_as_truth(truth: Path, summary: PredictSummary, target: Path) -> Path:
+    """The prediction folder, or a JSON of the predictions keyed as the truth names them.
+
+    PubTabNet-style truth names each table by its image file (``PMC…_00.png``) while the
+    prediction folder names it by stem; when the truth uses file names, the predictions are
+    collected into ``target`` under those names so that tables meet their truth.
+    """
+    from parsescore.table.inputs import load_tables
+
+    names = set(load_tables(truth))
+    done = {s: o for s, o in summary.outcomes.items() if o.status != "failed" and o.output}
+    if not any(o.image in names for o in done.values()):
+        return summary.out_dir
+    tables = {
+        (o.image if o.image in names else stem): read_text(summary.out_dir / o.output)
+        for stem, o in done.items()
+        if o.output is not None
+    }
+    write_json(target, tables)
+    return target
+
+
 def register(app: typer.Typer) -> None:
     """Add ``predict``, ``run`` and ``prompt`` to the main app."""
 
@@ -224,6 +247,85 @@ def register(app: typer.Typer) -> None:
         summary = run_predict(
             kind.value, images, out, options, quiet=quiet, console=Console(soft_wrap=True)
         )
+        if summary.failed:
+            raise typer.Exit(1)
+
+    @app.command("run")
+    def run_command(
+        kind: KindArgument,
+        images: ImagesOption,
+        truth: Annotated[
+            Path,
+            typer.Option(
+                "--truth",
+                help="Ground truth, as the kind's command reads it (flowchart: the folder with "
+                "nodes/ labels/ flow/ additional_texts/).",
+            ),
+        ],
+        model: ModelOption,
+        out: Annotated[Path, typer.Option("--out", help="Folder for predictions, scores, report.")],
+        base_url: BaseUrlOption = None,
+        api_key_env: ApiKeyEnvOption = "OPENAI_API_KEY",
+        concurrency: ConcurrencyOption = 4,
+        on_existing: OnExistingOption = OnExistingChoice.error,
+        captions: CaptionsOption = None,
+        prompt: PromptOption = None,
+        timeout: TimeoutOption = 120.0,
+        max_retries: RetriesOption = 5,
+        structured_output: StructuredOption = True,
+        temperature: TemperatureOption = None,
+        max_tokens: MaxTokensOption = None,
+        retry_base: RetryBaseOption = 1.0,
+        quiet: QuietOption = False,
+    ) -> None:
+        """Predict every image, score the predictions against --truth and write the report.
+
+        Writes OUT/predictions/ (as `predict`; tables whose truth is named by image file also
+        OUT/predictions.json, keyed so), OUT/scores.json (the kind's --out),
+        OUT/result.json (the common envelope) and OUT/report/index.html. Exits 1 when some
+        images failed: they are missing predictions, scored as the kind scores those (flowchart:
+        left out and listed, as with --allow-missing).
+        """
+        from parsescore.cli import app as main_app
+        from parsescore.report import write_report
+
+        if not truth.exists():
+            raise InputError("--truth does not exist", path=truth)
+        options = _options(
+            model=model,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            concurrency=concurrency,
+            on_existing=on_existing,
+            captions=captions,
+            prompt=prompt,
+            timeout=timeout,
+            max_retries=max_retries,
+            structured_output=structured_output,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            retry_base=retry_base,
+        )
+        console = Console(soft_wrap=True)
+        predictions = out / "predictions"
+        summary = run_predict(
+            kind.value, images, predictions, options, quiet=quiet, console=console
+        )
+        if summary.done + summary.skipped == 0:
+            raise InputError("no image gave a valid prediction; nothing to score")
+        scores, result = out / "scores.json", out / "result.json"
+        pred = predictions
+        if kind is PredictKind.table:
+            pred = _tables_named_as_truth(truth, summary, out / "predictions.json")
+        args = [kind.value, "--truth", str(truth), "--pred", str(pred)]
+        args += ["--out", str(scores), "--result", str(result)]
+        if quiet:
+            args.append("--quiet")
+        if kind is PredictKind.flowchart:  # failed images are missing predictions
+            args.append("--allow-missing")
+        main_app(args, prog_name="parsescore", standalone_mode=False)
+        report = write_report([result], out / "report", names=[model])
+        console.print(f"report: {report}", highlight=False)
         if summary.failed:
             raise typer.Exit(1)
 
