@@ -6,11 +6,68 @@ from pathlib import Path
 from typing import Any
 
 from parsescore.errors import InputError
-from parsescore.graph.evaluate import AlignMode, evaluate_graphs
+from parsescore.graph.evaluate import AlignMode, GraphMatching, build_report, match_graphs
 from parsescore.graph.io import load_graph_json, load_source_text
 from parsescore.graph.template import collect_id_fields, load_template, truth_graph_from_file
 
-__all__ = ["evaluate_files", "evaluate_generic_files"]
+__all__ = ["evaluate_files", "evaluate_generic_files", "match_files"]
+
+
+def match_files(
+    graph: str | Path,
+    truth: str | Path,
+    template: str | None = None,
+    *,
+    source: str | Path | None = None,
+    structural_align: AlignMode = "auto",
+    id_fields: dict[str, list[str]] | None = None,
+    root_class: str | None = None,
+) -> GraphMatching:
+    """The node matching behind eval.json for these inputs (what every report is built from).
+
+    With ``template``, ``truth`` is an instance of it; without, both are graph.json files:
+    identity fields then come from the truth's ``graph.id_fields_map`` (else the extracted
+    graph's), overridden per class by ``id_fields``, and the root class (for singleton-root
+    pairing) from ``root_class``, else the truth's ``graph.template_name``.
+    """
+    if template is not None:
+        if id_fields or root_class:
+            raise InputError("id_fields/root_class only apply without a template")
+        model = load_template(template)
+        fields = collect_id_fields(model)
+        truth_graph = truth_graph_from_file(truth, model)
+        extracted = load_graph_json(graph)
+        root: str | None = model.__name__
+    else:
+        truth_graph = load_graph_json(truth)
+        extracted = load_graph_json(graph)
+        fields = {}
+        for source_graph in (extracted.graph, truth_graph.graph):
+            raw = source_graph.get("id_fields_map")
+            if isinstance(raw, dict):
+                for cls, names in raw.items():
+                    if isinstance(names, list):
+                        fields[str(cls)] = [n for n in names if isinstance(n, str)]
+        fields.update(id_fields or {})
+        if not any(fields.values()):
+            raise InputError(
+                "no identity fields: the truth graph has no graph.id_fields_map; "
+                "pass --id-fields Class=field1,field2",
+                path=truth,
+            )
+        root = root_class
+        if root is None:
+            name = truth_graph.graph.get("template_name") or extracted.graph.get("template_name")
+            root = str(name) if name else None
+    source_text = load_source_text(source) if source is not None else None
+    return match_graphs(
+        truth_graph,
+        extracted,
+        fields,
+        root_class=root,
+        source_text=source_text,
+        align_mode=structural_align,
+    )
 
 
 def evaluate_files(
@@ -28,22 +85,8 @@ def evaluate_files(
     >>> report = evaluate_files("graph.json", "truth.json", "tpl.py:Invoice")  # doctest: +SKIP
     >>> report["micro"]["nodes"]["strict"]["f1"]  # doctest: +SKIP
     """
-    model = load_template(template)
-    id_fields = collect_id_fields(model)
-    truth_graph = truth_graph_from_file(truth, model)
-    extracted = load_graph_json(graph)
-    source_text = load_source_text(source) if source is not None else None
-    return evaluate_graphs(
-        truth_graph,
-        extracted,
-        id_fields,
-        root_class=model.__name__,
-        source_text=source_text,
-        align_mode=structural_align,
-        graph_name=Path(graph),
-        truth_name=Path(truth),
-        template_name=template,
-    )
+    matching = match_files(graph, truth, template, source=source, structural_align=structural_align)
+    return build_report(matching, graph=str(Path(graph)), truth=str(Path(truth)), template=template)
 
 
 def evaluate_generic_files(
@@ -55,40 +98,13 @@ def evaluate_generic_files(
     source: str | Path | None = None,
     structural_align: AlignMode = "auto",
 ) -> dict[str, Any]:
-    """Score two graph.json files without a template.
-
-    Identity fields come from the truth's ``graph.id_fields_map`` (else the extracted graph's),
-    overridden per class by ``id_fields``; the root class (for singleton-root pairing) from
-    ``root_class``, else the truth's ``graph.template_name``.
-    """
-    truth_graph = load_graph_json(truth)
-    extracted = load_graph_json(graph)
-    fields: dict[str, list[str]] = {}
-    for source_graph in (extracted.graph, truth_graph.graph):
-        raw = source_graph.get("id_fields_map")
-        if isinstance(raw, dict):
-            for cls, names in raw.items():
-                if isinstance(names, list):
-                    fields[str(cls)] = [n for n in names if isinstance(n, str)]
-    fields.update(id_fields or {})
-    if not any(fields.values()):
-        raise InputError(
-            "no identity fields: the truth graph has no graph.id_fields_map; "
-            "pass --id-fields Class=field1,field2",
-            path=truth,
-        )
-    if root_class is None:
-        name = truth_graph.graph.get("template_name") or extracted.graph.get("template_name")
-        root_class = str(name) if name else None
-    source_text = load_source_text(source) if source is not None else None
-    return evaluate_graphs(
-        truth_graph,
-        extracted,
-        fields,
+    """Score two graph.json files without a template (see :func:`match_files` for the rules)."""
+    matching = match_files(
+        graph,
+        truth,
+        source=source,
+        structural_align=structural_align,
+        id_fields=id_fields,
         root_class=root_class,
-        source_text=source_text,
-        align_mode=structural_align,
-        graph_name=Path(graph),
-        truth_name=Path(truth),
-        template_name=None,
     )
+    return build_report(matching, graph=str(Path(graph)), truth=str(Path(truth)), template=None)

@@ -66,28 +66,28 @@ def register(app: typer.Typer) -> None:
         result_path: ResultOption = None,
     ) -> None:
         """Score an extracted graph.json against ground truth (docling-graph script 16)."""
-        from parsescore.graph.api import evaluate_files, evaluate_generic_files
+        from parsescore.graph.api import match_files
+        from parsescore.graph.evaluate import build_report
         from parsescore.graph.io import parse_id_fields
         from parsescore.graph.summary import print_eval_summary
+        from parsescore.graph.unmatched import unmatched_details
 
         if structural_align not in ("auto", "on", "off"):
             raise InputError(
                 f"--structural-align must be auto, on or off, got {structural_align!r}"
             )
-        mode = structural_align  # narrowed above
-        if template is not None:
-            if id_fields or root_class:
-                raise InputError("--id-fields/--root-class only apply without --template")
-            report = evaluate_files(graph, truth, template, source=source, structural_align=mode)  # type: ignore[arg-type]
-        else:
-            report = evaluate_generic_files(
-                graph,
-                truth,
-                id_fields=parse_id_fields(id_fields or []),
-                root_class=root_class,
-                source=source,
-                structural_align=mode,  # type: ignore[arg-type]
-            )
+        if template is not None and (id_fields or root_class):
+            raise InputError("--id-fields/--root-class only apply without --template")
+        matching = match_files(
+            graph,
+            truth,
+            template,
+            source=source,
+            structural_align=structural_align,  # type: ignore[arg-type]
+            id_fields=parse_id_fields(id_fields or []) if template is None else None,
+            root_class=root_class,
+        )
+        report = build_report(matching, graph=str(graph), truth=str(truth), template=template)
         console = Console()
         print_eval_summary(report, console)
         if out is not None:
@@ -98,11 +98,13 @@ def register(app: typer.Typer) -> None:
             options: dict[str, object] = {}
             if template is None:
                 options = {"id_fields": list(id_fields or []), "root_class": root_class}
+            details = unmatched_details(matching)
             envelope = command_result(
                 report,
                 result_path,
                 inputs={"source": None if source is None else str(source)},
                 options=options,
+                details=details,
             )
             write_result(result_path, envelope)
             console.print(f"Saved result envelope to {result_path}", highlight=False)

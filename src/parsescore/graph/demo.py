@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from parsescore.files import write_json, write_text
-from parsescore.graph.api import evaluate_files
+from parsescore.graph.api import match_files
 from parsescore.graph.audit import audit_graph_file
-from parsescore.graph.evaluate import fanout_warnings
+from parsescore.graph.evaluate import build_report, fanout_warnings
+from parsescore.graph.unmatched import unmatched_details
+from parsescore.results import command_result, write_result
 
 __all__ = ["DEMO_DIR", "run_demo"]
 
@@ -28,12 +30,18 @@ def run_demo(out_dir: Path) -> str:
     """Evaluate the bundled example (eval.json, audit.json, audit.md) and return a section."""
     out_dir = Path(out_dir)
     template = f"{DEMO_DIR / 'library_template.py'}:Library"
-    report = evaluate_files(
+    matching = match_files(
         DEMO_DIR / "graph.json",
         DEMO_DIR / "truth.json",
         template,
         source=DEMO_DIR / "source.md",
         structural_align="auto",
+    )
+    report = build_report(
+        matching,
+        graph=str(DEMO_DIR / "graph.json"),
+        truth=str(DEMO_DIR / "truth.json"),
+        template=template,
     )
     report["graph"], report["truth"], report["template"] = (
         "graph.json",
@@ -41,6 +49,12 @@ def run_demo(out_dir: Path) -> str:
         "library_template.py:Library",
     )  # paths relative to the bundled data folder, so the output does not depend on the install
     write_json(out_dir / "eval.json", report)
+    envelope = out_dir / "envelope.json"  # with the unmatched nodes, for the report
+    details = unmatched_details(matching)
+    write_result(
+        envelope,
+        command_result(report, envelope, inputs={"source": "source.md"}, details=details),
+    )
     audit = audit_graph_file(
         DEMO_DIR / "graph.json",
         provenance=DEMO_DIR / "provenance.json",

@@ -12,12 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from parsescore.errors import InputError
-from parsescore.graph.evaluate import AlignMode, GraphMatching, Key, edge_keys, match_graphs
-from parsescore.graph.io import load_graph_json, load_source_text
-from parsescore.graph.template import collect_id_fields, load_template, truth_graph_from_file
+from parsescore.graph.api import match_files
+from parsescore.graph.evaluate import AlignMode, GraphMatching, Key, edge_keys
 
-__all__ = ["Unmatched", "key_label", "unmatched_files", "unmatched_items"]
+__all__ = ["Unmatched", "key_label", "unmatched_details", "unmatched_files", "unmatched_items"]
 
 Unmatched = dict[str, dict[str, dict[str, dict[str, list[Any]]]]]
 """``{"nodes": {class: {rung: {"missing": [...], "extra": [...]}}}, "edges": {label: ...}}``."""
@@ -102,21 +100,6 @@ def unmatched_items(matching: GraphMatching) -> Unmatched:
     return {"nodes": nodes, "edges": edges}
 
 
-def _generic_id_fields(
-    truth_graph: dict[str, Any], extracted_graph: dict[str, Any], overrides: dict[str, list[str]]
-) -> dict[str, list[str]]:
-    """Identity fields as ``evaluate_generic_files`` takes them (truth's map over extracted's)."""
-    fields: dict[str, list[str]] = {}
-    for metadata in (extracted_graph, truth_graph):
-        raw = metadata.get("id_fields_map")
-        if isinstance(raw, dict):
-            for cls, names in raw.items():
-                if isinstance(names, list):
-                    fields[str(cls)] = [n for n in names if isinstance(n, str)]
-    fields.update(overrides)
-    return fields
-
-
 def unmatched_files(
     graph: str | Path,
     truth: str | Path,
@@ -127,39 +110,26 @@ def unmatched_files(
     id_fields: dict[str, list[str]] | None = None,
     root_class: str | None = None,
 ) -> Unmatched:
-    """:func:`unmatched_items` for the inputs of ``parsescore graph`` (same options).
-
-    With ``template`` the inputs are read as :func:`~parsescore.graph.evaluate_files` reads
-    them; without it as :func:`~parsescore.graph.evaluate_generic_files` does, so the lists
-    match the eval.json those functions return for the same arguments.
-    """
-    if template is not None:
-        if id_fields or root_class:
-            raise InputError("id_fields/root_class only apply without a template")
-        model = load_template(template)
-        fields = collect_id_fields(model)
-        truth_graph = truth_graph_from_file(truth, model)
-        extracted = load_graph_json(graph)
-        root: str | None = model.__name__
-    else:
-        truth_graph = load_graph_json(truth)
-        extracted = load_graph_json(graph)
-        fields = _generic_id_fields(truth_graph.graph, extracted.graph, id_fields or {})
-        if not any(fields.values()):
-            raise InputError(
-                "no identity fields: the truth graph has no graph.id_fields_map; "
-                "pass id_fields={'Class': ['field1', ...]}",
-                path=truth,
-            )
-        name = truth_graph.graph.get("template_name") or extracted.graph.get("template_name")
-        root = root_class if root_class is not None else (str(name) if name else None)
-    source_text = load_source_text(source) if source is not None else None
-    matching = match_graphs(
-        truth_graph,
-        extracted,
-        fields,
-        root_class=root,
-        source_text=source_text,
-        align_mode=structural_align,
+    """:func:`unmatched_items` for the inputs of ``parsescore graph`` (same options)."""
+    return unmatched_items(
+        match_files(
+            graph,
+            truth,
+            template,
+            source=source,
+            structural_align=structural_align,
+            id_fields=id_fields,
+            root_class=root_class,
+        )
     )
-    return unmatched_items(matching)
+
+
+def unmatched_details(matching: GraphMatching) -> dict[str, dict[str, Any]]:
+    """The unmatched items as result-envelope details: ``{"node:<Class>" | "edge:<LABEL>":
+    {"unmatched": {rung: {"missing", "extra"}}}}``, keyed as the envelope's items are."""
+    unmatched = unmatched_items(matching)
+    return {
+        f"{prefix}:{name}": {"unmatched": rungs}
+        for section, prefix in (("nodes", "node"), ("edges", "edge"))
+        for name, rungs in unmatched[section].items()
+    }
