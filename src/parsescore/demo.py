@@ -29,13 +29,13 @@ def run_demo(out_dir: Path) -> Path:
             continue
         console.rule(f"[bold]{kind}")
         sections.append(importlib.import_module(name).run_demo(out_dir / kind))
-    results = [
+    results = [  # table and graph: the envelope, which holds the cells / nodes that differ
         path
         for path in (
             out_dir / "flowchart" / "result.json",
-            out_dir / "table" / "results.json",
+            out_dir / "table" / "envelope.json",
             out_dir / "sequence" / "results.json",
-            out_dir / "graph" / "eval.json",
+            out_dir / "graph" / "envelope.json",
         )
         if path.is_file()
     ]

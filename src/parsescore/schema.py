@@ -414,10 +414,37 @@ def _defs() -> dict[str, dict[str, Any]]:
             extra=True,
             description="A diagram's record without its stem and the numbers in metrics.",
         ),
-        "table_detail": {
-            "type": "object",
-            "description": "Per-table drill-down (empty for now; the cells that differ later).",
-        },
+        "table_cell": _record(
+            {
+                "row": _COUNT,
+                "col": _COUNT,
+                "rowspan": _COUNT,
+                "colspan": _COUNT,
+                "text": _STRING,
+            },
+            description="A cell: 0-based grid slot of its top-left corner, spans, text.",
+        ),
+        "table_detail": _record(
+            {
+                "cells": {
+                    "type": "array",
+                    "items": _record(
+                        {
+                            "change": {"enum": ["insertion", "deletion", "substitution"]},
+                            "truth": _nullable(_ref("table_cell")),
+                            "pred": _nullable(_ref("table_cell")),
+                        }
+                    ),
+                },
+                "cell_changes": _record(
+                    {"insertion": _COUNT, "deletion": _COUNT, "substitution": _COUNT}
+                ),
+            },
+            optional=("cells", "cell_changes"),
+            extra=True,
+            description="The cells that differ (rows and columns aligned as GriTS aligns them) "
+            "and their counts.",
+        ),
         "sequence_detail": _record(
             {
                 "gt_lines": _COUNT,
@@ -460,10 +487,24 @@ def _defs() -> dict[str, dict[str, Any]]:
             "difference.",
         ),
         "rung_counts": _record({"tp": _COUNT, "fp": _COUNT, "fn": _COUNT}, extra=True),
-        "graph_detail": _map(
-            _ref("rung_counts"),
-            description="{rung: tp/fp/fn} of a node class or edge label (P/R/F1 are metrics).",
-        ),
+        "graph_detail": {
+            "type": "object",
+            "description": "{rung: tp/fp/fn} of a node class or edge label (P/R/F1 are "
+            "metrics), and under 'unmatched' the items themselves per rung: 'missing' (truth, "
+            "the fn) and 'extra' (extracted, the fp); node ids as Class:value, edges as "
+            "[source, target].",
+            "properties": {
+                "unmatched": _map(
+                    _record(
+                        {
+                            "missing": {"type": "array"},
+                            "extra": {"type": "array"},
+                        }
+                    )
+                )
+            },
+            "additionalProperties": _ref("rung_counts"),
+        },
         "flowchart_dataset": _record(
             {
                 "missing_predictions": _STRINGS,

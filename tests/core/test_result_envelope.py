@@ -35,7 +35,8 @@ from parsescore.results import (
 )
 from parsescore.schema import schema
 from parsescore.sequence.cli import envelope_paths
-from parsescore.table.cli import table_details
+from parsescore.table.celldiff import cell_diff_summary, differing_cells, table_details
+from parsescore.table.inputs import load_tables
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "parsescore" / "data"
@@ -346,7 +347,13 @@ def test_table_envelopes(made: dict[str, tuple[Path, list[Path]]]) -> None:
     assert envelope["options"]["denominator"] == "tree_nodes"
     assert envelope["dataset"] == {"missing": [], "extra": []}
     assert len(envelope["items"]) == 20
-    assert all(item["detail"] == {} for item in envelope["items"])
+    truth = load_tables(DATA / "table" / "pubtabnet_samples" / "sample_gt.json")
+    pred = load_tables(DATA / "table" / "pubtabnet_samples" / "sample_pred.json")
+    for item in envelope["items"]:
+        detail = item["detail"]
+        assert detail["cells"] == differing_cells(truth[item["id"]], pred[item["id"]])
+        assert detail["cell_changes"] == cell_diff_summary(detail["cells"])
+        assert (detail["cells"] == []) == (item["metrics"]["TEDS"] == 1.0)
     grits = _doc(made["grits"][1][0])
     assert grits["kind"] == "table"
     assert grits["options"] == {"metric": "GriTS-Con", "iou": "enclosing", "lcs": "difflib"}
@@ -354,11 +361,22 @@ def test_table_envelopes(made: dict[str, tuple[Path, list[Path]]]) -> None:
     assert [i["id"] for i in grits["items"]] == ["t1", "t2"]
 
 
-def test_table_details_hook_gives_every_truth_table_a_record() -> None:
-    assert table_details({"a": "<table/>", "b": "<table/>"}, {"a": "<table/>"}) == {
-        "a": {},
-        "b": {},
+def test_table_details_are_the_cells_teds_sees_differ() -> None:
+    table = "<html><body><table><tr><td>x</td><td>y</td></tr></table></body></html>"
+    changed = table.replace("<td>y</td>", "<td>z</td>")
+    bare = "<table><tr><td>x</td><td>y</td></tr></table>"  # TEDS finds no table: scores 0
+    details = table_details(
+        {"same": table, "changed": table, "bare": table, "missing": table, "no_truth": "<p/>"},
+        {"same": table, "changed": changed, "bare": bare, "no_truth": table},
+    )
+    assert set(details) == {"same", "changed", "bare"}  # no record: missing, unreadable truth
+    assert details["same"] == {
+        "cells": [],
+        "cell_changes": {"substitution": 0, "deletion": 0, "insertion": 0},
     }
+    assert [c["change"] for c in details["changed"]["cells"]] == ["substitution"]
+    assert details["changed"]["cells"][0]["pred"]["text"] == "z"
+    assert details["bare"]["cell_changes"] == {"substitution": 0, "deletion": 2, "insertion": 0}
 
 
 def test_sequence_envelopes(made: dict[str, tuple[Path, list[Path]]]) -> None:
@@ -450,8 +468,17 @@ def test_graph_envelope(made: dict[str, tuple[Path, list[Path]]]) -> None:
         f"edge:{e}" for e in native["edges"]
     }
     for name, rungs in native["nodes"].items():
-        detail = items[f"node:{name}"]["detail"]
+        detail = dict(items[f"node:{name}"]["detail"])
+        unmatched = detail.pop("unmatched")
         assert detail == {rung: {k: s[k] for k in ("tp", "fp", "fn")} for rung, s in rungs.items()}
+        for rung, counts in rungs.items():
+            assert len(unmatched[rung]["missing"]) == counts["fn"]
+            assert len(unmatched[rung]["extra"]) == counts["fp"]
+    for label, rungs in native["edges"].items():
+        unmatched = items[f"edge:{label}"]["detail"]["unmatched"]
+        assert {r: len(u["missing"]) for r, u in unmatched.items()} == {
+            r: c["fn"] for r, c in rungs.items()
+        }
     dataset = envelope["dataset"]
     for key in ("integrity", "relaxed_alias_pairs", "attribute_completeness", "edge_fanout"):
         assert dataset[key] == native[key]
@@ -485,6 +512,14 @@ def _page(paths: list[Path]) -> str:
     return html
 
 
+def _shared(a: str, b: str) -> int:
+    """The length of the common prefix of two strings."""
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
 @pytest.mark.parametrize("case", ["flowchart", "table_a", "grits", "sequence", "graph"])
 def test_report_from_an_envelope_shows_the_native_drilldown(
     made: dict[str, tuple[Path, list[Path]]], case: str
@@ -505,6 +540,18 @@ def test_report_from_an_envelope_shows_the_native_drilldown(
         )
         assert "Counted differences" in from_envelope
         (native.parent / "differences.csv").unlink()
+    if case in ("table_a", "graph"):  # the envelope adds what the native file cannot hold
+        added, note = {
+            "table_a": ("The cells that differ (rows", "this file holds scores only"),
+            "graph": ("Unmatched nodes and edges", "the nodes themselves are in the result"),
+        }[case]
+        head = _shared(from_native, from_envelope)
+        tail = _shared(from_native[::-1], from_envelope[::-1])
+        native_rest = from_native[head : len(from_native) - tail]
+        envelope_rest = from_envelope[head : len(from_envelope) - tail]
+        assert note in native_rest and added not in from_native
+        assert added in envelope_rest and note not in from_envelope
+        return
     assert from_envelope == from_native
 
 

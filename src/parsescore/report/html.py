@@ -690,11 +690,53 @@ def _table_drilldown(system: System, items: Sequence[str]) -> str:
         for item in items
     ]
     out.append(_table([("table", False)] + [(e(m), True) for m in metrics], rows, classes))
-    out.append(
-        '<p class="note">Worst first. The table result JSON holds scores only; the cells that '
-        "differ are not in it.</p>"
-    )
+    details = system.result.details
+    if not any("cells" in details.get(item, {}) for item in items):
+        out.append(
+            '<p class="note">Worst first. The cells that differ are in the result envelope '
+            "(<code>parsescore table --result FILE</code>); this file holds scores only.</p>"
+        )
+        return "".join(out)
+    out.append("<h4>The cells that differ (rows and columns aligned as GriTS aligns them)</h4>")
+    for item in items:
+        cells = _dicts(details.get(item, {}).get("cells"))
+        if item not in details or not cells:
+            continue
+        counts = details[item].get("cell_changes") or {}
+        tally = ", ".join(f"{n} {change}" for change, n in counts.items() if n)
+        out.append(
+            f'<details class="item"><summary>{_item_summary(system, item)} '
+            f'<span class="muted">— {e(tally)}</span></summary>{_table_cells(cells)}</details>'
+        )
     return "".join(out)
+
+
+_CELLS_SHOWN = 200
+
+
+def _cell_place(cell: Any) -> str:
+    if not isinstance(cell, dict):
+        return "–"
+    spans = [f"{k[0]}{cell[k]}" for k in ("rowspan", "colspan") if cell.get(k, 1) != 1]
+    return e(f"r{cell.get('row')} c{cell.get('col')}" + (f" ({' '.join(spans)})" if spans else ""))
+
+
+def _table_cells(cells: Sequence[Mapping[str, Any]]) -> str:
+    rows = [
+        [
+            e(c.get("change")),
+            _cell_place(c.get("truth")),
+            _text_cell((c.get("truth") or {}).get("text") if c.get("truth") else None),
+            _cell_place(c.get("pred")),
+            _text_cell((c.get("pred") or {}).get("text") if c.get("pred") else None),
+        ]
+        for c in cells[:_CELLS_SHOWN]
+    ]
+    header = [("change", False), ("truth cell", False), ("truth text", False)]
+    header += [("predicted cell", False), ("predicted text", False)]
+    more = len(cells) - _CELLS_SHOWN
+    tail = f'<p class="note">… and {more} more in the result file.</p>' if more > 0 else ""
+    return _table(header, rows, ["diff"] * len(rows)) + tail
 
 
 _CATEGORY_ORDER = (
@@ -907,11 +949,36 @@ def _graph_drilldown(system: System, items: Sequence[str]) -> str:
                 [("class", False), ("attribute", False), ("filled", True), ("expected", True)], rows
             )
         )
-    out.append(
-        '<p class="note">eval.json gives the counts of unmatched nodes per class (fp: extracted '
-        "but not in the truth, fn: in the truth but not extracted), not their ids.</p>"
-    )
+    out.append(_graph_unmatched(system))
     return "".join(out)
+
+
+def _graph_unmatched(system: System) -> str:
+    """The unmatched nodes and edges per class/label at the strictest and loosest rung."""
+    rows = []
+    for item, detail in system.result.details.items():
+        unmatched = detail.get("unmatched")
+        if not isinstance(unmatched, dict):
+            continue
+        for rung, lists in unmatched.items():
+            if not isinstance(lists, dict):
+                continue
+            for side, title in (("missing", "missing (fn)"), ("extra", "extra (fp)")):
+                values = lists.get(side) or []
+                if values:
+                    shown = [" → ".join(v) if isinstance(v, list) else str(v) for v in values]
+                    rows.append([e(item), e(rung), e(title), _text_cell("\n".join(shown))])
+    if not any(isinstance(d.get("unmatched"), dict) for d in system.result.details.values()):
+        return (
+            '<p class="note">eval.json gives the counts of unmatched nodes per class (fp: '
+            "extracted but not in the truth, fn: in the truth but not extracted); the nodes "
+            "themselves are in the result envelope (<code>parsescore graph --result FILE</code>)."
+            "</p>"
+        )
+    if not rows:
+        return "<h4>Unmatched nodes and edges: none</h4>"
+    header = [("class / label", False), ("rung", False), ("", False), ("ids", False)]
+    return "<h4>Unmatched nodes and edges</h4>" + _table(header, rows, ["diff"] * len(rows))
 
 
 def _compact(value: Any) -> str:

@@ -37,7 +37,7 @@ from parsescore.table.grits import (
 from parsescore.table.normalise import normalise_html
 from parsescore.table.tree import cell_tokens, find_table
 
-__all__ = ["CHANGES", "cell_diff_summary", "differing_cells"]
+__all__ = ["CHANGES", "cell_diff_summary", "differing_cells", "table_details"]
 
 CHANGES = ("substitution", "deletion", "insertion")
 
@@ -192,3 +192,37 @@ def cell_diff_summary(records: Iterable[Mapping[str, Any]]) -> dict[str, int]:
     for record in records:
         counts[record["change"]] += 1
     return counts
+
+
+def table_details(
+    truth_tables: Mapping[str, str], pred_tables: Mapping[str, str], *, normalise: bool = False
+) -> dict[str, dict[str, Any]]:
+    """The drill-down record of each truth table in a result envelope (``parsescore table
+    --result``): the cells that differ (:func:`differing_cells`) and their counts.
+
+    A prediction in which TEDS finds no ``body/table`` (a bare ``<table>`` too: the reference
+    scores it 0) has every truth cell deleted, so the cells agree with the score; a missing
+    prediction (listed in ``dataset.missing``) and an unreadable truth table get no record.
+    """
+
+    def teds_sees_a_table(html: str) -> bool:
+        try:
+            return find_table(normalise_html(html) if normalise else html) is not None
+        except (etree.LxmlError, ValueError):  # e.g. whitespace-only HTML
+            return False
+
+    details: dict[str, dict[str, Any]] = {}
+    for name, truth_html in truth_tables.items():
+        pred_html = pred_tables.get(name)
+        if pred_html is None:
+            continue
+        try:
+            if not teds_sees_a_table(pred_html):
+                pred_html = "<table></table>"
+            cells = differing_cells(truth_html, pred_html, normalise=normalise)
+        except InputError as error:
+            if error.where == "truth":
+                continue  # no readable truth table: nothing to align
+            cells = differing_cells(truth_html, "<table></table>", normalise=normalise)
+        details[name] = {"cells": cells, "cell_changes": cell_diff_summary(cells)}
+    return details

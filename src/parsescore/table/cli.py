@@ -4,9 +4,8 @@ reference's ``table_recognition_metric`` command)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -22,21 +21,9 @@ from parsescore.cli_options import (
 from parsescore.errors import InputError
 from parsescore.files import write_json
 from parsescore.results import command_result, write_result
+from parsescore.table.celldiff import table_details
 
-__all__ = ["register", "table_details"]
-
-
-def table_details(
-    truth_tables: Mapping[str, str], pred_tables: Mapping[str, str]
-) -> dict[str, dict[str, Any]]:
-    """The drill-down record of each truth table in the ``--result`` envelope (``detail``).
-
-    The hook where per-table detail is filled: every table gets an empty record for now; the
-    cells that differ (``parsescore.table.celldiff.differing_cells(truth_html, pred_html)``)
-    go here once that module exists. ``pred_tables`` lacks the tables whose prediction is
-    missing (listed in the envelope's ``dataset.missing``).
-    """
-    return {name: {} for name in truth_tables}
+__all__ = ["register"]
 
 
 def _summary(result: object, console: Console) -> None:
@@ -153,7 +140,7 @@ def register(app: typer.Typer) -> None:
                     doc,
                     result_path,
                     inputs={"truth": str(truth), "pred": str(pred)},
-                    details=table_details(truth_tables, pred_tables),
+                    details=table_details(truth_tables, pred_tables, normalise=normalise),
                 ),
             )
         _summary(result, console)

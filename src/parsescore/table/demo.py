@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from parsescore.files import write_json, write_text
+from parsescore.results import command_result, write_result
 from parsescore.table.batch import evaluate_tables
+from parsescore.table.celldiff import table_details
 from parsescore.table.inputs import load_tables
 
 __all__ = ["SAMPLES_DIR", "run_demo"]
@@ -24,6 +26,16 @@ def run_demo(out_dir: Path) -> str:
     result = evaluate_tables(truth, pred)
     doc = result.to_json()
     write_json(out_dir / "results.json", doc)
+    envelope = out_dir / "envelope.json"  # with the cells that differ, for the report
+    write_result(
+        envelope,
+        command_result(
+            doc,
+            envelope,
+            inputs={"truth": "sample_gt.json", "pred": "sample_pred.json"},
+            details=table_details(truth, pred),
+        ),
+    )
     metrics = doc["metrics"]
     header = "| table | TEDS | TEDS-S | GriTS-Top | GriTS-Con |\n|---|---:|---:|---:|---:|\n"
     rows = "".join(
