@@ -115,11 +115,11 @@ def test_delay_beyond_client_timeout_and_prompt_shutdown(chat_server: ChatServer
         start = time.monotonic()
         with pytest.raises(openai.APITimeoutError):
             ask(client, png)
-        assert 0.45 < time.monotonic() - start < 1.5
+        assert 0.45 < time.monotonic() - start < 5  # the timeout, not the 10 s reply
     assert chat_server.in_flight == 1  # the handler is still asleep
     start = time.monotonic()
     chat_server.stop()
-    assert time.monotonic() - start < 1.0
+    assert time.monotonic() - start < 5  # the sleeping handler was woken, not waited for
     assert chat_server.in_flight == 0
 
 
@@ -203,14 +203,15 @@ def test_max_in_flight_counts_concurrent_requests(
         results.append(ask(client, image).choices[0].message.content)
 
     threads = [threading.Thread(target=one, args=(p,)) for p in images]
-    start = time.monotonic()
     for t in threads:
         t.start()
     for t in threads:
         t.join(5)
     assert results == ["slow"] * 3
-    assert time.monotonic() - start < 0.9  # served in parallel, not one after another
-    assert chat_server.max_in_flight == 3
+    assert chat_server.max_in_flight == 3  # served in parallel, not one after another
+    deadline = time.monotonic() + 5  # a handler may still be finishing after its reply left
+    while chat_server.in_flight and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert chat_server.in_flight == 0
 
 
