@@ -245,6 +245,26 @@ def test_timeouts_are_retried_and_give_up_after_max_retries(
     assert "failed down.png: HTTP 500" in stdout
 
 
+def test_the_key_and_address_are_redacted_even_when_the_server_echoes_them(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    echoed = write_png(images / "echo.png", seed=1)
+    refused = write_png(images / "refused.png", seed=2)
+    chat_server.script(
+        echoed, ok(f"<table><tr><td>{KEY}</td><td>{chat_server.base_url}</td></tr></table>")
+    )
+    chat_server.script(refused, status(400, message=f"bad key {KEY} for {chat_server.base_url}"))
+    out = tmp_path / "out"
+    code, _, _ = predict(chat_server, "table", images, out, capsys)
+    assert code == 1
+    assert "[redacted]" in state(out)["images"]["refused"]["error"]
+    assert "[redacted]" in (out / "echo.html").read_text()
+    text = all_text(out)
+    assert KEY not in text and chat_server.base_url not in text
+
+
 def test_a_refused_key_stops_the_run_with_one_clear_error(
     chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

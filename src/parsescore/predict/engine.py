@@ -57,6 +57,7 @@ KINDS = tuple(KIND_SUFFIX)
 STATE_DIR = "_predict"
 OnExisting = Literal["error", "resume", "overwrite"]
 _STATE_VERSION = 1
+_PLACEHOLDER_KEY = "not-needed"
 #: Statuses worth another attempt: the request may well succeed later.
 _RETRY_STATUSES = frozenset({408, 409, 429})
 #: Statuses that no image can get past (key, permission, model name): stop the run.
@@ -201,7 +202,7 @@ def _api_key(options: PredictOptions) -> str:
     if key:
         return key
     if options.base_url is not None:
-        return "not-needed"  # local servers (vLLM, Ollama) accept any key
+        return _PLACEHOLDER_KEY  # local servers (vLLM, Ollama) accept any key
     raise InputError(
         f"no API key: set the environment variable {options.api_key_env} (or name another one "
         "with --api-key-env), or give --base-url for a local server that needs none"
@@ -448,34 +449,44 @@ def _answer(body: str) -> tuple[str, int, int, str | None]:
     return content, prompt_tokens, completion_tokens, finish
 
 
-async def _one(
-    client: Any,
-    kind: str,
-    image: Image,
-    prompt: str,
-    options: PredictOptions,
-    out_dir: Path,
-    gate: asyncio.Semaphore,
-    stop: asyncio.Event,
-) -> ImageOutcome | None:
+@dataclass
+class _Run:
+    """What every request of one run shares."""
+
+    client: Any
+    kind: str
+    options: PredictOptions
+    out_dir: Path
+    gate: asyncio.Semaphore
+    stop: asyncio.Event  # set when the server refused the key or model: ask no more
+    secrets: tuple[str, ...]  # the key and the server address, kept out of every file
+
+    def redact(self, text: str) -> str:
+        for secret in self.secrets:
+            text = text.replace(secret, "[redacted]")
+        return text
+
+
+async def _one(run: _Run, image: Image, prompt: str) -> ImageOutcome | None:
     """Ask for one image; None when the run was stopped before its turn came."""
     outcome = ImageOutcome(image=image.path.name, image_sha256=image.sha256, status="failed")
-    output = _output(out_dir, kind, image.stem)
-    start = time.perf_counter()
-    async with gate:
-        if stop.is_set():
+    output = _output(run.out_dir, run.kind, image.stem)
+    async with run.gate:
+        if run.stop.is_set():
             return None
+        start = time.perf_counter()
         try:
             body, outcome.attempts = await _ask(
-                client, _request(kind, image, prompt, options), options
+                run.client, _request(run.kind, image, prompt, run.options), run.options
             )
         except _Fatal:
-            stop.set()
+            run.stop.set()
             raise
         except _GiveUp as exc:
-            outcome.attempts, outcome.error = exc.attempts, str(exc)
+            outcome.attempts, outcome.error = exc.attempts, run.redact(str(exc))
         else:
-            responses = out_dir / STATE_DIR / "responses"
+            body = run.redact(body)
+            responses = run.out_dir / STATE_DIR / "responses"
             try:
                 json.loads(body)
                 write_text(responses / f"{image.stem}.json", body)
@@ -484,19 +495,19 @@ async def _one(
             try:
                 content, outcome.prompt_tokens, outcome.completion_tokens, finish = _answer(body)
                 try:
-                    prediction = accept_answer(kind, content, stem=image.stem)
+                    prediction = accept_answer(run.kind, content, stem=image.stem)
                 except AnswerError as exc:
                     cut = " (the answer was cut at the token limit)" if finish == "length" else ""
                     raise AnswerError(f"{exc}{cut}") from None
             except AnswerError as exc:
-                outcome.error = str(exc)
+                outcome.error = run.redact(str(exc))
             else:
                 write_text(output, prediction.text)
                 outcome.status, outcome.output = "done", output.name
-                outcome.warnings = list(prediction.warnings)
+                outcome.warnings = [run.redact(w) for w in prediction.warnings]
+        outcome.seconds = round(time.perf_counter() - start, 3)
     if outcome.status == "failed" and output.exists():
         output.unlink()  # overwrite mode: the folder must not keep an older run's answer
-    outcome.seconds = round(time.perf_counter() - start, 3)
     return outcome
 
 
@@ -510,20 +521,23 @@ async def _run(
 ) -> None:
     import openai
 
-    gate = asyncio.Semaphore(options.concurrency)
-    stop = asyncio.Event()
+    key = _api_key(options)
+    secrets = tuple(
+        s for s in (key, options.base_url) if s and s != _PLACEHOLDER_KEY and len(s) >= 4
+    )
     async with openai.AsyncOpenAI(
-        api_key=_api_key(options),
-        base_url=options.base_url,
-        max_retries=0,
-        timeout=options.timeout,
+        api_key=key, base_url=options.base_url, max_retries=0, timeout=options.timeout
     ) as client:
-        tasks = {
-            asyncio.create_task(
-                _one(client, kind, image, prompts[image.stem], options, out_dir, gate, stop)
-            ): image.stem
-            for image in pending
-        }
+        run = _Run(
+            client,
+            kind,
+            options,
+            out_dir,
+            asyncio.Semaphore(options.concurrency),
+            asyncio.Event(),
+            secrets,
+        )
+        tasks = [asyncio.create_task(_one(run, i, prompts[i.stem])) for i in pending]
         try:
             for finished in asyncio.as_completed(tasks):
                 outcome = await finished
