@@ -163,6 +163,10 @@ def register(app: typer.Typer) -> None:
         lcs: Annotated[
             str, typer.Option("--lcs", help="difflib (table-transformer) or exact.")
         ] = "difflib",
+        jobs: JobsOption = 1,
+        dask_scheduler: DaskSchedulerOption = None,
+        cache: CacheOption = None,
+        quiet: QuietOption = False,
     ) -> None:
         """GriTS-Top, -Con and -Loc of table-transformer cell lists (JSON per side)."""
         from parsescore.table.grits import evaluate_cell_tables, load_cell_tables
@@ -174,8 +178,12 @@ def register(app: typer.Typer) -> None:
         doc = evaluate_cell_tables(
             load_cell_tables(truth),
             load_cell_tables(pred),
-            iou=iou,
+            iou=iou,  # type: ignore[arg-type]
             lcs=lcs,  # type: ignore[arg-type]
+            jobs=jobs,
+            dask_scheduler=dask_scheduler,
+            cache_dir=cache,
+            quiet=quiet,
         )
         if out is not None:
             write_json(out, doc)

@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import partial
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -525,8 +527,6 @@ def _int_attr(element: Any, name: str) -> int:
 def load_cell_tables(path: Any) -> dict[str, list[GridCell]]:
     """Cell tables from JSON: ``{name: [cell, ...]}`` or a list of ``{"id"|"name": ...,
     "cells": [...]}`` (cells as table-transformer's dicts)."""
-    from pathlib import Path
-
     from parsescore.files import load_json
 
     path = Path(path)
@@ -568,14 +568,38 @@ def evaluate_cell_tables(
     *,
     iou: IouMode = "enclosing",
     lcs: LcsMode = "difflib",
+    jobs: int = 1,
+    dask_scheduler: str | None = None,
+    cache_dir: str | Path | None = None,
+    quiet: bool = True,
 ) -> dict[str, Any]:
-    """GriTS of every truth table (missing predictions score 0) as a JSON-ready document."""
+    """GriTS of every truth table (missing predictions score 0) as a JSON-ready document.
+
+    ``jobs``, ``dask_scheduler``, ``cache_dir`` and ``quiet`` are the runner's (same result
+    whatever they are; see :func:`parsescore.runner.run_items`).
+    """
+    from parsescore.runner import run_items
+
     names = list(truth)
     missing = [n for n in names if n not in pred]
+    items = [(n, tuple(truth[n]), tuple(pred[n])) for n in names if n in pred]
+    run = run_items(
+        partial(_grits_record, iou=iou, lcs=lcs),
+        items,
+        kind="grits",
+        options={"iou": iou, "lcs": lcs},
+        item_input=lambda item: repr(item).encode("utf-8"),  # dataclass reprs are exact
+        jobs=jobs,
+        dask_scheduler=dask_scheduler,
+        cache_dir=cache_dir,
+        quiet=quiet,
+        description="tables",
+    )
+    scored = {item[0]: record for item, record in zip(items, run.records, strict=True)}
     per_table: dict[str, dict[str, float | None]] = {}
     for name in names:
-        if name in pred:
-            per_table[name] = grits(truth[name], pred[name], iou=iou, lcs=lcs).as_dict()
+        if name in scored:
+            per_table[name] = scored[name]
         else:
             has_boxes = bool(truth[name]) and all(c.bbox is not None for c in truth[name])
             per_table[name] = {
@@ -606,6 +630,14 @@ def evaluate_cell_tables(
         "metrics": metrics,
         "options": {"iou": iou, "lcs": lcs},
     }
+
+
+def _grits_record(
+    item: tuple[str, Sequence[GridCell], Sequence[GridCell]], *, iou: IouMode, lcs: LcsMode
+) -> dict[str, float | None]:
+    """One table's scores (a picklable runner task)."""
+    _name, truth_cells, pred_cells = item
+    return grits(truth_cells, pred_cells, iou=iou, lcs=lcs).as_dict()
 
 
 _ZERO = GritsScore(0.0, 0.0, 0.0, 0.0)
