@@ -362,7 +362,10 @@ def test_resume_after_an_interruption_does_not_repeat_finished_images(
     assert len(chat_server.requests_for(second)) == 1
     assert len(chat_server.requests_for(third)) == 2
     assert sorted(p.name for p in out.glob("*.puml")) == ["a.puml", "b.puml", "c.puml"]
-    assert state(out)["images"]["a"]["status"] == "done"
+    resumed = state(out)["images"]
+    assert resumed["a"]["status"] == "done"
+    assert resumed["a"]["attempts"] == 1 and resumed["a"]["prompt_tokens"] == 10  # kept
+    assert resumed["c"]["attempts"] == 1
 
     # resuming with another model would mix two runs: refused
     code, _, stderr = predict(

@@ -292,6 +292,9 @@ def _prepare_state(
             )
     kept: dict[str, ImageOutcome] = {}
     recorded = state.get("images", {})
+    if not isinstance(recorded, dict):
+        raise InputError("expected 'images' to be an object", path=state_path)
+    numbers = ("attempts", "prompt_tokens", "completion_tokens", "seconds")
     for image in images:
         entry = recorded.get(image.stem)
         output = _output(out_dir, kind, image.stem)
@@ -301,13 +304,15 @@ def _prepare_state(
             and entry.get("image_sha256") == image.sha256
             and output.exists()
         )
-        if done:
+        if done:  # keep the earlier run's record; "skipped" only for this run's summary
+            assert isinstance(entry, dict)
             kept[image.stem] = ImageOutcome(
                 image=image.path.name,
                 image_sha256=image.sha256,
                 status="skipped",
                 output=output.name,
-                warnings=list(entry.get("warnings", [])),  # type: ignore[union-attr]
+                warnings=[str(w) for w in entry.get("warnings") or []],
+                **{k: entry[k] for k in numbers if isinstance(entry.get(k), int | float)},
             )
         elif output.exists():
             raise InputError(
