@@ -586,3 +586,69 @@ def run_cli_scores(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple
         main(args)
     captured = capsys.readouterr()
     return (0 if stop.value.code is None else int(stop.value.code)), captured.out, captured.err
+
+
+def test_run_flowchart_leaves_failed_images_out_and_lists_them(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    predictions = DATA / "flowchart" / "predictions"
+    images = tmp_path / "images"
+    images.mkdir()
+    stems = sorted(p.stem for p in predictions.glob("*.json"))
+    for seed, stem in enumerate(stems):
+        answer = (predictions / f"{stem}.json").read_text() if seed else "no flowchart here"
+        chat_server.script(write_png(images / f"{stem}.png", seed=seed), ok(answer))
+    out = tmp_path / "out"
+    code, stdout, _ = run(
+        chat_server, "flowchart", images, DATA / "flowchart" / "ground-truth", out, capsys
+    )
+    assert code == 1
+    assert f"failed {stems[0]}.png: the answer is not JSON" in stdout
+    result = json.loads((out / "result.json").read_text())
+    assert [item["id"] for item in result["items"]] == stems[1:]
+    assert result["dataset"]["missing_predictions"] == [stems[0]]
+    direct = run_flowchart(
+        DATA / "flowchart" / "ground-truth", [predictions], show_progress=False, quiet=True
+    )
+    by_stem = {d["stem"]: d for d in direct["diagrams"]}
+    for item in result["items"]:  # the same numbers as scoring those files directly
+        assert item["metrics"]["node_text_cost"] == by_stem[item["id"]]["node_text_cost"]
+    assert (out / "report" / "index.html").is_file()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "malformed JSON"),
+        ('{"parsescore_predict": 7}', "not a parsescore predict state file"),
+        (
+            '{"parsescore_predict": 1, "kind": "table", "model": "test-model", '
+            '"prompt_sha256": "%s", "images": []}',
+            "expected 'images' to be an object",
+        ),
+    ],
+)
+def test_a_damaged_state_file_is_a_clear_error(
+    chat_server: ChatServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    content: str,
+    message: str,
+) -> None:
+    import hashlib
+
+    from parsescore.predict import default_prompt
+
+    images = tmp_path / "images"
+    images.mkdir()
+    write_png(images / "a.png")
+    state_file = tmp_path / "out" / "_predict" / "state.json"
+    state_file.parent.mkdir(parents=True)
+    prompt_sha = hashlib.sha256(default_prompt("table").encode()).hexdigest()
+    state_file.write_text(content.replace("%s", prompt_sha))
+    code, _, stderr = predict(
+        chat_server, "table", images, tmp_path / "out", capsys, "--on-existing", "resume"
+    )
+    assert code == 2 and message in stderr and "state.json" in stderr
+    assert "Traceback" not in stderr
+    assert state_file.read_text() == content.replace("%s", prompt_sha)  # left as it was
