@@ -36,6 +36,8 @@ def flowchart_answer(**changes: object) -> str:
          "@startuml\nA -> B\n@enduml\n"),
         ("```html\n<table></table>\n```\n```\nsecond\n```", "<table></table>\n"),
         ("``` not closed", "``` not closed"),
+        ("<think>\nIt has ```two``` rows.\n</think>\n```html\n<table/>\n```", "<table/>\n"),
+        ("<think>Plain JSON follows.</think>{}", "{}"),
         ("```puml\n@startuml\nA -> B\n@enduml```", "@startuml\nA -> B\n@enduml"),
     ],
 )  # fmt: skip

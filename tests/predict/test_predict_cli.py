@@ -652,3 +652,34 @@ def test_a_damaged_state_file_is_a_clear_error(
     assert code == 2 and message in stderr and "state.json" in stderr
     assert "Traceback" not in stderr
     assert state_file.read_text() == content.replace("%s", prompt_sha)  # left as it was
+
+
+def test_content_sent_as_parts_is_joined(
+    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    images = tmp_path / "images"
+    images.mkdir()
+    write_png(images / "a.png")
+    body = {
+        "id": "x",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "test-model",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "text", "text": "<table><tr><td>a</td>"},
+                        {"type": "text", "text": "</tr></table>"},
+                    ],
+                },
+            }
+        ],
+    }
+    chat_server.script("default", garbage(json.dumps(body)))
+    code, stdout, _ = predict(chat_server, "table", images, tmp_path / "out", capsys)
+    assert code == 0, stdout
+    assert "<td>a</td></tr></table>" in (tmp_path / "out" / "a.html").read_text()

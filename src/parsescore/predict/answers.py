@@ -67,6 +67,7 @@ FLOWCHART_SCHEMA: dict[str, Any] = {
 }
 
 _FENCE = re.compile(r"^```[^\n`]*\n(.*?)```[ \t]*$", re.DOTALL | re.MULTILINE)
+_THINKING = re.compile(r"\A\s*<think>.*?</think>", re.DOTALL)
 _START = re.compile(r"^\s*@startuml\b", re.MULTILINE | re.IGNORECASE)
 _END = re.compile(r"^\s*@enduml\b", re.MULTILINE | re.IGNORECASE)
 
@@ -87,8 +88,10 @@ def unwrap_fences(answer: str) -> str:
     """The body of the first Markdown code fence in ``answer``, or ``answer`` itself.
 
     Models often wrap code in ```` ```json ```` / ```` ```plantuml ```` fences, with or without
-    prose around them; the fence's body is the answer.
+    prose around them; the fence's body is the answer. A leading ``<think>…</think>`` block
+    (reasoning models served by vLLM or Ollama put it in the content) is dropped first.
     """
+    answer = _THINKING.sub("", answer, count=1)
     match = _FENCE.search(answer)
     return match.group(1) if match else answer
 

@@ -445,6 +445,9 @@ def _answer(body: str) -> tuple[str, int, int, str | None]:
     completion_tokens = int(usage.get("completion_tokens") or 0)
     finish = doc["choices"][0].get("finish_reason")
     content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, list):  # some servers send content parts, as requests do
+        texts = [p.get("text") for p in content if isinstance(p, dict)]
+        content = "".join(t for t in texts if isinstance(t, str)) if texts else None
     if not isinstance(content, str):
         refusal = message.get("refusal") if isinstance(message, dict) else None
         raise AnswerError(
