@@ -28,6 +28,14 @@ SEQUENCE = "@startuml\nparticipant A\nparticipant B\nA -> B : hello\nB --> A : o
 TABLE = "<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>"
 
 
+def cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run the parsescore CLI in-process: exit status, stdout, stderr."""
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    captured = capsys.readouterr()
+    return (0 if stop.value.code is None else int(stop.value.code)), captured.out, captured.err
+
+
 def predict(
     server: ChatServer,
     kind: str,
@@ -56,13 +64,9 @@ def predict(
     ]
     os.environ["PARSESCORE_TEST_KEY"] = KEY
     try:
-        with pytest.raises(SystemExit) as stop:
-            main(args)
+        return cli(args, capsys)
     finally:
         del os.environ["PARSESCORE_TEST_KEY"]
-    captured = capsys.readouterr()
-    code = stop.value.code
-    return (0 if code is None else int(code)), captured.out, captured.err
 
 
 def state(out: Path) -> dict:
@@ -497,14 +501,19 @@ def test_predicted_flowcharts_score_like_the_same_files_scored_directly(
     assert len(ours["diagrams"]) == 5
 
 
-def run(server: ChatServer, kind: str, images: Path, truth: Path, out: Path, capsys, *more: str):
+def run(
+    server: ChatServer,
+    kind: str,
+    images: Path,
+    truth: Path,
+    out: Path,
+    capsys: pytest.CaptureFixture[str],
+    *more: str,
+) -> tuple[int, str, str]:
     """``parsescore run`` in-process (no key needed: --base-url points at the test server)."""
     args = ["run", kind, "--images", str(images), "--truth", str(truth), "--model", "m-1"]
     args += ["--out", str(out), "--base-url", server.base_url, "--quiet", *more]
-    with pytest.raises(SystemExit) as stop:
-        main(args)
-    captured = capsys.readouterr()
-    return (0 if stop.value.code is None else int(stop.value.code)), captured.out, captured.err
+    return cli(args, capsys)
 
 
 def test_run_table_scores_the_predictions_under_the_truths_names(
@@ -568,7 +577,7 @@ def test_run_sequence_end_to_end_on_the_readme_example(
     assert sorted(p.name for p in (out / "predictions").glob("*.puml")) == sorted(
         p.name for p in direct_pred.glob("*.puml")
     )
-    code, _, _ = run_cli_scores(["sequence", "--truth", str(example / "truth"), "--pred",
+    code, _, _ = cli(["sequence", "--truth", str(example / "truth"), "--pred",
                                  str(direct_pred), "--out", str(tmp_path / "direct.json"),
                                  "--quiet"], capsys)  # fmt: skip
     assert code == 0
@@ -579,13 +588,6 @@ def test_run_sequence_end_to_end_on_the_readme_example(
         r.text for r in chat_server.requests
     )
     assert (out / "report" / "index.html").is_file()
-
-
-def run_cli_scores(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as stop:
-        main(args)
-    captured = capsys.readouterr()
-    return (0 if stop.value.code is None else int(stop.value.code)), captured.out, captured.err
 
 
 def test_run_flowchart_leaves_failed_images_out_and_lists_them(
