@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from parsescore import __version__
 
@@ -85,5 +86,5 @@ def main(argv: list[str] | None = None) -> None:
     try:
         app(args=argv, prog_name="parsescore")
     except (ValueError, TypeError, OSError, RuntimeError, KeyError) as exc:
-        err_console.print(f"[bold red]error:[/] {one_line(str(exc))}", highlight=False)
+        err_console.print(f"[bold red]error:[/] {escape(one_line(str(exc)))}", highlight=False)
         sys.exit(2)

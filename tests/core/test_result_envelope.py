@@ -628,3 +628,18 @@ def test_schema_checks_each_kinds_detail(
     assert _schema_errors(doc) == []
     edit(doc)
     assert _schema_errors(doc), f"{case}: {what} was accepted"
+
+
+def test_cli_errors_keep_their_key_paths_verbatim(
+    made: dict[str, tuple[Path, list[Path]]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Square brackets in an error (key paths, extras) are text, not terminal markup."""
+    doc = _doc(made["table_a"][1][0])
+    doc["items"][0]["metrics"]["TEDS"] = "high"
+    bad = tmp_path / "bad[v2].json"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        main(["compare", str(bad), str(made["table_b"][1][0])])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "bad[v2].json (items[0].metrics.TEDS): expected a number, found a string" in err

@@ -6,6 +6,7 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from parsescore import __version__
@@ -140,7 +141,7 @@ def print_summary(result: dict[str, Any], console: Console | None = None) -> Non
         for name in ("tp/fp/fn", "P", "R", "F1", "Jaccard"):
             table.add_column(name, justify="right", no_wrap=True)
     for d in result["diagrams"]:
-        row = [d["stem"], str(d["option"]), _fmt(d["node_text_cost"])]
+        row = [escape(d["stem"]), str(d["option"]), _fmt(d["node_text_cost"])]
         if has["label_cost"]:
             row.append(_fmt(d["label_cost"]))
         if has["additional_text_cost"]:

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from parsescore.errors import InputError
@@ -540,7 +541,7 @@ def print_audit_summary(report: EvaluationReport, console: Console | None = None
         for column in ("class", "nodes", "fill rate"):
             rates.add_column(column)
         for r in document.fill_rates:
-            rates.add_row(r.model, str(r.node_count), _rate(r.fill_rate))
+            rates.add_row(escape(r.model), str(r.node_count), _rate(r.fill_rate))
         console.print(rates)
         if document.grounding is not None:
             g = document.grounding
@@ -548,7 +549,7 @@ def print_audit_summary(report: EvaluationReport, console: Console | None = None
                 f"Grounding: {g.grounded}/{g.checked} ({_rate(g.precision)})", highlight=False
             )
             for sample in g.ungrounded_samples:
-                console.print(f"  ungrounded: {sample}", highlight=False)
+                console.print(f"  ungrounded: {escape(str(sample))}", highlight=False)
     if s.audit_totals:
         findings = Table(title="Rulebook violations (graph audit keys)", title_justify="left")
         for column in ("audit key", "total", "rulebook clause"):

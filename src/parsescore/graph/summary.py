@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from parsescore.graph.evaluate import fanout_warnings
@@ -53,7 +54,7 @@ def print_eval_summary(report: dict[str, Any], console: Console | None = None) -
         for name, metrics in section.items():
             s = metrics["strict"]
             table.add_row(
-                name,
+                escape(name),
                 *(_prf_cell(metrics.get(r)) for r in rungs),
                 f"{s['tp']} / {s['fp']} / {s['fn']}",
             )

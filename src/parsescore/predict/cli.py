@@ -174,8 +174,8 @@ def _print_summary(summary: PredictSummary, console: Console) -> None:
         image = summary.outcomes[stem].image
         console.print(f"[red]failed[/] {escape(image)}: {escape(error)}", highlight=False)
     console.print(
-        f"predictions in {summary.out_dir}; raw responses and state in "
-        f"{summary.out_dir / STATE_DIR}",
+        f"predictions in {escape(str(summary.out_dir))}; raw responses and state in "
+        f"{escape(str(summary.out_dir / STATE_DIR))}",
         highlight=False,
     )
 
@@ -325,7 +325,7 @@ def register(app: typer.Typer) -> None:
             args.append("--allow-missing")
         main_app(args, prog_name="parsescore", standalone_mode=False)
         report = write_report([result], out / "report", names=[model])
-        console.print(f"report: {report}", highlight=False)
+        console.print(f"report: {escape(str(report))}", highlight=False)
         if summary.failed:
             raise typer.Exit(1)
 

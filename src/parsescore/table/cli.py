@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from parsescore.cli_options import (
@@ -50,11 +51,13 @@ def _summary(result: object, console: Console) -> None:
         lowest.add_column(doc["metric"], justify="right")
         lowest.add_column(other[0], justify="right")
         for name in worst:
-            lowest.add_row(name, f"{headline[name]:.4f}", f"{secondary[name]:.4f}")
+            lowest.add_row(escape(name), f"{headline[name]:.4f}", f"{secondary[name]:.4f}")
         console.print(lowest)
     if result.missing:
         shown = ", ".join(result.missing[:10]) + (" ..." if len(result.missing) > 10 else "")
-        console.print(f"[yellow]{len(result.missing)} missing predictions (scored 0):[/] {shown}")
+        console.print(
+            f"[yellow]{len(result.missing)} missing predictions (scored 0):[/] {escape(shown)}"
+        )
     if result.extra:
         console.print(f"[dim]{len(result.extra)} predictions without truth ignored[/]")
 
