@@ -58,6 +58,9 @@ if TYPE_CHECKING:
 __all__ = [
     "ENVELOPE_KEY",
     "ENVELOPE_VERSION",
+    "FLOWCHART_COSTS",
+    "FLOW_METRICS",
+    "GRAPH_SCORES",
     "KINDS",
     "SEQUENCE_CATEGORIES",
     "Result",
@@ -92,8 +95,10 @@ SEQUENCE_CATEGORIES = (
     "participant",
 )
 
-_FLOW_METRICS = ("precision", "recall", "f1", "jaccard")
-_GRAPH_SCORES = {"p": "precision", "r": "recall", "f1": "f1"}
+#: Flow scores of a flowchart diagram (``flow_<name>`` as metrics).
+FLOW_METRICS = ("precision", "recall", "f1", "jaccard")
+#: eval.json's short score names and the metric names they become.
+GRAPH_SCORES = {"p": "precision", "r": "recall", "f1": "f1"}
 _SEQUENCE_RATES = ("insertion_rate", "deletion_rate", "substitution_rate")
 
 
@@ -338,7 +343,8 @@ _EXPECTED = (
     "`sequence` (totals, files, or one such block per model) or `graph` (micro, nodes, edges)"
 )
 
-_FLOWCHART_COSTS = ("node_text_cost", "label_cost", "additional_text_cost")
+#: A flowchart diagram's edit costs (lower is better).
+FLOWCHART_COSTS = ("node_text_cost", "label_cost", "additional_text_cost")
 _ENVELOPE_KEYS = (
     ENVELOPE_KEY,
     "version",
@@ -369,14 +375,14 @@ def _flowchart(doc: Mapping[str, Any], r: _Reader) -> dict[str, Any]:
         if stem in items:
             raise r.fail(f"{where}.stem", f"diagram {stem!r} appears twice")
         values: dict[str, float] = {}
-        for metric in _FLOWCHART_COSTS:
+        for metric in FLOWCHART_COSTS:
             if metric in diagram:
                 value = r.number(diagram[metric], f"{where}.{metric}", optional=True)
                 if value is not None:
                     values[metric] = value
         if "flow" in diagram:
             flow = r.mapping(diagram["flow"], f"{where}.flow")
-            for metric in _FLOW_METRICS:
+            for metric in FLOW_METRICS:
                 value = r.number(
                     r.key(flow, metric, f"{where}.flow"), f"{where}.flow.{metric}", optional=True
                 )
@@ -386,18 +392,18 @@ def _flowchart(doc: Mapping[str, Any], r: _Reader) -> dict[str, Any]:
         # the drill-down: the diagram's record without its id and the numbers now in `values`
         details[stem] = {
             key: (
-                {f: v for f, v in value.items() if f not in _FLOW_METRICS}
+                {f: v for f, v in value.items() if f not in FLOW_METRICS}
                 if key == "flow"
                 else value
             )
             for key, value in diagram.items()
-            if key not in ("stem", *_FLOWCHART_COSTS)
+            if key not in ("stem", *FLOWCHART_COSTS)
         }
     totals: dict[str, float] = {}
     raw = r.mapping(doc.get("totals", {}), "key 'totals'")
     for key, value in raw.items():
         if key == "flow_micro" and isinstance(value, dict):
-            for metric in _FLOW_METRICS:
+            for metric in FLOW_METRICS:
                 number = r.number(value.get(metric), f"totals.flow_micro.{metric}", optional=True)
                 if number is not None:
                     totals[f"flow_micro_{metric}"] = number
@@ -516,13 +522,13 @@ def _graph_scores(
     rest: dict[str, dict[str, Any]] = {}
     for rung, scores in entry.items():
         scores = r.mapping(scores, f"{where}.{rung}")
-        for short, long in _GRAPH_SCORES.items():
+        for short, long in GRAPH_SCORES.items():
             number = r.number(
                 r.key(scores, short, f"{where}.{rung}"), f"{where}.{rung}.{short}", optional=True
             )
             if number is not None:
                 values[f"{prefix}_{rung}_{long}"] = number
-        rest[rung] = {k: v for k, v in scores.items() if k not in _GRAPH_SCORES}
+        rest[rung] = {k: v for k, v in scores.items() if k not in GRAPH_SCORES}
     return values, rest
 
 

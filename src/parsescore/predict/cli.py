@@ -190,13 +190,12 @@ def _tables_named_as_truth(truth: Path, summary: PredictSummary, target: Path) -
     from parsescore.table.inputs import load_tables
 
     names = set(load_tables(truth))
-    done = {s: o for s, o in summary.outcomes.items() if o.status != "failed" and o.output}
-    if not any(o.image in names for o in done.values()):
+    done = {s: (o.image, o.output) for s, o in summary.outcomes.items() if o.status != "failed"}
+    if not any(image in names for image, _ in done.values()):
         return summary.out_dir
     tables = {
-        (o.image if o.image in names else stem): read_text(summary.out_dir / o.output)
-        for stem, o in done.items()
-        if o.output is not None
+        (image if image in names else stem): read_text(summary.out_dir / str(output))
+        for stem, (image, output) in done.items()
     }
     write_json(target, tables)
     return target

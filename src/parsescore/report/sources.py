@@ -22,7 +22,14 @@ from typing import Any
 from parsescore.compare_cli import system_names
 from parsescore.errors import InputError
 from parsescore.files import load_json, read_text
-from parsescore.results import Result, is_envelope, results_from_json
+from parsescore.results import (
+    FLOW_METRICS,
+    FLOWCHART_COSTS,
+    GRAPH_SCORES,
+    Result,
+    is_envelope,
+    results_from_json,
+)
 from parsescore.scores import safe_ratio
 
 __all__ = [
@@ -104,9 +111,7 @@ def _with_category_rates(result: Result, raw: Mapping[str, Any]) -> Result:
     return replace(result, items=items, totals=totals)
 
 
-_COST_METRICS = ("node_text_cost", "label_cost", "additional_text_cost")
-_FLOW_METRICS = ("precision", "recall", "f1", "jaccard")
-_GRAPH_SCORES = {"precision": "p", "recall": "r", "f1": "f1"}
+_SHORT_SCORES = {long: short for short, long in GRAPH_SCORES.items()}  # back to eval.json's
 
 
 def native_view(result: Result) -> dict[str, Any]:
@@ -117,10 +122,10 @@ def native_view(result: Result) -> dict[str, Any]:
         for item, metrics in result.items.items():
             detail = result.details.get(item, {})
             diagram: dict[str, Any] = {"stem": item}
-            diagram |= {m: metrics[m] for m in _COST_METRICS if m in metrics}
+            diagram |= {m: metrics[m] for m in FLOWCHART_COSTS if m in metrics}
             for key, value in detail.items():
                 if key == "flow" and isinstance(value, dict):
-                    scores = {f"flow_{m}": m for m in _FLOW_METRICS}
+                    scores = {f"flow_{m}": m for m in FLOW_METRICS}
                     value = {m: metrics[k] for k, m in scores.items() if k in metrics} | value
                 diagram[key] = value
             diagrams.append(diagram)
@@ -152,7 +157,7 @@ def native_view(result: Result) -> dict[str, Any]:
                 if rung not in rungs:
                     counts = detail.get(rung)
                     rungs[rung] = dict(counts) if isinstance(counts, dict) else {}
-                rungs[rung][_GRAPH_SCORES.get(score, score)] = value
+                rungs[rung][_SHORT_SCORES.get(score, score)] = value
             sections["nodes" if prefix == "node" else "edges"][name] = rungs
         dataset = {k: v for k, v in result.dataset.items() if k != "micro"}
         return dict(result.inputs) | sections | dataset
