@@ -1,0 +1,28 @@
+"""Rewrite tests/golden/expected/ from the current code (see cases.py)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from cases import CASES, COMPARE_CASES, EXPECTED, run_case  # noqa: E402
+
+
+def main() -> None:
+    shutil.rmtree(EXPECTED, ignore_errors=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in (*CASES, *COMPARE_CASES):
+            found = run_case(case, Path(tmp) / case.name, EXPECTED)
+            for name, data in found.items():
+                target = EXPECTED / case.name / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+            print(f"{case.name}: {', '.join(found)}")
+
+
+if __name__ == "__main__":
+    main()
