@@ -22,6 +22,7 @@ demo: $(VENV)/.installed-demo
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
 
 # The HTML report is tested in a real headless browser: Debian's Chromium.
 browser:

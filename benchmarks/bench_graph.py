@@ -136,9 +136,9 @@ def run_ours(folder: Path, mode: str, with_source: bool) -> tuple[float, dict]:
 
     start = time.perf_counter()
     report = evaluate_files(
-        folder / "graph.json",
-        folder / "truth.json",
-        "graph_bench_template.Corpus",
+        truth=folder / "truth.json",
+        pred=folder / "graph.json",
+        template="graph_bench_template.Corpus",
         source=folder / "source.md" if with_source else None,
         structural_align=mode,  # type: ignore[arg-type]
     )

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
+
+from cli_helpers import Cli, CliRun, run_cli
 
 
 @pytest.fixture(scope="session")
@@ -16,3 +19,14 @@ def scheduler() -> Iterator[str]:
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
     ) as cluster:
         yield cluster.scheduler_address
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Cli:
+    """``cli(*args)`` runs ``parsescore ARGS`` in-process (see ``cli_helpers.run_cli``), so
+    that every test runs the CLI the same way, through ``parsescore.cli.main``."""
+
+    def run(*args: str | os.PathLike[str]) -> CliRun:
+        return run_cli(args, capsys)
+
+    return run

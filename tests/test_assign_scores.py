@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsescore.assign import augmented_assignment, match_text_lists, text_optimal_support
-from parsescore.scores import Counts, EditCounts, macro_mean, micro_counts
+from parsescore.scores import Counts, macro_mean, micro_counts
 from parsescore.text import levenshtein
 
 
@@ -81,14 +81,6 @@ def test_counts_scores_and_zero_denominators() -> None:
     assert macro_mean([1.0, 0.5]) == 0.75
     with pytest.raises(ValueError):
         macro_mean([])
-    e = EditCounts(insertions=1, deletions=2, substitutions=3, reference_size=12)
-    assert (e.insertion_rate, e.deletion_rate, e.substitution_rate, e.error_rate) == (
-        1 / 12,
-        2 / 12,
-        3 / 12,
-        0.5,
-    )
-    assert EditCounts(1, 0, 0, 0).insertion_rate == 0.0
 
 
 def test_written_files_get_ordinary_permissions(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -1,16 +1,44 @@
-"""parsescore: score what a parser made of a document or diagram against ground truth."""
+"""parsescore: score what a parser made of a document or diagram against ground truth.
+
+>>> import parsescore
+>>> from parsescore.kinds import kind_names
+>>> kind = kind_names()[0]  # every registered kind scores the same way
+>>> result = parsescore.evaluate(kind, "truth", "pred")  # doctest: +SKIP
+>>> result.totals, result.to_dataframe(), result.write("result.json")  # doctest: +SKIP
+"""
+
+from typing import TYPE_CHECKING
 
 from parsescore.errors import InputError
+from parsescore.lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-__all__ = ["InputError", "__version__", "load_result"]
+if TYPE_CHECKING:
+    from parsescore.api import evaluate
+    from parsescore.kinds import Kind, Metric, get_kind, register_kind
+    from parsescore.results import Result, load_result, load_results
 
-
-def __getattr__(name: str) -> object:
-    # Lazy, so that ``import parsescore`` stays light.
-    if name == "load_result":
-        from parsescore.results import load_result
-
-        return load_result
-    raise AttributeError(f"module 'parsescore' has no attribute {name!r}")
+_EXPORTS = {
+    "evaluate": "parsescore.api",
+    "Kind": "parsescore.kinds",
+    "Metric": "parsescore.kinds",
+    "get_kind": "parsescore.kinds",
+    "register_kind": "parsescore.kinds",
+    "Result": "parsescore.results",
+    "load_result": "parsescore.results",
+    "load_results": "parsescore.results",
+}
+__all__ = [
+    "InputError",
+    "Kind",
+    "Metric",
+    "Result",
+    "__version__",
+    "evaluate",
+    "get_kind",
+    "load_result",
+    "load_results",
+    "register_kind",
+]
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -1,34 +1,26 @@
-"""One CLI, a subcommand per kind (plus ``demo``).
+"""One CLI: a command (or a few) per registered kind, plus the core commands.
 
-Each kind package that has a ``cli`` module contributes its subcommands through
-``register(app)``. Bad input ends with a one-line message and exit status 2, never a traceback.
+The app is built from the kind registry (:mod:`parsescore.kinds`) each time :func:`main` runs, so
+a kind registered in-process gets its commands. Building it imports no kind's scoring code, so
+``parsescore --help`` is instant; a command imports what it needs when it runs. Bad input ends
+with one ``error: …`` line on stderr and exit status 2, never a traceback.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from parsescore import __version__
+from parsescore.kinds import kinds
 
-KINDS = ("flowchart", "table", "sequence", "graph")
+__all__ = ["build_app", "main", "one_line"]
 
-app = typer.Typer(
-    name="parsescore",
-    help="Score parsed flowcharts, tables, sequence diagrams and knowledge graphs "
-    "against ground truth.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-err_console = Console(stderr=True, soft_wrap=True)
+#: Exceptions that mean bad input (files, values, options) rather than a bug.
+INPUT_ERRORS = (ValueError, TypeError, OSError, RuntimeError, KeyError)
 
 
 def _version(value: bool) -> None:
@@ -37,42 +29,52 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
-def _root(
-    version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print version.")
-    ] = False,
-) -> None:
-    """parsescore: exact, fast evaluation of document and diagram parsers."""
+def build_app() -> typer.Typer:
+    """The whole CLI: every registered kind's commands, then compare, schema, report, demo and
+    the predict commands. Help texts are shown as written (no markup: ``[cell]`` stays)."""
+    app = typer.Typer(
+        name="parsescore",
+        help="Score parsed "
+        + ", ".join(kind.title.lower() for kind in kinds())
+        + " against ground truth.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
 
+    @app.callback()
+    def _root(
+        version: Annotated[
+            bool,
+            typer.Option("--version", callback=_version, is_eager=True, help="Print version."),
+        ] = False,
+    ) -> None:
+        """parsescore: exact, fast evaluation of document and diagram parsers."""
 
-@app.command()
-def demo(
-    out: Annotated[Path, typer.Option("--out", help="Report folder to write.")] = Path(
-        "demo-report"
-    ),
-) -> None:
-    """Evaluate the bundled example data of every kind and write a report folder."""
-    from parsescore.demo import run_demo
+    for kind in kinds():
+        kind.cli(app)
+    from parsescore import compare_cli, schema_cli
+    from parsescore.predict import cli as predict_cli
+    from parsescore.report import cli as report_cli
 
-    run_demo(out)
+    compare_cli.register(app)
+    schema_cli.register(app)
+    report_cli.register(app)
 
+    @app.command()
+    def demo(
+        out: Annotated[Path, typer.Option("--out", help="Report folder to write.")] = Path(
+            "demo-report"
+        ),
+    ) -> None:
+        """Evaluate the bundled example data of every kind and write a report folder."""
+        from parsescore.demo import run_demo
 
-def _register_kinds() -> None:
-    for kind in KINDS:
-        name = f"parsescore.{kind}.cli"
-        if importlib.util.find_spec(f"parsescore.{kind}") is None:
-            continue
-        if importlib.util.find_spec(name) is None:
-            continue
-        importlib.import_module(name).register(app)
+        run_demo(out)
 
-
-_register_kinds()
-importlib.import_module("parsescore.compare_cli").register(app)
-importlib.import_module("parsescore.schema_cli").register(app)
-importlib.import_module("parsescore.report.cli").register(app)
-importlib.import_module("parsescore.predict.cli").register(app)
+    predict_cli.register(app)
+    return app
 
 
 def one_line(message: str) -> str:
@@ -81,10 +83,51 @@ def one_line(message: str) -> str:
     return "; ".join(parts) if parts else "unknown error"
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Console entry point: run the app, turning input errors into one-line messages."""
+def _error(message: str, hint: str = "") -> None:
+    """The one form of an error: ``error: message`` on stderr (a hint on the next line)."""
+    sys.stderr.write(f"error: {one_line(message)}\n")
+    if hint:
+        sys.stderr.write(f"{hint}\n")
+    sys.stderr.flush()
+
+
+def _click_errors() -> tuple[type[Exception], type[Exception]]:
+    """The usage-error and base-error classes of the click that typer runs on (typer ≥ 0.22
+    ships its own copy of click)."""
     try:
-        app(args=argv, prog_name="parsescore")
-    except (ValueError, TypeError, OSError, RuntimeError, KeyError) as exc:
-        err_console.print(f"[bold red]error:[/] {escape(one_line(str(exc)))}", highlight=False)
+        from typer._click import exceptions
+    except ImportError:  # pragma: no cover - typer on the click package
+        from click import exceptions  # type: ignore[no-redef]
+    return exceptions.UsageError, exceptions.ClickException
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: run the app; bad input is one ``error:`` line and exit status 2."""
+    usage_error, click_error = _click_errors()
+    command = typer.main.get_command(build_app())
+    try:
+        code: Any = command.main(args=argv, prog_name="parsescore", standalone_mode=False)
+    except typer.Abort:
+        _error("interrupted")
+        sys.exit(130)
+    except typer.Exit as stop:
+        sys.exit(stop.exit_code)
+    except usage_error as exc:
+        context = getattr(exc, "ctx", None)
+        path = context.command_path if context is not None else "parsescore"
+        _error(exc.format_message(), f"see: {path} --help")  # type: ignore[attr-defined]
         sys.exit(2)
+    except click_error as exc:
+        _error(exc.format_message())  # type: ignore[attr-defined]
+        sys.exit(getattr(exc, "exit_code", 1))
+    except INPUT_ERRORS as exc:
+        _error(str(exc))
+        sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def __getattr__(name: str) -> Any:
+    # ``parsescore.cli.app``: a freshly built app (the registry may have changed since import).
+    if name == "app":
+        return build_app()
+    raise AttributeError(f"module 'parsescore.cli' has no attribute {name!r}")

@@ -33,12 +33,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from parsescore.errors import InputError
 from parsescore.results import Result
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "Comparison",
@@ -54,6 +55,9 @@ __all__ = [
 #: Largest number of array elements materialised at once (index matrix × rows).
 _CHUNK_ELEMENTS = 1 << 22
 _TIE_SLACK = 1e-10
+#: Default bootstrap resamples and random sign flips (``--resamples``, ``--permutations``).
+DEFAULT_RESAMPLES = 10_000
+DEFAULT_PERMUTATIONS = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,15 +153,21 @@ class Comparison:
 
 
 def _generator(seed: int) -> np.random.Generator:
+    import numpy as np
+
     return np.random.Generator(np.random.PCG64(seed))
 
 
-def bootstrap_means(rows: np.ndarray, *, n_resamples: int = 10_000, seed: int = 0) -> np.ndarray:
+def bootstrap_means(
+    rows: np.ndarray, *, n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0
+) -> np.ndarray:
     """Means of every row of ``rows`` (shape ``(k, n)``) over the same bootstrap resamples.
 
     Returns shape ``(k, n_resamples)``; resample ``r`` draws item indices
     ``rng.integers(0, n, size=(n_resamples, n))[r]`` with ``rng = Generator(PCG64(seed))``.
     """
+    import numpy as np
+
     rows = np.asarray(rows, dtype=np.float64)
     if rows.ndim != 2 or rows.shape[1] == 0:
         raise ValueError(f"rows must have shape (k, n) with n >= 1, got {rows.shape}")
@@ -177,12 +187,14 @@ def bootstrap_means(rows: np.ndarray, *, n_resamples: int = 10_000, seed: int = 
 
 
 def permutation_pvalues(
-    differences: np.ndarray, *, n_permutations: int = 10_000, seed: int = 0
+    differences: np.ndarray, *, n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0
 ) -> np.ndarray:
     """Sign-flip p-values of every row of ``differences`` (shape ``(m, n)``, paired ``a - b``).
 
     All rows see the same sign vectors (as separate calls with the same seed would).
     """
+    import numpy as np
+
     d = np.asarray(differences, dtype=np.float64)
     if d.ndim != 2 or d.shape[1] == 0:
         raise ValueError(f"differences must have shape (m, n) with n >= 1, got {d.shape}")
@@ -200,7 +212,7 @@ def permutation_pvalues(
             codes = np.arange(start, min(total, start + chunk), dtype=np.int64)
             signs = (1 - 2 * ((codes[:, None] >> bits) & 1)).astype(np.float64)
             count += np.count_nonzero(np.abs(signs @ d.T) >= threshold, axis=0)
-        return count / total
+        return np.asarray(count / total, dtype=np.float64)
     rng = _generator(seed)
     for start in range(0, n_permutations, chunk):
         stop = min(n_permutations, start + chunk)
@@ -213,7 +225,7 @@ def paired_permutation_pvalue(
     a: Sequence[float] | np.ndarray,
     b: Sequence[float] | np.ndarray,
     *,
-    n_permutations: int = 10_000,
+    n_permutations: int = DEFAULT_PERMUTATIONS,
     seed: int = 0,
 ) -> float:
     """Two-sided paired sign-flip permutation p-value for ``mean(a) != mean(b)``.
@@ -225,6 +237,8 @@ def paired_permutation_pvalue(
     >>> paired_permutation_pvalue([1.0, 1.0, 1.0], [0.0, 0.0, 0.0])  # 2 of the 8 sign vectors
     0.25
     """
+    import numpy as np
+
     d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
     if d.ndim != 1 or d.size == 0:
         raise ValueError("a and b must be non-empty 1-d sequences of the same length")
@@ -232,6 +246,8 @@ def paired_permutation_pvalue(
 
 
 def _percentiles(samples: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    import numpy as np
+
     # Rounded so that confidence 0.95 asks for exactly the 2.5th and 97.5th percentiles.
     tail = round((1 - confidence) * 50, 10)
     low, high = np.percentile(samples, [tail, 100 - tail], axis=1)
@@ -243,14 +259,16 @@ def compare_results(
     *,
     metrics: Sequence[str] | None = None,
     seed: int = 0,
-    n_resamples: int = 10_000,
-    n_permutations: int = 10_000,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    n_permutations: int = DEFAULT_PERMUTATIONS,
     confidence: float = 0.95,
 ) -> Comparison:
     """Compare two or more results of the same kind on their shared items.
 
     ``metrics`` defaults to every metric all results have (in the first result's order).
     """
+    import numpy as np
+
     results = list(results)
     if len(results) < 2:
         raise InputError(f"compare needs at least two results, got {len(results)}")

@@ -1,64 +1,25 @@
 """``parsescore compare``: systems scored on the same dataset, with intervals and p-values.
 
-Registered on the main app by ``register(app)`` (the kinds' auto-registration does not cover
-core commands).
+``register(app)`` adds the command; numpy and the results load when it runs.
 """
 
 from __future__ import annotations
 
-from pathlib import Path, PurePath
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich import box
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from parsescore.compare import Comparison, compare_results
+from parsescore.cli_common import PermutationsOption, ResamplesOption, SeedOption
+from parsescore.compare import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
 from parsescore.errors import InputError
-from parsescore.files import write_json
-from parsescore.results import Result, load_results
 
-__all__ = ["load_systems", "print_comparison", "register", "system_names"]
+if TYPE_CHECKING:
+    from rich.console import Console
 
+    from parsescore.compare import Comparison
 
-def system_names(paths: list[Path]) -> list[str]:
-    """Each file's stem, with as many parent folders as it takes to tell different files apart.
-
-    ``runs/a/eval.json`` and ``runs/b/eval.json`` become ``a/eval`` and ``b/eval``; the same file
-    given twice gets ``#2``.
-    """
-    keys = [path.with_suffix("").parts or (str(path),) for path in paths]
-    names = []
-    for key in keys:
-        others = {other for other in keys if other != key}
-        depth = 1
-        while depth < len(key) and any(other[-depth:] == key[-depth:] for other in others):
-            depth += 1
-        names.append(str(PurePath(*key[-depth:])))
-    seen: dict[str, int] = {}
-    unique = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        unique.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
-    return unique
-
-
-def load_systems(paths: list[Path], names: list[str] | None = None) -> list[Result]:
-    """Every system in the given result files (a multi-model sequence JSON gives several)."""
-    if names:
-        if len(names) != len(paths):
-            raise InputError(
-                f"--name given {len(names)} times for {len(paths)} result files; give it once "
-                "per file, in the same order"
-            )
-    else:
-        names = system_names(paths)
-    results: list[Result] = []
-    for path, name in zip(paths, names, strict=True):
-        results.extend(load_results(path, name=name))
-    return results
+__all__ = ["print_comparison", "register"]
 
 
 def _number(value: float) -> str:
@@ -71,6 +32,11 @@ def _p_value(value: float) -> str:
 
 def print_comparison(comparison: Comparison, console: Console | None = None) -> None:
     """Two tables: each system's mean with its interval, then each difference with its p-value."""
+    from rich import box
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
     console = console or Console()
     level = f"{comparison.confidence * 100:g}%"
     console.print(
@@ -148,9 +114,9 @@ def register(app: typer.Typer) -> None:
         results: Annotated[
             list[Path],
             typer.Argument(
-                help="Result JSON files (--out or --result of flowchart/table/sequence/graph), "
-                "same kind and dataset; a multi-model sequence JSON counts as one system per "
-                "model.",
+                help="Result JSON files (--out or --result of any kind's command), same kind "
+                "and dataset; a file holding several systems (e.g. several models) counts as "
+                "each of them.",
                 show_default=False,
                 metavar="RESULT",
             ),
@@ -159,19 +125,9 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option("--metric", help="Compare only this metric (repeatable; default all)."),
         ] = None,
-        seed: Annotated[
-            int, typer.Option("--seed", help="Random seed (bootstrap, permutations).")
-        ] = 0,
-        resamples: Annotated[
-            int, typer.Option("--resamples", help="Bootstrap resamples.")
-        ] = 10_000,
-        permutations: Annotated[
-            int,
-            typer.Option(
-                "--permutations",
-                help="Random sign flips of the permutation test (exact when 2^items is fewer).",
-            ),
-        ] = 10_000,
+        seed: SeedOption = 0,
+        resamples: ResamplesOption = DEFAULT_RESAMPLES,
+        permutations: PermutationsOption = DEFAULT_PERMUTATIONS,
         name: Annotated[
             list[str] | None,
             typer.Option("--name", help="System name of each file, in order (default: stem)."),
@@ -181,13 +137,18 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Compare systems: means with 95% paired-bootstrap intervals, differences, p-values."""
+        from parsescore.cli_common import announce, console
+        from parsescore.compare import compare_results
+        from parsescore.files import write_json
+        from parsescore.results import load_systems
+
         if seed < 0:
             raise InputError(f"--seed must be a non-negative integer, got {seed}")
         systems = load_systems(list(results), list(name) if name else None)
         if len(systems) < 2:
             raise InputError(
                 "compare needs at least two systems: give two or more result files "
-                "(or one multi-model sequence JSON)"
+                "(or one file holding several)"
             )
         comparison = compare_results(
             systems,
@@ -196,10 +157,8 @@ def register(app: typer.Typer) -> None:
             n_resamples=resamples,
             n_permutations=permutations,
         )
-        console = Console()
-        if not console.is_terminal:  # wide enough that piped tables stay one line per row
-            console = Console(width=max(console.width, 120))
-        print_comparison(comparison, console)
+        out_console = console(width=120)  # piped: wide enough for one line per row
+        print_comparison(comparison, out_console)
         if out is not None:
             write_json(out, comparison.to_json())
-            console.print(f"Wrote {out}", highlight=False)
+            announce(out_console, out)

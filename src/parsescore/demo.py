@@ -1,51 +1,44 @@
 """``parsescore demo``: evaluate the bundled example data of every kind, write a report folder.
 
-Each kind package with a ``demo`` module contributes ``run_demo(out_dir) -> str``, which writes
-its files under ``out_dir`` and returns a Markdown section for the report's index.
+Each kind with a demo (:attr:`parsescore.kinds.Kind.demo`) writes its files under
+``out_dir/<kind>/`` and returns a Markdown section for the index and the results the HTML
+report shows.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from pathlib import Path
 
 from rich.console import Console
 
+from parsescore.cli_common import announce
 from parsescore.files import write_text
+from parsescore.kinds import kinds
+from parsescore.results import Result
 
-KINDS = ("flowchart", "table", "sequence", "graph")
+__all__ = ["run_demo"]
 
 
 def run_demo(out_dir: Path) -> Path:
-    """Run every kind's demo into ``out_dir/<kind>/`` and write ``out_dir/index.md``."""
+    """Run every kind's demo into ``out_dir/<kind>/`` and write ``out_dir/index.md`` and the
+    HTML report ``out_dir/report/index.html``."""
     console = Console()
     sections = ["# parsescore demo report\n"]
-    for kind in KINDS:
-        name = f"parsescore.{kind}.demo"
-        if importlib.util.find_spec(f"parsescore.{kind}") is None:
+    results: list[Result] = []
+    for kind in kinds():
+        if kind.demo is None:
             continue
-        if importlib.util.find_spec(name) is None:
-            continue
-        console.rule(f"[bold]{kind}")
-        sections.append(importlib.import_module(name).run_demo(out_dir / kind))
-    results = [  # table and graph: the envelope, which holds the cells / nodes that differ
-        path
-        for path in (
-            out_dir / "flowchart" / "result.json",
-            out_dir / "table" / "envelope.json",
-            out_dir / "sequence" / "results.json",
-            out_dir / "graph" / "envelope.json",
-        )
-        if path.is_file()
-    ]
+        console.rule(f"[bold]{kind.name}")
+        output = kind.demo(out_dir / kind.name)
+        sections.append(output.section)
+        results.extend(output.results)
     if results:
         from parsescore.report import write_report
 
-        write_report(results, out_dir / "report", names=[p.parent.name for p in results])
+        write_report(results, out_dir / "report")
         sections.append("## HTML report\n\n[report/index.html](report/index.html)\n")
     index = out_dir / "index.md"
     write_text(index, "\n".join(sections))
     start = out_dir / "report" / "index.html" if results else index
-    console.print(f"\nReport written to [bold]{out_dir}[/] (open {start})")
+    announce(console, f"{out_dir} (open {start})")
     return index

@@ -108,7 +108,8 @@ def _normalise(record: Any) -> Record:
     """The record as the cache stores it (one JSON round trip), so fresh == cached."""
     if not isinstance(record, dict):
         raise TypeError(f"a scoring function must return a dict, got {type(record).__name__}")
-    return json.loads(json.dumps(record, ensure_ascii=False))
+    normalised: Record = json.loads(json.dumps(record, ensure_ascii=False))
+    return normalised
 
 
 class ResultCache:
@@ -180,7 +181,8 @@ class ResultCache:
         ):
             self.corrupt += 1
             return None
-        return entry["record"]
+        record: Record = entry["record"]
+        return record
 
     def put(self, key: str, record: Record) -> None:
         """Store a record atomically (a reader never sees half an entry)."""
@@ -254,8 +256,7 @@ def _dask_client(address: str) -> Any:
         raise DaskUnavailableError(
             "--dask-scheduler needs the dask extra: pip install 'parsescore[dask]'"
         ) from None
-    from distributed.comm import parse_address
-    from distributed.comm.addressing import parse_host_port
+    from distributed.comm.addressing import parse_address, parse_host_port
 
     try:  # check first: a Client that fails on a malformed address hangs at exit
         scheme, location = parse_address(address)
@@ -267,7 +268,7 @@ def _dask_client(address: str) -> Any:
             "expected e.g. tcp://host:8786"
         ) from None
     try:
-        return Client(address, timeout="10s", set_as_default=False)
+        return Client(address, timeout="10s", set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
         raise RuntimeError(f"cannot connect to the Dask scheduler at {address}: {exc}") from None
 
@@ -281,7 +282,7 @@ def _dask_threads(client: Any) -> int:
         except TimeoutError:
             raise RuntimeError("the Dask cluster has no workers (waited 30 s)") from None
         threads = sum(client.nthreads().values())
-    return max(1, threads)
+    return max(1, int(threads))
 
 
 def _run_dask(
@@ -293,7 +294,7 @@ def _run_dask(
         client.submit(_score_chunk, fn, chunk, pure=False): index
         for index, chunk in enumerate(chunks)
     }
-    for future in as_completed(list(futures), loop=client.loop):
+    for future in as_completed(list(futures), loop=client.loop):  # type: ignore[no-untyped-call]
         index = futures[future]
         if future.status == "error":
             error = future.exception()

@@ -1,25 +1,24 @@
 """``parsescore schema KIND``: print (or write) the JSON Schema of a result document."""
 
-from __future__ import annotations
+# no ``from __future__ import annotations``: the help text below is computed when the command
+# is registered, and typer reads the annotation then.
 
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from parsescore.files import write_text
-from parsescore.schema import SCHEMA_KINDS, schema_json
-
 
 def register(app: typer.Typer) -> None:
     """Add the ``schema`` subcommand to a typer app."""
+    from parsescore.schema import schema_names
 
     @app.command("schema")
     def schema_command(
         kind: Annotated[
             str,
             typer.Argument(
-                help=f"Which document: {', '.join(SCHEMA_KINDS)}.",
+                help=f"Which document: {', '.join(schema_names())}.",
                 show_default=False,
                 metavar="KIND",
             ),
@@ -30,8 +29,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print the JSON Schema (draft 2020-12) of a document: a command's --out (KIND), the
         --result envelope (result) or anything load_result reads (any)."""
+        from parsescore.cli_common import announce, console
+        from parsescore.files import write_text
+        from parsescore.schema import schema_json
+
         text = schema_json(kind)  # an unknown KIND is an InputError naming the known ones
         if out is None:
             typer.echo(text, nl=False)
         else:
             write_text(out, text)
+            announce(console(), out)

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Counts", "EditCounts", "macro_mean", "micro_counts", "safe_ratio"]
+__all__ = ["Counts", "macro_mean", "micro_counts", "safe_ratio"]
 
 
 def safe_ratio(numerator: float, denominator: float, *, empty: float = 0.0) -> float:
@@ -90,32 +90,3 @@ def macro_mean(values: Sequence[float]) -> float:
     if not values:
         raise ValueError("Cannot average an empty list of scores.")
     return sum(values) / len(values)
-
-
-@dataclass(frozen=True, slots=True)
-class EditCounts:
-    """Insertions, deletions and substitutions against a reference of ``reference_size`` items."""
-
-    insertions: int
-    deletions: int
-    substitutions: int
-    reference_size: int
-
-    @property
-    def insertion_rate(self) -> float:
-        return safe_ratio(self.insertions, self.reference_size)
-
-    @property
-    def deletion_rate(self) -> float:
-        return safe_ratio(self.deletions, self.reference_size)
-
-    @property
-    def substitution_rate(self) -> float:
-        return safe_ratio(self.substitutions, self.reference_size)
-
-    @property
-    def error_rate(self) -> float:
-        """(I + D + S) / reference size, as word/line error rates are defined."""
-        return safe_ratio(
-            self.insertions + self.deletions + self.substitutions, self.reference_size
-        )

@@ -1,7 +1,7 @@
 """Text normalisation and text distances shared by every kind.
 
-The default distance of the flowchart benchmark (and a sensible default elsewhere) is
-Levenshtein on normalised text. Normalisation is a pipeline of small named steps so that each
+Flowde's default distance (and a sensible default elsewhere) is Levenshtein on normalised
+text. Normalisation is a pipeline of small named steps so that each
 step can be tested, reused and explained on its own.
 """
 

@@ -156,19 +156,20 @@ def test_only_in_reported_and_left_out() -> None:
 
 def test_metric_on_some_items_only() -> None:
     # Like a graph result: node metrics on node items, edge metrics on edge items.
-    a = Result("graph", "a", {"node:X": {"n": 1.0}, "node:Y": {"n": 0.5}, "edge:L": {"e": 0.0}})
-    b = Result("graph", "b", {"node:X": {"n": 0.5}, "node:Y": {"n": 0.5}, "edge:L": {"e": 1.0}})
+    n, e = "node_strict_f1", "edge_strict_f1"
+    a = Result("graph", "a", {"node:X": {n: 1.0}, "node:Y": {n: 0.5}, "edge:L": {e: 0.0}})
+    b = Result("graph", "b", {"node:X": {n: 0.5}, "node:Y": {n: 0.5}, "edge:L": {e: 1.0}})
     comparison = compare_results([a, b], n_resamples=50)
-    assert comparison.metrics["n"].items == ("node:X", "node:Y")
-    assert comparison.metrics["e"].items == ("edge:L",)
-    assert comparison.metrics["n"].differences[0].mean_difference == 0.25
-    assert comparison.metrics["e"].systems["b"].ci_low == 1.0
+    assert comparison.metrics[n].items == ("node:X", "node:Y")
+    assert comparison.metrics[e].items == ("edge:L",)
+    assert comparison.metrics[n].differences[0].mean_difference == 0.25
+    assert comparison.metrics[e].systems["b"].ci_low == 1.0
     # A metric no shared item has in every system is not comparable.
-    c = Result("graph", "c", {"node:X": {"n": 1.0}, "node:Y": {}, "edge:L": {"e": 0.0}})
-    d = Result("graph", "d", {"node:X": {}, "node:Y": {"n": 0.5}, "edge:L": {"e": 1.0}})
-    assert list(compare_results([c, d], n_resamples=10).metrics) == ["e"]
-    with pytest.raises(InputError, match=r"unknown metric 'n'.*known: e"):
-        compare_results([c, d], metrics=["n"])
+    c = Result("graph", "c", {"node:X": {n: 1.0}, "node:Y": {}, "edge:L": {e: 0.0}})
+    d = Result("graph", "d", {"node:X": {}, "node:Y": {n: 0.5}, "edge:L": {e: 1.0}})
+    assert list(compare_results([c, d], n_resamples=10).metrics) == [e]
+    with pytest.raises(InputError, match=rf"unknown metric '{n}'.*known: {e}"):
+        compare_results([c, d], metrics=[n])
 
 
 def test_deterministic_and_independent_of_order() -> None:
@@ -255,13 +256,13 @@ def test_properties(pairs: list[tuple[float, float]]) -> None:
     assert paired_permutation_pvalue(b, a, n_permutations=600) == p
     comparison = compare_results(
         [
-            Result("table", "a", {str(k): {"m": x} for k, x in enumerate(a)}),
-            Result("table", "b", {str(k): {"m": y} for k, y in enumerate(b)}),
+            Result("table", "a", {str(k): {"TEDS": x} for k, x in enumerate(a)}),
+            Result("table", "b", {str(k): {"TEDS": y} for k, y in enumerate(b)}),
         ],
         n_resamples=200,
         n_permutations=600,
     )
-    entry = comparison.metrics["m"]
+    entry = comparison.metrics["TEDS"]
     # A percentile interval of resampled means lies within the values' range.
     assert min(a) - 1e-12 <= entry.systems["a"].ci_low <= entry.systems["a"].ci_high
     assert entry.systems["a"].ci_high <= max(a) + 1e-12

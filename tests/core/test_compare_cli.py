@@ -8,41 +8,19 @@ import shutil
 from pathlib import Path
 
 import pytest
-import typer
-from typer.testing import CliRunner
 
-from parsescore.cli import main
+from cli_helpers import Cli, CliRun, run_cli
 from parsescore.compare import compare_results
-from parsescore.compare_cli import register, system_names
-from parsescore.errors import InputError
-from parsescore.results import load_result
+from parsescore.results import load_result, system_names
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "parsescore" / "data"
 SEED_EXAMPLE = Path(__file__).resolve().parents[1] / "flowchart" / "seed_example"
 
 
-def run_kind(args: list[str]) -> None:
-    with pytest.raises(SystemExit) as stop:
-        main(args)
-    assert stop.value.code in (0, None)
-
-
-def fresh_app() -> typer.Typer:
-    """A new app with only ``compare`` on it (the main app's cli.py is not edited)."""
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-
-    @app.callback()
-    def _root() -> None:
-        """Root, so that ``compare`` stays a subcommand."""
-
-    register(app)
-    return app
-
-
-def invoke(args: list[str]) -> tuple[int, str, BaseException | None]:
-    result = CliRunner().invoke(fresh_app(), args)
-    exception = result.exception if not isinstance(result.exception, SystemExit) else None
-    return result.exit_code, result.output, exception
+def assert_input_error(result: CliRun) -> None:
+    """Bad input: exit status 2 and one ``error:`` line on stderr, no traceback."""
+    assert result.code == 2, result.err
+    assert result.err.startswith("error: ") and result.err.count("\n") == 1, result.err
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +31,7 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[s
     truth = json.loads((samples / "sample_gt.json").read_text())
     pred = json.loads((samples / "sample_pred.json").read_text())
     truth_path = samples / "sample_gt.json"
-    run_kind(
+    result = run_cli(
         [
             "table",
             "--truth",
@@ -63,13 +41,15 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[s
             "--no-grits",
             "--out",
             str(out / "model_a.json"),
-        ]
+        ],
+        None,
     )
+    assert result.code == 0, result.err
     scores_a = json.loads((out / "model_a.json").read_text())["scores"]
     fixed = sorted(name for name, score in scores_a.items() if score < 1)[:5]
     better = dict(pred) | {name: truth[name] for name in fixed}
     (out / "better_pred.json").write_text(json.dumps(better))
-    run_kind(
+    result = run_cli(
         [
             "table",
             "--truth",
@@ -79,8 +59,10 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[s
             "--no-grits",
             "--out",
             str(out / "model_b.json"),
-        ]
+        ],
+        None,
     )
+    assert result.code == 0, result.err
     return out / "model_a.json", out / "model_b.json", fixed
 
 
@@ -89,7 +71,7 @@ def flowcharts(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The seed example's prediction, and a copy of it with node 1 misread further."""
     out = tmp_path_factory.mktemp("flowcharts")
     truth = SEED_EXAMPLE / "ground-truth"
-    run_kind(
+    result = run_cli(
         [
             "flowchart",
             "--truth",
@@ -99,14 +81,16 @@ def flowcharts(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
             "--quiet",
             "--out",
             str(out / "seed.json"),
-        ]
+        ],
+        None,
     )
+    assert result.code == 0, result.err
     modified = out / "pred_modified"
     shutil.copytree(SEED_EXAMPLE / "predictions", modified)
     doc = json.loads((modified / "example_0.json").read_text())
     doc["nodes"][0]["text"] = "Screened (n = 99)"
     (modified / "example_0.json").write_text(json.dumps(doc))
-    run_kind(
+    result = run_cli(
         [
             "flowchart",
             "--truth",
@@ -116,18 +100,20 @@ def flowcharts(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
             "--quiet",
             "--out",
             str(out / "modified.json"),
-        ]
+        ],
+        None,
     )
+    assert result.code == 0, result.err
     return out / "seed.json", out / "modified.json"
 
 
-def test_table_comparison_end_to_end(tables: tuple[Path, Path, list[str]], tmp_path: Path) -> None:
+def test_table_comparison_end_to_end(
+    tables: tuple[Path, Path, list[str]], tmp_path: Path, cli: Cli
+) -> None:
     model_a, model_b, fixed = tables
     out = tmp_path / "comparison.json"
-    code, output, exception = invoke(
-        ["compare", str(model_a), str(model_b), "--resamples", "2000", "--out", str(out)]
-    )
-    assert exception is None and code == 0, output
+    result = cli("compare", model_a, model_b, "--resamples", "2000", "--out", out)
+    assert result.code == 0, result.err
     doc = json.loads(out.read_text())
     assert doc["systems"] == ["model_a", "model_b"]
     assert list(doc["metrics"]) == ["TEDS", "TEDS-S"]
@@ -145,46 +131,44 @@ def test_table_comparison_end_to_end(tables: tuple[Path, Path, list[str]], tmp_p
     assert 1 / 10001 <= difference["p_value"] < 0.1
     assert doc == compare_results([a, b], n_resamples=2000).to_json()
     for text in ("model_a", "model_b", "TEDS ↑", "95% CI", "model_a − model_b"):
-        assert text in output
+        assert text in result.out
 
 
-def test_same_bytes_every_run(tables: tuple[Path, Path, list[str]], tmp_path: Path) -> None:
+def test_same_bytes_every_run(
+    tables: tuple[Path, Path, list[str]], tmp_path: Path, cli: Cli
+) -> None:
     model_a, model_b, _ = tables
     outputs = []
     for k in range(2):
         out = tmp_path / f"c{k}.json"
-        code, output, _ = invoke(
-            [
-                "compare",
-                str(model_a),
-                str(model_b),
-                "--metric",
-                "TEDS-S",
-                "--seed",
-                "3",
-                "--resamples",
-                "500",
-                "--permutations",
-                "300",
-                "--out",
-                str(out),
-            ]
+        result = cli(
+            "compare",
+            model_a,
+            model_b,
+            "--metric",
+            "TEDS-S",
+            "--seed",
+            "3",
+            "--resamples",
+            "500",
+            "--permutations",
+            "300",
+            "--out",
+            out,
         )
-        assert code == 0, output
+        assert result.code == 0, result.err
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
     assert list(json.loads(outputs[0])["metrics"]) == ["TEDS-S"]
 
 
 def test_flowchart_seed_example_and_modified_copy(
-    flowcharts: tuple[Path, Path], tmp_path: Path
+    flowcharts: tuple[Path, Path], tmp_path: Path, cli: Cli
 ) -> None:
     seed, modified = flowcharts
     out = tmp_path / "c.json"
-    code, output, exception = invoke(
-        ["compare", str(seed), str(modified), "--metric", "node_text_cost", "--out", str(out)]
-    )
-    assert exception is None and code == 0, output
+    result = cli("compare", seed, modified, "--metric", "node_text_cost", "--out", out)
+    assert result.code == 0, result.err
     entry = json.loads(out.read_text())["metrics"]["node_text_cost"]
     cost_seed = load_result(seed).items["example_0"]["node_text_cost"]
     cost_modified = load_result(modified).items["example_0"]["node_text_cost"]
@@ -197,46 +181,43 @@ def test_flowchart_seed_example_and_modified_copy(
     # One item: both sign vectors reach |d|, p = 1 exactly.
     assert entry["differences"][0]["mean_difference"] == cost_seed - cost_modified
     assert entry["differences"][0]["p_value"] == 1.0
-    assert "node_text_cost ↓" in output
+    assert "node_text_cost ↓" in result.out
 
 
-def test_only_in_from_real_flowchart_runs(tmp_path: Path) -> None:
+def test_only_in_from_real_flowchart_runs(tmp_path: Path, cli: Cli) -> None:
     truth = DATA / "flowchart" / "ground-truth"
     partial = tmp_path / "partial"
     shutil.copytree(DATA / "flowchart" / "predictions", partial)
     (partial / "Yu_2017_0.json").unlink()
     for name, pred in (("full", DATA / "flowchart" / "predictions"), ("partial", partial)):
-        run_kind(
-            [
-                "flowchart",
-                "--truth",
-                str(truth),
-                "--pred",
-                str(pred),
-                "--allow-missing",
-                "--quiet",
-                "--out",
-                str(tmp_path / f"{name}.json"),
-            ]
-        )
-    out = tmp_path / "c.json"
-    code, output, _ = invoke(
-        [
-            "compare",
-            str(tmp_path / "full.json"),
-            str(tmp_path / "partial.json"),
-            "--metric",
-            "flow_f1",
-            "--resamples",
-            "200",
+        result = cli(
+            "flowchart",
+            "--truth",
+            truth,
+            "--pred",
+            pred,
+            "--allow-missing",
+            "--quiet",
             "--out",
-            str(out),
-        ]
+            tmp_path / f"{name}.json",
+        )
+        assert result.code == 0, result.err
+    out = tmp_path / "c.json"
+    result = cli(
+        "compare",
+        tmp_path / "full.json",
+        tmp_path / "partial.json",
+        "--metric",
+        "flow_f1",
+        "--resamples",
+        "200",
+        "--out",
+        out,
     )
-    assert code == 0, output
+    assert result.code == 0, result.err
     doc = json.loads(out.read_text())
     assert doc["only_in"] == {"full": ["Yu_2017_0"], "partial": []}
-    assert "only in full (1, not compared): Yu_2017_0" in output
+    assert "only in full (1, not compared): Yu_2017_0" in result.out
     full = load_result(tmp_path / "full.json")
     shared = [v["flow_f1"] for k, v in full.items.items() if k != "Yu_2017_0"]
     assert doc["metrics"]["flow_f1"]["systems"]["full"]["mean"] == pytest.approx(
@@ -244,26 +225,23 @@ def test_only_in_from_real_flowchart_runs(tmp_path: Path) -> None:
     )
 
 
-def test_multi_model_sequence_file(tmp_path: Path) -> None:
+def test_multi_model_sequence_file(tmp_path: Path, cli: Cli) -> None:
     seq = DATA / "sequence"
-    run_kind(
-        [
-            "sequence",
-            "--truth",
-            str(seq / "truth"),
-            "--pred",
-            str(seq / "model_a"),
-            "--pred",
-            str(seq / "model_b"),
-            "--out",
-            str(tmp_path / "seq.json"),
-        ]
+    result = cli(
+        "sequence",
+        "--truth",
+        seq / "truth",
+        "--pred",
+        seq / "model_a",
+        "--pred",
+        seq / "model_b",
+        "--out",
+        tmp_path / "seq.json",
     )
+    assert result.code == 0, result.err
     out = tmp_path / "c.json"
-    code, output, _ = invoke(
-        ["compare", str(tmp_path / "seq.json"), "--metric", "error_rate", "--out", str(out)]
-    )
-    assert code == 0, output
+    result = cli("compare", tmp_path / "seq.json", "--metric", "error_rate", "--out", out)
+    assert result.code == 0, result.err
     doc = json.loads(out.read_text())
     assert doc["systems"] == ["seq:model_a", "seq:model_b"]
     # 6 files: exact enumeration of 64 sign vectors, so p is a multiple of 1/64.
@@ -271,7 +249,7 @@ def test_multi_model_sequence_file(tmp_path: Path) -> None:
 
 
 def test_names_option_and_clashing_stems(
-    tables: tuple[Path, Path, list[str]], tmp_path: Path
+    tables: tuple[Path, Path, list[str]], tmp_path: Path, cli: Cli
 ) -> None:
     model_a, model_b, _ = tables
     for sub, source in (("x", model_a), ("y", model_b)):
@@ -283,23 +261,21 @@ def test_names_option_and_clashing_stems(
     nested = [Path("a/x/r.json"), Path("b/x/r.json"), Path("c/r.json"), Path("r.json")]
     assert system_names(nested) == ["a/x/r", "b/x/r", "c/r", "r"]
     out = tmp_path / "c.json"
-    code, output, _ = invoke(
-        [
-            "compare",
-            *map(str, paths),
-            "--name",
-            "ocr",
-            "--name",
-            "vlm",
-            "--metric",
-            "TEDS",
-            "--resamples",
-            "100",
-            "--out",
-            str(out),
-        ]
+    result = cli(
+        "compare",
+        *paths,
+        "--name",
+        "ocr",
+        "--name",
+        "vlm",
+        "--metric",
+        "TEDS",
+        "--resamples",
+        "100",
+        "--out",
+        out,
     )
-    assert code == 0, output
+    assert result.code == 0, result.err
     assert json.loads(out.read_text())["systems"] == ["ocr", "vlm"]
 
 
@@ -312,31 +288,35 @@ def test_names_option_and_clashing_stems(
         (["--name", "only-one"], "--name given 1 times for 2 result files"),
     ],
 )
-def test_bad_options(tables: tuple[Path, Path, list[str]], extra: list[str], message: str) -> None:
+def test_bad_options(
+    tables: tuple[Path, Path, list[str]], extra: list[str], message: str, cli: Cli
+) -> None:
     model_a, model_b, _ = tables
-    _, _, exception = invoke(["compare", str(model_a), str(model_b), *extra])
-    assert isinstance(exception, InputError)
-    assert re.search(message, str(exception)), str(exception)
+    result = cli("compare", model_a, model_b, *extra)
+    assert_input_error(result)
+    assert re.search(message, result.err), result.err
 
 
 def test_bad_inputs(
-    tables: tuple[Path, Path, list[str]], flowcharts: tuple[Path, Path], tmp_path: Path
+    tables: tuple[Path, Path, list[str]], flowcharts: tuple[Path, Path], tmp_path: Path, cli: Cli
 ) -> None:
     model_a, _, _ = tables
     seed, _ = flowcharts
-    _, _, exception = invoke(["compare", str(model_a), str(seed)])
-    assert isinstance(exception, InputError)
-    assert "cannot compare results of different kinds" in str(exception)
-    assert f"{model_a} is table" in str(exception) and f"{seed} is flowchart" in str(exception)
+    result = cli("compare", model_a, seed)
+    assert_input_error(result)
+    assert "cannot compare results of different kinds" in result.err
+    assert f"{model_a} is table" in result.err and f"{seed} is flowchart" in result.err
 
-    _, _, exception = invoke(["compare", str(model_a)])
-    assert isinstance(exception, InputError) and "at least two systems" in str(exception)
+    result = cli("compare", model_a)
+    assert_input_error(result)
+    assert "at least two systems" in result.err
 
     junk = tmp_path / "junk.json"
     junk.write_text('{"hello": "world"}')
-    _, _, exception = invoke(["compare", str(model_a), str(junk)])
-    assert isinstance(exception, InputError)
-    assert str(exception).startswith(f"{junk}: not a parsescore result")
+    result = cli("compare", model_a, junk)
+    assert_input_error(result)
+    assert result.err.startswith(f"error: {junk}: not a parsescore result")
 
-    _, _, exception = invoke(["compare", str(model_a), str(tmp_path / "missing.json")])
-    assert isinstance(exception, InputError) and "file not found" in str(exception)
+    result = cli("compare", model_a, tmp_path / "missing.json")
+    assert_input_error(result)
+    assert "file not found" in result.err

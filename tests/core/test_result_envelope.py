@@ -19,8 +19,9 @@ import jsonschema
 import pandas.testing
 import pytest
 
+from cli_helpers import Cli, run_cli
 from parsescore import __version__
-from parsescore.cli import main
+from parsescore.cli_common import per_system_paths as envelope_paths
 from parsescore.errors import InputError
 from parsescore.report.html import render_report
 from parsescore.report.sources import load_report_systems
@@ -34,7 +35,6 @@ from parsescore.results import (
     write_result,
 )
 from parsescore.schema import schema
-from parsescore.sequence.cli import envelope_paths
 from parsescore.table.celldiff import cell_diff_summary, differing_cells, table_details
 from parsescore.table.inputs import load_tables
 
@@ -51,12 +51,6 @@ ENVELOPE_KEYS = [
     "totals",
     "dataset",
 ]
-
-
-def run(args: list[str]) -> None:
-    with pytest.raises(SystemExit) as stop:
-        main(args)
-    assert stop.value.code in (0, None)
 
 
 def _cells(texts: list[list[str]]) -> list[dict[str, Any]]:
@@ -80,7 +74,8 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, list
 
     def both(case: str, args: list[str], envelopes: list[str] | None = None) -> None:
         native, envelope = out / f"{case}.json", out / f"{case}.result.json"
-        run([*args, "--out", str(native), "--result", str(envelope)])
+        result = run_cli([*args, "--out", native, "--result", envelope], None)
+        assert result.code == 0, result.err
         cases[case] = (native, [out / e for e in envelopes] if envelopes else [envelope])
 
     flow = DATA / "flowchart"
@@ -425,9 +420,7 @@ def _git(repo: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
 
 
-def test_sequence_git_mode_writes_one_envelope_per_model(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_sequence_git_mode_writes_one_envelope_per_model(tmp_path: Path, cli: Cli) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()
     script = "@startuml\nA -> B : one\nB -> C : two\n@enduml\n"
@@ -441,11 +434,12 @@ def test_sequence_git_mode_writes_one_envelope_per_model(
         _git(repo, "commit", "-q", "--allow-empty", "-am", branch)
     result = tmp_path / "git.json"
     args = ["sequence", "--repo", str(repo), "--truth-ref", "main", "--quiet"]
-    run([*args, "--pred-ref", "m/one", "--pred-ref", "two", "--result", str(result)])
-    printed = " ".join(capsys.readouterr().out.split())
+    run = cli(*args, "--pred-ref", "m/one", "--pred-ref", "two", "--result", result)
+    assert run.code == 0, run.err
+    printed = " ".join(run.out.split())
     paths = [tmp_path / "git.m_one.json", tmp_path / "git.two.json"]
     for path, ref in zip(paths, ("m/one", "two"), strict=True):
-        assert f"result written to {path}" in printed
+        assert f"Wrote {path}" in printed
         doc = _doc(path)
         assert doc["inputs"] == {"repo": str(repo), "truth_ref": "main", "pred_ref": ref}
         assert _schema_errors(doc) == []
@@ -490,18 +484,22 @@ def test_graph_envelope(made: dict[str, tuple[Path, list[Path]]]) -> None:
 # -- compare and report -------------------------------------------------------------------------
 
 
-def test_compare_reads_envelopes(made: dict[str, tuple[Path, list[Path]]], tmp_path: Path) -> None:
+def test_compare_reads_envelopes(
+    made: dict[str, tuple[Path, list[Path]]], tmp_path: Path, cli: Cli
+) -> None:
     outputs = {}
     for label, pick in (("native", lambda c: c[0]), ("envelope", lambda c: c[1][0])):
         out = tmp_path / f"compare_{label}.json"
         files = [str(pick(made["table_a"])), str(pick(made["table_b"]))]
         names = ["--name", "a", "--name", "b"]
-        run(["compare", *files, *names, "--resamples", "200", "--out", str(out)])
+        result = cli("compare", *files, *names, "--resamples", "200", "--out", out)
+        assert result.code == 0, result.err
         outputs[label] = _doc(out)
     assert outputs["envelope"] == outputs["native"]
     two = [str(p) for p in made["sequence2"][1]]
     out = tmp_path / "compare_models.json"
-    run(["compare", *two, "--resamples", "200", "--permutations", "200", "--out", str(out)])
+    result = cli("compare", *two, "--resamples", "200", "--permutations", "200", "--out", out)
+    assert result.code == 0, result.err
     assert _doc(out)["systems"] == ["sequence2.result.model_a", "sequence2.result.model_b"]
 
 
@@ -556,34 +554,34 @@ def test_report_from_an_envelope_shows_the_native_drilldown(
 
 
 def test_report_command_on_envelopes(
-    made: dict[str, tuple[Path, list[Path]]], tmp_path: Path
+    made: dict[str, tuple[Path, list[Path]]], tmp_path: Path, cli: Cli
 ) -> None:
     files = [str(made[c][1][0]) for c in ("flowchart", "table_a", "sequence", "graph")]
     files += [str(p) for p in made["sequence2"][1]]
-    run(["report", *files, "--out", str(tmp_path / "report")])
+    result = cli("report", *files, "--out", tmp_path / "report")
+    assert result.code == 0, result.err
     html = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
     for shown in ("Node pairs", "Counted differences", "Relaxed alias pairs", "Integrity"):
         assert shown in html
     assert "sequence2.result.model_b" in html
 
 
-def test_result_without_out(tmp_path: Path) -> None:
+def test_result_without_out(tmp_path: Path, cli: Cli) -> None:
     """--result does not need --out: the envelope alone is written."""
     graph = DATA / "graph"
     envelope = tmp_path / "only.json"
-    run(
-        [
-            "graph",
-            "--graph",
-            str(graph / "graph.json"),
-            "--truth",
-            str(graph / "truth.json"),
-            "--template",
-            f"{graph / 'library_template.py'}:Library",
-            "--result",
-            str(envelope),
-        ]
+    result = cli(
+        "graph",
+        "--graph",
+        graph / "graph.json",
+        "--truth",
+        graph / "truth.json",
+        "--template",
+        f"{graph / 'library_template.py'}:Library",
+        "--result",
+        envelope,
     )
+    assert result.code == 0, result.err
     assert [p.name for p in tmp_path.iterdir()] == ["only.json"]
     assert _doc(envelope)["inputs"]["source"] is None
     assert _schema_errors(_doc(envelope)) == []
@@ -631,15 +629,14 @@ def test_schema_checks_each_kinds_detail(
 
 
 def test_cli_errors_keep_their_key_paths_verbatim(
-    made: dict[str, tuple[Path, list[Path]]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    made: dict[str, tuple[Path, list[Path]]], tmp_path: Path, cli: Cli
 ) -> None:
     """Square brackets in an error (key paths, extras) are text, not terminal markup."""
     doc = _doc(made["table_a"][1][0])
     doc["items"][0]["metrics"]["TEDS"] = "high"
     bad = tmp_path / "bad[v2].json"
     bad.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(SystemExit) as stop:
-        main(["compare", str(bad), str(made["table_b"][1][0])])
-    assert stop.value.code == 2
-    err = capsys.readouterr().err
+    result = cli("compare", bad, made["table_b"][1][0])
+    assert result.code == 2
+    err = result.err
     assert "bad[v2].json (items[0].metrics.TEDS): expected a number, found a string" in err

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from parsescore.cli import main
+from cli_helpers import Cli, run_cli
 from parsescore.errors import InputError
 from parsescore.results import (
     Result,
@@ -22,18 +22,12 @@ from parsescore.results import (
 DATA = Path(__file__).resolve().parents[2] / "src" / "parsescore" / "data"
 
 
-def run(args: list[str]) -> None:
-    with pytest.raises(SystemExit) as stop:
-        main(args)
-    assert stop.value.code in (0, None)
-
-
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Real result files of all four kinds, made by the kinds' own commands."""
     out = tmp_path_factory.mktemp("results")
     tables = DATA / "table" / "pubtabnet_samples"
-    run(
+    result = run_cli(
         [
             "table",
             "--truth",
@@ -42,10 +36,12 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             str(tables / "sample_pred.json"),
             "--out",
             str(out / "table.json"),
-        ]
+        ],
+        None,
     )
+    assert result.code == 0, result.err
     flow = DATA / "flowchart"
-    run(
+    result = run_cli(
         [
             "flowchart",
             "--truth",
@@ -55,10 +51,12 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             "--quiet",
             "--out",
             str(out / "flowchart.json"),
-        ]
+        ],
+        None,
     )
+    assert result.code == 0, result.err
     seq = DATA / "sequence"
-    run(
+    result = run_cli(
         [
             "sequence",
             "--truth",
@@ -67,9 +65,11 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             str(seq / "model_a"),
             "--out",
             str(out / "seq_a.json"),
-        ]
+        ],
+        None,
     )
-    run(
+    assert result.code == 0, result.err
+    result = run_cli(
         [
             "sequence",
             "--truth",
@@ -80,10 +80,12 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             str(seq / "model_b"),
             "--out",
             str(out / "seq_ab.json"),
-        ]
+        ],
+        None,
     )
+    assert result.code == 0, result.err
     graph = DATA / "graph"
-    run(
+    result = run_cli(
         [
             "graph",
             "--graph",
@@ -94,8 +96,10 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             f"{graph / 'library_template.py'}:Library",
             "--out",
             str(out / "eval.json"),
-        ]
+        ],
+        None,
     )
+    assert result.code == 0, result.err
     return {
         "table": out / "table.json",
         "flowchart": out / "flowchart.json",
@@ -174,7 +178,7 @@ def test_multi_model_sequence(outputs: dict[str, Path]) -> None:
     results = load_results(outputs["sequence2"])
     assert [r.name for r in results] == ["seq_ab:model_a", "seq_ab:model_b"]
     assert results[0].items == load_result(outputs["sequence"]).items
-    with pytest.raises(InputError, match=r"holds 2 sequence models \(model_a, model_b\)"):
+    with pytest.raises(InputError, match=r"holds 2 systems \(model_a, model_b\)"):
         load_result(outputs["sequence2"])
     assert [r.name for r in load_results(outputs["sequence2"], name="run")] == [
         "run:model_a",
@@ -282,7 +286,7 @@ def test_detect_and_direction() -> None:
         higher_is_better("audio", "wer")
 
 
-def test_real_grits_output(tmp_path: Path) -> None:
+def test_real_grits_output(tmp_path: Path, cli: Cli) -> None:
     cases = json.loads(
         (
             Path(__file__).resolve().parents[1] / "table" / "data" / "grits" / "grits_10.json"
@@ -291,17 +295,8 @@ def test_real_grits_output(tmp_path: Path) -> None:
     (tmp_path / "t.json").write_text(json.dumps({c["id"]: c["true_cells"] for c in cases}))
     (tmp_path / "p.json").write_text(json.dumps({c["id"]: c["pred_cells"] for c in cases}))
     out = tmp_path / "grits.json"
-    run(
-        [
-            "grits",
-            "--truth",
-            str(tmp_path / "t.json"),
-            "--pred",
-            str(tmp_path / "p.json"),
-            "--out",
-            str(out),
-        ]
-    )
+    run = cli("grits", "--truth", tmp_path / "t.json", "--pred", tmp_path / "p.json", "--out", out)
+    assert run.code == 0, run.err
     result = load_result(out)
     assert result.kind == "table"
     assert list(result.items) == [c["id"] for c in cases]

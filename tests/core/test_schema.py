@@ -9,23 +9,17 @@ from typing import Any
 
 import jsonschema
 import pytest
-import typer
-from typer.testing import CliRunner
 
-from parsescore.cli import main
+from cli_helpers import Cli, run_cli
 from parsescore.errors import InputError
-from parsescore.results import SEQUENCE_CATEGORIES, load_results
-from parsescore.schema import DRAFT, SCHEMA_KINDS, schema, schema_json, validate
-from parsescore.schema_cli import register
+from parsescore.results import load_results
+from parsescore.schema import DRAFT, schema, schema_json, schema_names, validate
+from parsescore.sequence.model import CATEGORIES
+
+SCHEMA_KINDS = schema_names()
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "parsescore" / "data"
-
-
-def run(args: list[str]) -> None:
-    with pytest.raises(SystemExit) as stop:
-        main(args)
-    assert stop.value.code in (0, None)
 
 
 def _cells(texts: list[list[str]], *, boxes: bool) -> list[dict[str, Any]]:
@@ -53,7 +47,7 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, A
         ]
     ):
         path = out / f"flowchart{k}.json"
-        run(
+        result = run_cli(
             [
                 "flowchart",
                 "--truth",
@@ -62,14 +56,16 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, A
                 str(truth.parent / pred),
                 "--out",
                 str(path),
-            ]
+            ],
+            None,
         )
+        assert result.code == 0, result.err
         made["flowchart"].append(path)
 
     tables = DATA / "table" / "pubtabnet_samples"
     for name, pred in (("sys_a", "sample_pred.json"), ("sys_b", "sample_gt.json")):
         path = out / f"{name}.json"
-        run(
+        result = run_cli(
             [
                 "table",
                 "--truth",
@@ -81,11 +77,13 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, A
                 "--quiet",
                 "--out",
                 str(path),
-            ]
+            ],
+            None,
         )
+        assert result.code == 0, result.err
         made["table"].append(path)
     structure = out / "structure_only.json"
-    run(
+    result = run_cli(
         [
             "table",
             "--truth",
@@ -99,8 +97,10 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, A
             "--quiet",
             "--out",
             str(structure),
-        ]
+        ],
+        None,
     )
+    assert result.code == 0, result.err
     made["table"].append(structure)
 
     grid = [["a", "b"], ["1", "2"]]
@@ -112,12 +112,16 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, A
         )
         pred_cells.write_text(json.dumps({"t1": _cells([["a", "b"], ["1", "3"]], boxes=boxes)}))
         path = out / f"grits_{boxes}.json"
-        run(["grits", "--truth", str(truth_cells), "--pred", str(pred_cells), "--out", str(path)])
+        result = run_cli(
+            ["grits", "--truth", str(truth_cells), "--pred", str(pred_cells), "--out", str(path)],
+            None,
+        )
+        assert result.code == 0, result.err
         made["grits"].append(path)
 
     seq = DATA / "sequence"
     one, two = out / "seq_one.json", out / "seq_two.json"
-    run(
+    result = run_cli(
         [
             "sequence",
             "--truth",
@@ -127,9 +131,11 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, A
             "--quiet",
             "--out",
             str(one),
-        ]
+        ],
+        None,
     )
-    run(
+    assert result.code == 0, result.err
+    result = run_cli(
         [
             "sequence",
             "--truth",
@@ -141,13 +147,15 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, A
             "--quiet",
             "--out",
             str(two),
-        ]
+        ],
+        None,
     )
+    assert result.code == 0, result.err
     made["sequence"] += [one, two]
 
     graph = DATA / "graph"
     path = out / "eval.json"
-    run(
+    result = run_cli(
         [
             "graph",
             "--graph",
@@ -160,12 +168,14 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, A
             str(graph / "source.md"),
             "--out",
             str(path),
-        ]
+        ],
+        None,
     )
+    assert result.code == 0, result.err
     made["graph"].append(path)
 
     path = out / "compare.json"
-    run(
+    result = run_cli(
         [
             "compare",
             str(made["table"][0]),
@@ -176,8 +186,10 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, A
             "200",
             "--out",
             str(path),
-        ]
+        ],
+        None,
     )
+    assert result.code == 0, result.err
     made["compare"].append(path)
     return {k: [json.loads(p.read_text(encoding="utf-8")) for p in v] for k, v in made.items()}
 
@@ -218,11 +230,11 @@ def test_outputs_cover_the_optional_shapes(docs: dict[str, list[dict[str, Any]]]
 
 
 def test_sequence_categories_match_the_sequence_package() -> None:
-    from parsescore.sequence.model import CATEGORIES
-
-    assert tuple(CATEGORIES) == SEQUENCE_CATEGORIES
+    assert SCHEMA_KINDS == (
+        "flowchart", "table", "grits", "sequence", "graph", "compare", "result", "any"
+    )  # fmt: skip
     totals = schema("sequence")["$defs"]["sequence_totals"]
-    assert totals["required"] == list(SEQUENCE_CATEGORIES)
+    assert totals["required"] == list(CATEGORIES)
     assert totals["additionalProperties"] is False
 
 
@@ -313,37 +325,26 @@ def test_validate_names_the_place(docs: dict[str, list[dict[str, Any]]]) -> None
     validate(docs["grits"][0], "grits")  # the real document passes
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-
-    @app.callback()
-    def _root() -> None:
-        """A group, so that ``schema`` is a subcommand."""
-
-    register(app)
-    return app
-
-
 @pytest.mark.parametrize("kind", SCHEMA_KINDS)
-def test_schema_command_prints_the_schema(kind: str) -> None:
-    result = CliRunner().invoke(_app(), ["schema", kind])
-    assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == schema(kind)
+def test_schema_command_prints_the_schema(kind: str, cli: Cli) -> None:
+    result = cli("schema", kind)
+    assert result.code == 0, result.err
+    assert json.loads(result.out) == schema(kind)
 
 
-def test_schema_command_writes_out(tmp_path: Path) -> None:
+def test_schema_command_writes_out(tmp_path: Path, cli: Cli) -> None:
     path = tmp_path / "deep" / "table.schema.json"
-    result = CliRunner().invoke(_app(), ["schema", "table", "--out", str(path)])
-    assert result.exit_code == 0, result.output
-    assert result.stdout == ""
+    result = cli("schema", "table", "--out", path)
+    assert result.code == 0, result.err
+    assert result.out == f"Wrote {path}\n"
     assert path.read_text(encoding="utf-8") == schema_json("table")
 
 
-def test_schema_command_unknown_kind() -> None:
-    result = CliRunner().invoke(_app(), ["schema", "tables"])
-    assert isinstance(result.exception, InputError)
-    assert "unknown schema 'tables'" in str(result.exception)
-    assert "flowchart, table, grits, sequence, graph, compare, result, any" in str(result.exception)
+def test_schema_command_unknown_kind(cli: Cli) -> None:
+    result = cli("schema", "tables")
+    assert result.code == 2 and result.err.startswith("error: "), result.err
+    assert "unknown schema 'tables'" in result.err
+    assert "flowchart, table, grits, sequence, graph, compare, result, any" in result.err
 
 
 def test_schema_is_a_fresh_copy() -> None:

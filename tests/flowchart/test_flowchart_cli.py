@@ -4,45 +4,30 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from parsescore.cli import main
+from cli_helpers import Cli
 
 SEED = Path(__file__).parent / "seed_example"
 
 
-def run(args: list[str]) -> int:
-    with pytest.raises(SystemExit) as exit_info:
-        main(args)
-    return int(exit_info.value.code or 0)
-
-
-def test_cli_prints_summary_and_writes_every_match(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_cli_prints_summary_and_writes_every_match(tmp_path: Path, cli: Cli) -> None:
     out = tmp_path / "result.json"
-    code = run(
-        [
-            "flowchart",
-            "--truth",
-            str(SEED / "ground-truth"),
-            "--pred",
-            str(SEED / "predictions"),
-            "--out",
-            str(out),
-        ]
+    result = cli(
+        "flowchart", "--truth", SEED / "ground-truth", "--pred", SEED / "predictions", "--out", out
     )
-    assert code == 0
-    printed = capsys.readouterr().out
+    assert result.code == 0, result.err
+    printed = result.out
     assert "example_0" in printed and "1/1/1" in printed and "0.333" in printed
-    result = json.loads(out.read_text())
-    assert result["totals"]["node_text_cost"] == 1
-    assert result["totals"]["label_cost"] == 1
-    assert result["totals"]["additional_text_cost"] == 1
-    assert result["totals"]["avg_flow_jaccard"] == 1 / 3
-    (diagram,) = result["diagrams"]
+    written = json.loads(out.read_text())
+    assert written["totals"]["node_text_cost"] == 1
+    assert written["totals"]["label_cost"] == 1
+    assert written["totals"]["additional_text_cost"] == 1
+    assert written["totals"]["avg_flow_jaccard"] == 1 / 3
+    (diagram,) = written["diagrams"]
     assert diagram["option"] == 1
     assert diagram["flow"]["missing_edges"] == [[2, 3]]
     assert diagram["flow"]["extra_edges"] == [[1, 3]]
@@ -57,21 +42,20 @@ def test_cli_prints_summary_and_writes_every_match(
     }
     # deterministic: same inputs, same bytes
     again = tmp_path / "again.json"
-    run(
-        [
-            "flowchart",
-            "--truth",
-            str(SEED / "ground-truth"),
-            "--pred",
-            str(SEED / "predictions"),
-            "--out",
-            str(again),
-        ]
+    result = cli(
+        "flowchart",
+        "--truth",
+        SEED / "ground-truth",
+        "--pred",
+        SEED / "predictions",
+        "--out",
+        again,
     )
+    assert result.code == 0, result.err
     assert again.read_bytes().replace(b"again", b"") == out.read_bytes().replace(b"result", b"")
 
 
-def test_cli_raw_distance_and_missing_predictions(tmp_path: Path) -> None:
+def test_cli_raw_distance_and_missing_predictions(tmp_path: Path, cli: Cli) -> None:
     truth = tmp_path / "gt"
     shutil.copytree(SEED / "ground-truth", truth)
     for part in ("nodes", "labels", "flow", "additional_texts"):
@@ -86,8 +70,8 @@ def test_cli_raw_distance_and_missing_predictions(tmp_path: Path) -> None:
         "--out",
         str(out),
     ]
-    assert run(args) == 2  # a prediction is missing
-    assert run([*args, "--allow-missing", "--distance", "raw"]) == 0
+    assert cli(*args).code == 2  # a prediction is missing
+    assert cli(*args, "--allow-missing", "--distance", "raw").code == 0
     result = json.loads(out.read_text())
     assert result["missing_predictions"] == ["example_1"]
     assert result["options"]["distance"] == "raw"
@@ -112,12 +96,13 @@ def test_cli_raw_distance_and_missing_predictions(tmp_path: Path) -> None:
     ],
 )
 def test_cli_bad_input_is_one_line_error(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], make_args, fragment: str
-) -> None:  # type: ignore[no-untyped-def]
+    tmp_path: Path, cli: Cli, make_args: Callable[[Path], list[str]], fragment: str
+) -> None:
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "example_0.json").write_text("{nodes: }")
-    assert run(["flowchart", *make_args(tmp_path)]) == 2
-    err = capsys.readouterr().err
+    result = cli("flowchart", *make_args(tmp_path))
+    assert result.code == 2
+    err = result.err
     assert "Traceback" not in err
     assert fragment in " ".join(err.split())
     assert err.strip().startswith("error:")
@@ -126,7 +111,9 @@ def test_cli_bad_input_is_one_line_error(
 def test_demo_writes_flowchart_result(tmp_path: Path) -> None:
     from parsescore.flowchart.demo import run_demo
 
-    section = run_demo(tmp_path)
+    demo = run_demo(tmp_path)
+    section = demo.section
+    assert [r.kind for r in demo.results] and all(r.items for r in demo.results)
     result = json.loads((tmp_path / "result.json").read_text())
     assert [d["stem"] for d in result["diagrams"]] == [
         "Stanczyk_2016_1",

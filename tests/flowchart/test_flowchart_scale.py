@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import parsescore
-from parsescore.cli import main
+from cli_helpers import Cli
 from parsescore.files import dump_json
 from parsescore.flowchart import ParsingBenchmark
-from parsescore.flowchart.report import benchmark_result
+from parsescore.flowchart.result import to_result
 
 BUNDLED = Path(parsescore.__file__).parent / "data" / "flowchart"
 PARTS = ("nodes", "labels", "flow", "additional_texts")
@@ -42,28 +42,24 @@ def _dataset(root: Path) -> tuple[Path, Path, int]:
     return truth, pred, len(stems) * COPIES
 
 
-def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["flowchart", *args])
-    captured = capsys.readouterr()
-    assert exit_info.value.code in (0, None), captured.err
-    return captured.out, captured.err
+def _run(args: list[str], cli: Cli) -> tuple[str, str]:
+    result = cli("flowchart", *args)
+    assert result.code == 0, result.err
+    return result.out, result.err
 
 
-def _score(
-    truth: Path, pred: Path, out: Path, capsys: pytest.CaptureFixture[str], *extra: str
-) -> tuple[bytes, str]:
-    _, err = _run(["--truth", str(truth), "--pred", str(pred), "--out", str(out), *extra], capsys)
+def _score(truth: Path, pred: Path, out: Path, cli: Cli, *extra: str) -> tuple[bytes, str]:
+    _, err = _run(["--truth", str(truth), "--pred", str(pred), "--out", str(out), *extra], cli)
     return out.read_bytes(), err
 
 
 def test_jobs_and_dask_match_the_benchmark_used_directly(
-    tmp_path: Path, scheduler: str, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, scheduler: str, cli: Cli
 ) -> None:
     truth, pred, n = _dataset(tmp_path / "data")
-    serial, _ = _score(truth, pred, tmp_path / "j1.json", capsys, "--jobs", "1")
-    two, _ = _score(truth, pred, tmp_path / "j2.json", capsys, "--jobs", "2")
-    on_dask, _ = _score(truth, pred, tmp_path / "dask.json", capsys, "--dask-scheduler", scheduler)
+    serial, _ = _score(truth, pred, tmp_path / "j1.json", cli, "--jobs", "1")
+    two, _ = _score(truth, pred, tmp_path / "j2.json", cli, "--jobs", "2")
+    on_dask, _ = _score(truth, pred, tmp_path / "dask.json", cli, "--dask-scheduler", scheduler)
     assert two == serial
     assert on_dask == serial
 
@@ -76,22 +72,21 @@ def test_jobs_and_dask_match_the_benchmark_used_directly(
         expected_num_diagrams=n,
         show_progress=False,
     )
-    direct = benchmark_result(
+    direct = to_result(
         bench,
         inputs={"truth": str(truth), "pred": [str(pred)]},
         options={"distance": "normalised", "allow_missing": False, "expected_num_diagrams": n},
-    )
+        name="direct",
+    ).native
     assert dump_json(direct).encode("utf-8") == serial
 
 
-def test_cache_rescores_only_changed_flowcharts(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_cache_rescores_only_changed_flowcharts(tmp_path: Path, cli: Cli) -> None:
     truth, pred, n = _dataset(tmp_path / "data")
     cache = tmp_path / "cache"
-    first, err = _score(truth, pred, tmp_path / "a.json", capsys, "--cache", str(cache))
+    first, err = _score(truth, pred, tmp_path / "a.json", cli, "--cache", str(cache))
     assert f"cache: 0 of {n} flowchart items reused, {n} scored" in err
-    again, err = _score(truth, pred, tmp_path / "b.json", capsys, "--cache", str(cache))
+    again, err = _score(truth, pred, tmp_path / "b.json", cli, "--cache", str(cache))
     assert f"cache: {n} of {n} flowchart items reused, 0 scored" in err
     assert again == first
 
@@ -100,34 +95,34 @@ def test_cache_rescores_only_changed_flowcharts(
         doc["nodes"][-1]["text"] = "something else entirely"
         path.write_text(json.dumps(doc), encoding="utf-8")
     cached, err = _score(
-        truth, pred, tmp_path / "c.json", capsys, "--cache", str(cache), "--jobs", "2"
+        truth, pred, tmp_path / "c.json", cli, "--cache", str(cache), "--jobs", "2"
     )
     assert f"cache: {n - 2} of {n} flowchart items reused, 2 scored" in err
-    fresh, _ = _score(truth, pred, tmp_path / "d.json", capsys)
+    fresh, _ = _score(truth, pred, tmp_path / "d.json", cli)
     assert cached == fresh
     assert cached != first
 
     # Every entry broken: each is ignored, rescored and rewritten; the output is unchanged.
     for entry in cache.glob("*/*.json"):
         entry.write_text("{broken", encoding="utf-8")
-    repaired, err = _score(truth, pred, tmp_path / "e.json", capsys, "--cache", str(cache))
+    repaired, err = _score(truth, pred, tmp_path / "e.json", cli, "--cache", str(cache))
     assert f"cache: 0 of {n} flowchart items reused, {n} scored, {n} unreadable entries" in err
     assert repaired == fresh
 
     _, err = _score(
-        truth, pred, tmp_path / "f.json", capsys, "--cache", str(cache), "--distance", "raw"
+        truth, pred, tmp_path / "f.json", cli, "--cache", str(cache), "--distance", "raw"
     )
     assert f"cache: 0 of {n} flowchart items reused, {n} scored" in err
 
 
 def test_quiet_prints_no_progress(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     truth, pred, _ = _dataset(tmp_path / "data")
     args = ["--truth", str(truth), "--pred", str(pred)]
     monkeypatch.setenv("FORCE_COLOR", "1")
     monkeypatch.setattr("sys.stderr.isatty", lambda: True)
-    _, err = _run(args, capsys)
+    _, err = _run(args, cli)
     assert "Matching flowcharts" in err
-    _, err = _run([*args, "--quiet"], capsys)
+    _, err = _run([*args, "--quiet"], cli)
     assert err == ""

@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cases import CASES, COMPARE_CASES, EXPECTED, run_case  # noqa: E402
+from cases import CASES, COMPARE_CASES, EXPECTED, run_case
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cases import CASES, COMPARE_CASES, EXPECTED, Case, run_case  # noqa: E402
+from cases import CASES, COMPARE_CASES, EXPECTED, Case, run_case
 
 
 @pytest.mark.parametrize("case", [*CASES, *COMPARE_CASES], ids=lambda c: c.name)

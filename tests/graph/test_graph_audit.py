@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from parsescore.cli import main
+from cli_helpers import Cli
 from parsescore.graph.audit import AUDIT_KEY_RULEBOOK, audit_graph, audit_graph_file
 from parsescore.graph.template import GraphData
 
@@ -69,23 +69,18 @@ def test_audit_without_template_uses_graph_keys() -> None:
     assert audit_graph(graph, source="doc.pdf").grounding is None  # no chunks: nothing checkable
 
 
-def test_audit_cli_writes_json_and_markdown(
-    template_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_audit_cli_writes_json_and_markdown(template_path: Path, tmp_path: Path, cli: Cli) -> None:
     folder = template_path / "audit"
     out, md = tmp_path / "audit.json", tmp_path / "audit.md"
-    with pytest.raises(SystemExit) as stop:
-        main(
-            [
-                "graph-audit", "--graph", str(folder / "graph.json"),
-                "--provenance", str(folder / "provenance.json"),
-                "--template", "library_template.Library", "--out", str(out), "--markdown", str(md),
-            ]
-        )  # fmt: skip
-    assert stop.value.code in (0, None)
+    result = cli(
+        "graph-audit", "--graph", folder / "graph.json",
+        "--provenance", folder / "provenance.json",
+        "--template", "library_template.Library", "--out", out, "--markdown", md,
+    )  # fmt: skip
+    assert result.code == 0, result.err
     assert json.loads(out.read_text("utf-8"))["summary"]["grounding_precision"] == 0.3
     assert md.read_text("utf-8").startswith("# Template evaluation — `library_template.Library`")
-    assert "Rulebook violations" in capsys.readouterr().out
+    assert "Rulebook violations" in result.out
 
 
 def test_bad_provenance(tmp_path: Path) -> None:

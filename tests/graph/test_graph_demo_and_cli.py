@@ -6,10 +6,9 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from parsescore.cli import main
+from cli_helpers import Cli
 from parsescore.graph.demo import DEMO_DIR, run_demo
 from parsescore.graph.template import graph_from_instance
 
@@ -17,7 +16,9 @@ from parsescore.graph.template import graph_from_instance
 def test_demo_eval_equals_reference(data_dir: Path, tmp_path: Path) -> None:
     for name in ("graph.json", "truth.json", "source.md"):
         assert (DEMO_DIR / name).read_bytes() == (data_dir / "library" / name).read_bytes()
-    section = run_demo(tmp_path / "graph")
+    demo = run_demo(tmp_path / "graph")
+    section = demo.section
+    assert [r.kind for r in demo.results] and all(r.items for r in demo.results)
     assert section.startswith("## Graph")
     ours = json.loads((tmp_path / "graph" / "eval.json").read_text("utf-8"))
     expected = json.loads(
@@ -29,18 +30,15 @@ def test_demo_eval_equals_reference(data_dir: Path, tmp_path: Path) -> None:
     assert (tmp_path / "graph" / "audit.md").read_text("utf-8").startswith("# Template evaluation")
 
 
-def test_aggregate_cli(data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_aggregate_cli(data_dir: Path, tmp_path: Path, cli: Cli) -> None:
     root = tmp_path / "m"
     shutil.copytree(data_dir / "matrix" / "input", root)
-    with pytest.raises(SystemExit) as stop:
-        main(["graph-aggregate", "--root", str(root), "--csv", str(tmp_path / "runs.csv")])
-    assert stop.value.code in (0, None)
-    out = capsys.readouterr().out
-    assert "Aggregated 10 run(s)" in " ".join(out.split())
+    result = cli("graph-aggregate", "--root", root, "--csv", tmp_path / "runs.csv")
+    assert result.code == 0, result.err
+    assert "Aggregated 10 run(s)" in " ".join(result.out.split())
     assert (root / "synthesis_report.md").is_file() and (tmp_path / "runs.csv").is_file()
-    with pytest.raises(SystemExit) as stop:
-        main(["graph-aggregate", "--root", str(tmp_path / "absent")])
-    assert stop.value.code == 2
+    result = cli("graph-aggregate", "--root", tmp_path / "absent")
+    assert result.code == 2
 
 
 class Member(BaseModel):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsescore.cli import main
+from cli_helpers import Cli
 from parsescore.errors import InputError
 from parsescore.graph.api import evaluate_files, evaluate_generic_files
 from parsescore.graph.io import graph_from_json_data, load_source_text, parse_id_fields
@@ -30,13 +30,6 @@ GOOD_GRAPH = {
     "edges": [{"source": "a", "target": "b", "label": "NEXT"}],
     "graph": {"id_fields_map": {"Item": ["code"]}, "template_name": "Item"},
 }
-
-
-def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    with pytest.raises(SystemExit) as stop:
-        main(args)
-    captured = capsys.readouterr()
-    return int(stop.value.code or 0), " ".join(captured.err.split())
 
 
 def test_graph_without_nodes(tmp_path: Path) -> None:
@@ -90,7 +83,7 @@ class Root(BaseModel):
 """
 
 
-def test_truth_failing_validation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_truth_failing_validation(tmp_path: Path, cli: Cli) -> None:
     template = write(tmp_path / "tpl.py", TEMPLATE)
     truth = write(tmp_path / "truth.json", {"year": "soon"})
     graph = write(
@@ -101,63 +94,45 @@ def test_truth_failing_validation(tmp_path: Path, capsys: pytest.CaptureFixture[
         match=r"truth\.json: ground truth does not validate against Root: "
         r"name: Field required; year:",
     ):
-        evaluate_files(graph, truth, f"{template}:Root")
-    code, err = run_cli(
-        ["graph", "--graph", str(graph), "--truth", str(truth), "--template", f"{template}:Root"],
-        capsys,
-    )
-    assert code == 2
+        evaluate_files(truth=truth, pred=graph, template=f"{template}:Root")
+    result = cli("graph", "--graph", graph, "--truth", truth, "--template", f"{template}:Root")
+    assert result.code == 2
+    err = " ".join(result.err.split())
     assert err.startswith("error:") and "does not validate" in err and "Traceback" not in err
 
 
-def test_cli_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_bad_options(tmp_path: Path, cli: Cli) -> None:
     graph = write(tmp_path / "graph.json", GOOD_GRAPH)
-    code, err = run_cli(
-        ["graph", "--graph", str(graph), "--truth", str(graph), "--structural-align", "maybe"],
-        capsys,
-    )
-    assert code == 2 and "--structural-align must be auto, on or off" in err
-    code, err = run_cli(
-        ["graph", "--graph", str(graph), "--truth", str(tmp_path / "none.json")], capsys
-    )
-    assert code == 2 and "none.json: file not found" in err
+    result = cli("graph", "--graph", graph, "--truth", graph, "--structural-align", "maybe")
+    err = " ".join(result.err.split())
+    assert result.code == 2 and "--structural-align must be auto, on or off" in err
+    result = cli("graph", "--graph", graph, "--truth", tmp_path / "none.json")
+    err = " ".join(result.err.split())
+    assert result.code == 2 and "none.json: file not found" in err
     with pytest.raises(InputError, match="Class=field1,field2"):
         parse_id_fields(["Item"])
 
 
-def test_generic_mode_uses_id_fields_map_or_option(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_generic_mode_uses_id_fields_map_or_option(tmp_path: Path, cli: Cli) -> None:
     truth = write(tmp_path / "truth.json", GOOD_GRAPH)
     got_data = json.loads(json.dumps(GOOD_GRAPH))
     got_data["nodes"][1]["code"] = "b "
     del got_data["graph"]
     got = write(tmp_path / "got.json", got_data)
-    report = evaluate_generic_files(got, truth)
+    report = evaluate_generic_files(truth=truth, pred=got)
     assert report["template"] is None
     assert report["micro"]["nodes"]["strict"]["f1"] == 1.0
     assert report["micro"]["edges"]["strict"]["f1"] == 1.0
-    other = evaluate_generic_files(got, truth, id_fields={"Item": ["missing"]})
+    other = evaluate_generic_files(truth=truth, pred=got, id_fields={"Item": ["missing"]})
     assert other["integrity"]["unkeyed_truth_nodes"] == 2
     bare = write(tmp_path / "bare.json", {"nodes": GOOD_GRAPH["nodes"], "edges": []})
     with pytest.raises(InputError, match="pass --id-fields"):
-        evaluate_generic_files(bare, bare)
+        evaluate_generic_files(truth=bare, pred=bare)
     out = tmp_path / "eval.json"
-    code, _ = run_cli(
-        [
-            "graph",
-            "--graph",
-            str(bare),
-            "--truth",
-            str(bare),
-            "--id-fields",
-            "Item=code",
-            "--out",
-            str(out),
-        ],
-        capsys,
+    result = cli(
+        "graph", "--graph", bare, "--truth", bare, "--id-fields", "Item=code", "--out", out
     )
-    assert code == 0
+    assert result.code == 0, result.err
     assert json.loads(out.read_text())["nodes"]["Item"]["strict"]["tp"] == 2
 
 

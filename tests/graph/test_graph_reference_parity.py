@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from parsescore.cli import main
+from cli_helpers import Cli
 from parsescore.graph.aggregate import aggregate_tree
 from parsescore.graph.api import evaluate_files
 from parsescore.graph.canon import canonical_identity_value, loose_text, squash
@@ -45,24 +45,23 @@ def test_eval_json_equals_reference(
     folder = template_path / example
     monkeypatch.chdir(folder)
     expected = json.loads((folder / "expected" / f"eval_{variant}.json").read_text("utf-8"))
-    ours = evaluate_files("graph.json", "truth.json", TEMPLATES[example], **options)
+    ours = evaluate_files(
+        truth="truth.json", pred="graph.json", template=TEMPLATES[example], **options
+    )
     assert ours == expected
 
 
 def test_cli_writes_the_reference_eval_json(
-    template_path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    template_path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cli: Cli
 ) -> None:
     folder = template_path / "study"
     monkeypatch.chdir(folder)
     out = tmp_path / "eval.json"
-    with pytest.raises(SystemExit) as stop:
-        main(
-            [
-                "graph", "--graph", "graph.json", "--truth", "truth.json",
-                "--template", "study_template.Study", "--source", "source.md", "--out", str(out),
-            ]
-        )  # fmt: skip
-    assert stop.value.code in (0, None)
+    result = cli(
+        "graph", "--graph", "graph.json", "--truth", "truth.json",
+        "--template", "study_template.Study", "--source", "source.md", "--out", out,
+    )  # fmt: skip
+    assert result.code == 0, result.err
     expected = json.loads((folder / "expected" / "eval_auto_source.json").read_text("utf-8"))
     assert json.loads(out.read_text("utf-8")) == expected
 
@@ -74,7 +73,10 @@ def test_file_template_spec_gives_the_same_scores(
     monkeypatch.chdir(folder)
     expected = json.loads((folder / "expected" / "eval_on.json").read_text("utf-8"))
     ours = evaluate_files(
-        "graph.json", "truth.json", "../library_template.py:Library", structural_align="on"
+        truth="truth.json",
+        pred="graph.json",
+        template="../library_template.py:Library",
+        structural_align="on",
     )
     assert ours["template"] == "../library_template.py:Library"
     ours["template"] = expected["template"]

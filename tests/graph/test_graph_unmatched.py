@@ -70,38 +70,40 @@ def test_fixture_lists_match_eval_counts(
     example: str, options: dict[str, Any], template_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(template_path / example)
-    args = ("graph.json", "truth.json", TEMPLATES[example])
-    report = evaluate_files(*args, **options)
-    unmatched = unmatched_files(*args, **options)
+    args = {"truth": "truth.json", "pred": "graph.json", "template": TEMPLATES[example]}
+    report = evaluate_files(**args, **options)
+    unmatched = unmatched_files(**args, **options)
     assert assert_counts_agree(unmatched, report) > 0
-    assert unmatched_files(*args, **options) == unmatched  # deterministic
+    assert unmatched_files(**args, **options) == unmatched  # deterministic
 
 
 @pytest.mark.parametrize("options", DEMO_MODES)
 def test_demo_lists_match_eval_counts(options: dict[str, Any]) -> None:
-    args = (
-        DEMO_DIR / "graph.json",
-        DEMO_DIR / "truth.json",
-        f"{DEMO_DIR}/library_template.py:Library",
+    args = {
+        "truth": DEMO_DIR / "truth.json",
+        "pred": DEMO_DIR / "graph.json",
+        "template": f"{DEMO_DIR}/library_template.py:Library",
+    }
+    assert assert_counts_agree(
+        unmatched_files(**args, **options), evaluate_files(**args, **options)
     )
-    assert assert_counts_agree(unmatched_files(*args, **options), evaluate_files(*args, **options))
 
 
 @pytest.mark.parametrize("mode", ["auto", "on", "off"])
 def test_generic_mode_lists_match_eval_counts(data_dir: Path, mode: Any) -> None:
     # the audit graph is the library graph with its root renamed: a singleton-root pair
-    args = (data_dir / "audit" / "graph.json", data_dir / "library" / "graph.json")
-    report = evaluate_generic_files(*args, structural_align=mode)
-    unmatched = unmatched_files(*args, structural_align=mode)
+    args = {"truth": data_dir / "library" / "graph.json", "pred": data_dir / "audit" / "graph.json"}
+    report = evaluate_generic_files(**args, structural_align=mode)
+    unmatched = unmatched_files(**args, structural_align=mode)
     assert assert_counts_agree(unmatched, report) > 0
     assert ("aligned" in unmatched["nodes"]["Library"]) == (mode != "off")
 
 
 def test_demo_names_the_unmatched_items() -> None:
     unmatched = unmatched_files(
-        DEMO_DIR / "graph.json",
-        DEMO_DIR / "truth.json",
-        f"{DEMO_DIR}/library_template.py:Library",
+        truth=DEMO_DIR / "truth.json",
+        pred=DEMO_DIR / "graph.json",
+        template=f"{DEMO_DIR}/library_template.py:Library",
         source=DEMO_DIR / "source.md",
     )
     assert unmatched["nodes"]["Chapter"] == {
@@ -203,7 +205,7 @@ def test_edge_keys_hook_and_labels() -> None:
 
 def test_template_excludes_generic_options() -> None:
     with pytest.raises(InputError, match="without a template"):
-        unmatched_files("g.json", "t.json", "tpl:Model", root_class="Root")
+        unmatched_files(truth="t.json", pred="g.json", template="tpl:Model", root_class="Root")
 
 
 def all_empty(unmatched: Unmatched) -> bool:
@@ -220,7 +222,7 @@ def all_empty(unmatched: Unmatched) -> bool:
 def test_fixture_graphs_against_themselves(example: str, template_path: Path) -> None:
     folder = template_path / example
     graph = folder / "graph.json"
-    generic = unmatched_files(graph, graph, structural_align="on")
+    generic = unmatched_files(truth=graph, pred=graph, structural_align="on")
     assert generic["nodes"] and all_empty(generic)
     model = load_template(TEMPLATES[example])
     truth = truth_graph_from_file(folder / "truth.json", model)

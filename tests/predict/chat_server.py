@@ -5,6 +5,9 @@ gets back is scripted per key with :meth:`ChatServer.script`; a request's key is
 of preference, the SHA-256 of its first decoded image if that is scripted, else a
 ``[[key:NAME]]`` marker in its text if that is scripted, else ``"default"`` if that is
 scripted. Unscripted requests get a 400 saying so. Stdlib only (no openai import here).
+
+To act while a request is in flight, script a :func:`hold`: it keeps the request open with no
+clock involved, sets an event when a request reaches it, and answers once released.
 """
 
 from __future__ import annotations
@@ -73,6 +76,23 @@ class Delay:
     then: Reply
 
 
+@dataclass(frozen=True, eq=False)
+class Hold:
+    """Keep the request open until :meth:`release` (or server shutdown), then send ``then``.
+
+    No clock: a test that must act while a request is in flight waits for ``reached`` (set
+    when a request gets here) instead of sleeping, and the reply waits for the test.
+    """
+
+    then: Reply
+    reached: threading.Event = field(default_factory=threading.Event)
+    released: threading.Event = field(default_factory=threading.Event)
+
+    def release(self) -> None:
+        """Let every request held here (and every later one) go on to ``then``."""
+        self.released.set()
+
+
 @dataclass(frozen=True)
 class Garbage:
     """HTTP 200 whose body is ``body`` verbatim (not JSON), labelled ``content_type``."""
@@ -86,7 +106,7 @@ class Disconnect:
     """Close the connection without sending any response."""
 
 
-Reply = Ok | Status | Delay | Garbage | Disconnect
+Reply = Ok | Status | Delay | Hold | Garbage | Disconnect
 
 
 def ok(
@@ -115,6 +135,14 @@ def status(
 def delay(seconds: float, then: Reply | None = None) -> Delay:
     """Sleep before replying with ``then`` (default ``ok("")``)."""
     return Delay(seconds, ok("") if then is None else then)
+
+
+def hold(then: Reply | None = None, *, reached: threading.Event | None = None) -> Hold:
+    """Hold the request open until :meth:`Hold.release`, then reply ``then`` (default
+    ``ok("")``). ``reached`` is set when a request arrives here; pass your own event to be
+    woken by this or by something else (e.g. the client process exiting), whichever is first.
+    """
+    return Hold(ok("") if then is None else then, threading.Event() if reached is None else reached)
 
 
 def garbage(body: str, content_type: str = "application/json") -> Garbage:
@@ -301,6 +329,7 @@ class ChatServer:
         self._requests: list[RecordedRequest] = []
         self._connections: set[socket.socket] = set()
         self._handler_threads: set[threading.Thread] = set()
+        self._holding: list[Hold] = []  # one entry per handler waiting on a hold
         self._in_flight = 0
         self._max_in_flight = 0
         self._served = 0
@@ -326,12 +355,17 @@ class ChatServer:
         return self
 
     def stop(self, timeout: float = 1.0) -> None:
-        """Stop serving: wake sleeping handlers, drop open connections, join threads."""
+        """Stop serving: wake sleeping handlers (releasing the holds they wait on), drop open
+        connections, join threads."""
         httpd, self._httpd = self._httpd, None
         if httpd is None:
             return
         deadline = time.monotonic() + timeout
-        self._stopping.set()
+        with self._lock:  # under the lock: a handler about to hold sees it (see _hold)
+            self._stopping.set()
+            holding = list(self._holding)
+        for held in holding:
+            held.release()
         httpd.shutdown()
         httpd.server_close()
         with self._lock:
@@ -456,9 +490,25 @@ class ChatServer:
             with self._lock:
                 self._in_flight -= 1
 
+    def _hold(self, held: Hold) -> bool:
+        """Wait, without a timeout, until ``held`` is released; False if the server stops."""
+        with self._lock:
+            if self._stopping.is_set():
+                return False
+            self._holding.append(held)
+        held.reached.set()
+        held.released.wait()
+        with self._lock:
+            self._holding.remove(held)
+        return not self._stopping.is_set()
+
     def _send(self, handler: _Handler, reply: Reply, body: dict[str, Any]) -> None:
-        while isinstance(reply, Delay):
-            if self._stopping.wait(min(reply.seconds, MAX_DELAY)):
+        while isinstance(reply, Delay | Hold):
+            if isinstance(reply, Hold):
+                waited = self._hold(reply)
+            else:
+                waited = not self._stopping.wait(min(reply.seconds, MAX_DELAY))
+            if not waited:
                 handler.close_connection = True
                 return
             reply = reply.then

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from parsescore.errors import InputError
 from parsescore.flowchart.load import load_pred_diagrams, validate_pred_diagram_sources
-from parsescore.predict import FLOWCHART_SCHEMA, AnswerError, accept_answer, default_prompt
+from parsescore.flowchart.predict import FLOWCHART_SCHEMA
+from parsescore.predict import AnswerError, accept_answer, default_prompt
 from parsescore.predict.answers import unwrap_fences
 from parsescore.predict.inputs import find_images, load_captions, render_prompt
 from parsescore.sequence.parser import parse_plantuml

@@ -12,15 +12,15 @@ import os
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
-from chat_server import ChatServer, delay, garbage, ok, status, write_jpeg, write_png
+from chat_server import ChatServer, delay, garbage, hold, ok, status, write_jpeg, write_png
 
-from parsescore.cli import main
-from parsescore.flowchart.cli import run_flowchart
-from parsescore.predict import FLOWCHART_SCHEMA
+from cli_helpers import Cli, CliRun
+from parsescore.api import evaluate
+from parsescore.flowchart.predict import FLOWCHART_SCHEMA
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "parsescore" / "data"
 KEY = "sk-test-key-4711"
@@ -28,22 +28,14 @@ SEQUENCE = "@startuml\nparticipant A\nparticipant B\nA -> B : hello\nB --> A : o
 TABLE = "<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>"
 
 
-def cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run the parsescore CLI in-process: exit status, stdout, stderr."""
-    with pytest.raises(SystemExit) as stop:
-        main(args)
-    captured = capsys.readouterr()
-    return (0 if stop.value.code is None else int(stop.value.code)), captured.out, captured.err
-
-
 def predict(
     server: ChatServer,
     kind: str,
     images: Path,
     out: Path,
-    capsys: pytest.CaptureFixture[str],
+    cli: Cli,
     *more: str,
-) -> tuple[int, str, str]:
+) -> CliRun:
     """Run ``parsescore predict`` in-process with the test key in the environment."""
     args = [
         "predict",
@@ -64,7 +56,7 @@ def predict(
     ]
     os.environ["PARSESCORE_TEST_KEY"] = KEY
     try:
-        return cli(args, capsys)
+        return cli(*args)
     finally:
         del os.environ["PARSESCORE_TEST_KEY"]
 
@@ -78,7 +70,7 @@ def all_text(folder: Path) -> str:
 
 
 def test_valid_answers_of_every_kind_become_prediction_files(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     answers = {
         "flowchart": (
@@ -97,10 +89,10 @@ def test_valid_answers_of_every_kind_become_prediction_files(
         chat_server.script(png, ok(answer, prompt_tokens=100, completion_tokens=20))
         chat_server.script(jpeg, ok(answer, prompt_tokens=50, completion_tokens=10))
         out = tmp_path / kind / "out"
-        code, stdout, _ = predict(chat_server, kind, images, out, capsys)
-        assert code == 0, stdout
-        assert "2 images, 2 done, 0 resumed, 0 failed" in stdout
-        assert "tokens 150 in, 30 out" in stdout
+        result = predict(chat_server, kind, images, out, cli)
+        assert result.code == 0, result.out
+        assert "2 images, 2 done, 0 resumed, 0 failed" in result.out
+        assert "tokens 150 in, 30 out" in result.out
         assert sorted(p.name for p in out.glob(f"*{suffix}")) == [f"one{suffix}", f"two{suffix}"]
         written = (out / f"one{suffix}").read_text()
         assert "```" not in written
@@ -140,7 +132,7 @@ def test_valid_answers_of_every_kind_become_prediction_files(
 
 
 def test_invalid_answers_are_recorded_failures_without_a_prediction_file(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     images = tmp_path / "images"
     images.mkdir()
@@ -163,11 +155,11 @@ def test_invalid_answers_are_recorded_failures_without_a_prediction_file(
         ),
     )
     out = tmp_path / "out"
-    code, stdout, _ = predict(chat_server, "flowchart", images, out, capsys)
-    assert code == 1
-    assert "3 images, 1 done, 0 resumed, 2 failed" in stdout
-    assert "failed broken.png: the answer is not JSON" in stdout
-    assert "failed wrong_shape.png:" in stdout and "points to 7" in stdout
+    result = predict(chat_server, "flowchart", images, out, cli)
+    assert result.code == 1
+    assert "3 images, 1 done, 0 resumed, 2 failed" in result.out
+    assert "failed broken.png: the answer is not JSON" in result.out
+    assert "failed wrong_shape.png:" in result.out and "points to 7" in result.out
     assert sorted(p.name for p in out.glob("*.json")) == ["good.json"]
     recorded = state(out)["images"]
     assert recorded["broken"]["status"] == "failed"
@@ -181,7 +173,7 @@ def test_invalid_answers_are_recorded_failures_without_a_prediction_file(
 
 
 def test_invalid_plantuml_and_tables_are_failures(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     images = tmp_path / "images"
     images.mkdir()
@@ -193,9 +185,9 @@ def test_invalid_plantuml_and_tables_are_failures(
     for seed, (stem, answer) in enumerate(cases.items()):
         chat_server.script(write_png(images / f"{stem}.png", seed=seed), ok(answer))
     out = tmp_path / "out"
-    code, stdout, _ = predict(chat_server, "sequence", images, out, capsys)
-    assert code == 1
-    assert "3 images, 0 done" in stdout
+    result = predict(chat_server, "sequence", images, out, cli)
+    assert result.code == 1
+    assert "3 images, 0 done" in result.out
     assert list(out.glob("*.puml")) == []
     errors = {s: e["error"] for s, e in state(out)["images"].items()}
     assert "no @startuml ... @enduml" in errors["prose"]
@@ -205,21 +197,21 @@ def test_invalid_plantuml_and_tables_are_failures(
     table_images = tmp_path / "table_images"
     table_images.mkdir()
     chat_server.script(write_png(table_images / "t.png", seed=9), ok("<p>no table here</p>"))
-    code, stdout, _ = predict(chat_server, "table", table_images, tmp_path / "t_out", capsys)
-    assert code == 1 and "failed t.png: no <table> found" in stdout
+    result = predict(chat_server, "table", table_images, tmp_path / "t_out", cli)
+    assert result.code == 1 and "failed t.png: no <table> found" in result.out
 
 
 def test_429_then_success_is_retried_after_the_servers_retry_after(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     images = tmp_path / "images"
     images.mkdir()
     image = write_png(images / "a.png")
     chat_server.script(image, [status(429, retry_after=0.3), status(503), ok(SEQUENCE)])
     out = tmp_path / "out"
-    code, stdout, _ = predict(chat_server, "sequence", images, out, capsys)
-    assert code == 0, stdout
-    assert "1 done" in stdout and "2 retries" in stdout
+    result = predict(chat_server, "sequence", images, out, cli)
+    assert result.code == 0, result.out
+    assert "1 done" in result.out and "2 retries" in result.out
     arrivals = [r.arrived for r in chat_server.requests]
     assert len(arrivals) == 3
     assert arrivals[1] - arrivals[0] >= 0.3  # Retry-After honoured
@@ -228,7 +220,7 @@ def test_429_then_success_is_retried_after_the_servers_retry_after(
 
 
 def test_timeouts_are_retried_and_give_up_after_max_retries(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     images = tmp_path / "images"
     images.mkdir()
@@ -237,20 +229,20 @@ def test_timeouts_are_retried_and_give_up_after_max_retries(
     chat_server.script(slow_then_ok, [delay(5), ok(SEQUENCE)])
     chat_server.script(always_500, status(500))
     out = tmp_path / "out"
-    code, stdout, _ = predict(
-        chat_server, "sequence", images, out, capsys, "--timeout", "0.5", "--max-retries", "2"
+    result = predict(
+        chat_server, "sequence", images, out, cli, "--timeout", "0.5", "--max-retries", "2"
     )
-    assert code == 1
+    assert result.code == 1
     recorded = state(out)["images"]
     assert recorded["slow"]["status"] == "done" and recorded["slow"]["attempts"] == 2
     assert recorded["down"]["status"] == "failed" and recorded["down"]["attempts"] == 3
     assert recorded["down"]["error"].startswith("HTTP 500")
     assert len(chat_server.requests_for(always_500)) == 3
-    assert "failed down.png: HTTP 500" in stdout
+    assert "failed down.png: HTTP 500" in result.out
 
 
 def test_the_key_and_address_are_redacted_even_when_the_server_echoes_them(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     images = tmp_path / "images"
     images.mkdir()
@@ -261,8 +253,8 @@ def test_the_key_and_address_are_redacted_even_when_the_server_echoes_them(
     )
     chat_server.script(refused, status(400, message=f"bad key {KEY} for {chat_server.base_url}"))
     out = tmp_path / "out"
-    code, _, _ = predict(chat_server, "table", images, out, capsys)
-    assert code == 1
+    result = predict(chat_server, "table", images, out, cli)
+    assert result.code == 1
     assert "[redacted]" in state(out)["images"]["refused"]["error"]
     assert "[redacted]" in (out / "echo.html").read_text()
     text = all_text(out)
@@ -270,40 +262,34 @@ def test_the_key_and_address_are_redacted_even_when_the_server_echoes_them(
 
 
 def test_a_refused_key_stops_the_run_with_one_clear_error(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     images = tmp_path / "images"
     images.mkdir()
     for seed in range(3):
         write_png(images / f"i{seed}.png", seed=seed)
     chat_server.script("default", status(401))
-    code, _, stderr = predict(
-        chat_server, "table", images, tmp_path / "out", capsys, "--concurrency", "1"
-    )
-    assert code == 2
-    assert "error:" in stderr and "401" in stderr and "key was refused" in stderr
-    assert "Traceback" not in stderr
+    result = predict(chat_server, "table", images, tmp_path / "out", cli, "--concurrency", "1")
+    assert result.code == 2
+    assert "error:" in result.err and "401" in result.err and "key was refused" in result.err
+    assert "Traceback" not in result.err
     assert len(chat_server.requests) == 1  # stopped at the first refusal
 
 
-def test_concurrency_is_bounded(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_concurrency_is_bounded(chat_server: ChatServer, tmp_path: Path, cli: Cli) -> None:
     images = tmp_path / "images"
     images.mkdir()
     for seed in range(6):
         write_png(images / f"i{seed}.png", seed=seed)
     chat_server.script("default", delay(0.2, ok(TABLE)))
-    code, stdout, _ = predict(
-        chat_server, "table", images, tmp_path / "out", capsys, "--concurrency", "2"
-    )
-    assert code == 0, stdout
+    result = predict(chat_server, "table", images, tmp_path / "out", cli, "--concurrency", "2")
+    assert result.code == 0, result.out
     assert chat_server.max_in_flight == 2
     assert len(list((tmp_path / "out").glob("*.html"))) == 6
 
 
 def test_existing_output_is_never_overwritten_silently(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     images = tmp_path / "images"
     images.mkdir()
@@ -312,21 +298,21 @@ def test_existing_output_is_never_overwritten_silently(
     out.mkdir()
     (out / "a.html").write_text("<table><tr><td>mine</td></tr></table>")
     chat_server.script(image, [ok(TABLE), ok("no table")])
-    code, _, stderr = predict(chat_server, "table", images, out, capsys)
-    assert code == 2 and "--on-existing" in stderr
+    result = predict(chat_server, "table", images, out, cli)
+    assert result.code == 2 and "--on-existing" in result.err
     assert (out / "a.html").read_text() == "<table><tr><td>mine</td></tr></table>"
-    code, _, stderr = predict(chat_server, "table", images, out, capsys, "--on-existing", "resume")
-    assert code == 2 and "no _predict/state.json" in stderr
+    result = predict(chat_server, "table", images, out, cli, "--on-existing", "resume")
+    assert result.code == 2 and "no _predict/state.json" in result.err
     assert chat_server.requests == []
-    code, _, _ = predict(chat_server, "table", images, out, capsys, "--on-existing", "overwrite")
-    assert code == 0 and "<td>mine</td>" not in (out / "a.html").read_text()
+    result = predict(chat_server, "table", images, out, cli, "--on-existing", "overwrite")
+    assert result.code == 0 and "<td>mine</td>" not in (out / "a.html").read_text()
     # overwrite with a refused answer removes the older answer: the folder reflects this run
-    code, _, _ = predict(chat_server, "table", images, out, capsys, "--on-existing", "overwrite")
-    assert code == 1 and not (out / "a.html").exists()
+    result = predict(chat_server, "table", images, out, cli, "--on-existing", "overwrite")
+    assert result.code == 1 and not (out / "a.html").exists()
 
 
 def test_resume_after_an_interruption_does_not_repeat_finished_images(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     images = tmp_path / "images"
     images.mkdir()
@@ -335,36 +321,41 @@ def test_resume_after_an_interruption_does_not_repeat_finished_images(
     third = write_png(images / "c.png", seed=3)
     chat_server.script(first, ok(SEQUENCE))
     chat_server.script(second, ok(SEQUENCE))
-    chat_server.script(third, [delay(30), ok(SEQUENCE)])
+    # c is answered 500 first: its retry comes after a backoff sleep, so by the time the retry
+    # arrives the run has recorded a and b (with --concurrency 1 the first c request can be sent
+    # just before b's outcome is written). The retry is then held open, no clock involved,
+    # and the run is interrupted while it waits; `wake` is set when the retry arrives.
+    wake = threading.Event()
+    chat_server.script(third, [status(500), hold(reached=wake), ok(SEQUENCE)])
     out = tmp_path / "out"
     command = [
         sys.executable, "-m", "parsescore", "predict", "sequence", "--images", str(images),
         "--out", str(out), "--model", "test-model", "--base-url", chat_server.base_url,
-        "--concurrency", "1", "--quiet",
+        "--concurrency", "1", "--retry-base", "0.01", "--quiet",
     ]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if len(chat_server.requests_for(third)) == 1:
-            break
-        time.sleep(0.05)
-    assert len(chat_server.requests_for(third)) == 1, "the run never reached the third image"
+    # A run that ends without reaching the hold (a crash, say) wakes the test too.
+    threading.Thread(target=lambda: (process.wait(), wake.set()), daemon=True).start()
+    wake.wait()
+    if process.poll() is not None:
+        pytest.fail(f"the run ended before the third image was in flight: {process.communicate()}")
+    assert len(chat_server.requests_for(third)) == 2  # the 500 and the held retry
     process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=15)
+    # No timeout needed: were the interrupt ignored, the held request would time out in the
+    # run itself (--timeout, 120 s), its retry would be answered and the run would end.
+    _, stderr = process.communicate()
     assert process.returncode == 130, stderr
     assert "interrupted after 2 of 3 images" in stderr
     assert "Traceback" not in stderr
     recorded = state(out)["images"]
     assert sorted(recorded) == ["a", "b"] and not (out / "c.puml").exists()
 
-    code, stdout, _ = predict(
-        chat_server, "sequence", images, out, capsys, "--on-existing", "resume"
-    )
-    assert code == 0, stdout
-    assert "3 images, 1 done, 2 resumed, 0 failed" in stdout
+    result = predict(chat_server, "sequence", images, out, cli, "--on-existing", "resume")
+    assert result.code == 0, result.out
+    assert "3 images, 1 done, 2 resumed, 0 failed" in result.out
     assert len(chat_server.requests_for(first)) == 1  # not asked again
     assert len(chat_server.requests_for(second)) == 1
-    assert len(chat_server.requests_for(third)) == 2
+    assert len(chat_server.requests_for(third)) == 3  # asked once more
     assert sorted(p.name for p in out.glob("*.puml")) == ["a.puml", "b.puml", "c.puml"]
     resumed = state(out)["images"]
     assert resumed["a"]["status"] == "done"
@@ -372,14 +363,14 @@ def test_resume_after_an_interruption_does_not_repeat_finished_images(
     assert resumed["c"]["attempts"] == 1
 
     # resuming with another model would mix two runs: refused
-    code, _, stderr = predict(
-        chat_server, "sequence", images, out, capsys, "--on-existing", "resume", "--model", "m2"
+    result = predict(
+        chat_server, "sequence", images, out, cli, "--on-existing", "resume", "--model", "m2"
     )
-    assert code == 2 and "another model" in stderr
+    assert result.code == 2 and "another model" in result.err
 
 
 def test_captions_fill_the_sequence_prompt(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     images = tmp_path / "images"
     images.mkdir()
@@ -388,100 +379,92 @@ def test_captions_fill_the_sequence_prompt(
     chat_server.script("default", ok(SEQUENCE))
     captions = tmp_path / "captions.csv"
     captions.write_text('image,caption\na.png,"Registration, step 1"\nb,Handover\n')
-    code, _, _ = predict(
-        chat_server, "sequence", images, tmp_path / "out", capsys, "--captions", str(captions)
+    result = predict(
+        chat_server, "sequence", images, tmp_path / "out", cli, "--captions", str(captions)
     )
-    assert code == 0
+    assert result.code == 0
     texts = sorted(r.text for r in chat_server.requests)
     assert 'call flow diagram of "Handover"' in texts[0]
     assert 'call flow diagram of "Registration, step 1"' in texts[1]
 
     partial = tmp_path / "partial.json"
     partial.write_text(json.dumps({"a.png": "Only one"}))
-    code, _, stderr = predict(
-        chat_server, "sequence", images, tmp_path / "out2", capsys, "--captions", str(partial)
+    result = predict(
+        chat_server, "sequence", images, tmp_path / "out2", cli, "--captions", str(partial)
     )
-    assert code == 2 and "no caption for 1 image(s): b.jpeg" in stderr
+    assert result.code == 2 and "no caption for 1 image(s): b.jpeg" in result.err
 
 
-def test_a_custom_prompt_file_is_sent(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_custom_prompt_file_is_sent(chat_server: ChatServer, tmp_path: Path, cli: Cli) -> None:
     images = tmp_path / "images"
     images.mkdir()
     write_png(images / "fig.png")
     prompt = tmp_path / "prompt.txt"
     prompt.write_text('Table {stem}: answer {"html": ...} style? No: HTML only.')
     chat_server.script("default", ok(TABLE))
-    code, _, _ = predict(
-        chat_server, "table", images, tmp_path / "out", capsys, "--prompt", str(prompt)
-    )
-    assert code == 0
+    result = predict(chat_server, "table", images, tmp_path / "out", cli, "--prompt", str(prompt))
+    assert result.code == 0
     assert chat_server.requests[0].text == 'Table fig: answer {"html": ...} style? No: HTML only.'
 
 
-def test_bad_inputs_get_one_line_errors(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_bad_inputs_get_one_line_errors(chat_server: ChatServer, tmp_path: Path, cli: Cli) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
     (empty / "notes.txt").write_text("x")
-    code, _, stderr = predict(chat_server, "table", empty, tmp_path / "o1", capsys)
-    assert code == 2 and "no images found" in stderr
+    result = predict(chat_server, "table", empty, tmp_path / "o1", cli)
+    assert result.code == 2 and "no images found" in result.err
 
     fake = tmp_path / "fake"
     fake.mkdir()
     (fake / "x.png").write_text("not an image")
-    code, _, stderr = predict(chat_server, "table", fake, tmp_path / "o2", capsys)
-    assert code == 2 and "x.png" in stderr and "not a PNG or JPEG image" in stderr
+    result = predict(chat_server, "table", fake, tmp_path / "o2", cli)
+    assert result.code == 2 and "x.png" in result.err and "not a PNG or JPEG image" in result.err
 
     clash = tmp_path / "clash"
     clash.mkdir()
     write_png(clash / "same.png")
     write_jpeg(clash / "same.jpg")
-    code, _, stderr = predict(chat_server, "table", clash, tmp_path / "o3", capsys)
-    assert code == 2 and "same.jpg" in stderr and "rename one" in stderr
+    result = predict(chat_server, "table", clash, tmp_path / "o3", cli)
+    assert result.code == 2 and "same.jpg" in result.err and "rename one" in result.err
 
     images = tmp_path / "images"
     images.mkdir()
     write_png(images / "a.png")
-    code, _, stderr = predict(
-        chat_server, "table", images, tmp_path / "o4", capsys, "--concurrency", "0"
-    )
-    assert code == 2 and "--concurrency must be 1 or more" in stderr
-    for error in (code, stderr):
+    result = predict(chat_server, "table", images, tmp_path / "o4", cli, "--concurrency", "0")
+    assert result.code == 2 and "--concurrency must be 1 or more" in result.err
+    for error in (result.code, result.err):
         assert "Traceback" not in str(error)
     assert chat_server.requests == []
 
 
 def test_a_jpeg_named_png_is_sent_as_jpeg(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     images = tmp_path / "images"
     images.mkdir()
     write_jpeg(images / "photo.png", seed=5)
     chat_server.script("default", ok(TABLE))
-    code, _, _ = predict(chat_server, "table", images, tmp_path / "out", capsys)
-    assert code == 0
+    result = predict(chat_server, "table", images, tmp_path / "out", cli)
+    assert result.code == 0
     assert chat_server.requests[0].media_types == ["image/jpeg"]
 
 
 def test_a_server_answer_that_is_not_a_chat_completion_is_a_failure(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     images = tmp_path / "images"
     images.mkdir()
     write_png(images / "a.png")
     chat_server.script("default", garbage("<html>proxy error</html>", content_type="text/html"))
     out = tmp_path / "out"
-    code, stdout, _ = predict(chat_server, "table", images, out, capsys)
-    assert code == 1
-    assert "not a chat completion" in stdout
+    result = predict(chat_server, "table", images, out, cli)
+    assert result.code == 1
+    assert "not a chat completion" in result.out
     assert (out / "_predict" / "responses" / "a.txt").read_text() == "<html>proxy error</html>"
 
 
 def test_predicted_flowcharts_score_like_the_same_files_scored_directly(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     """The outputs score correctly end to end: answers = the demo's predictions."""
     predictions = DATA / "flowchart" / "predictions"
@@ -492,10 +475,10 @@ def test_predicted_flowcharts_score_like_the_same_files_scored_directly(
         image = write_png(images / f"{path.stem}.png", seed=seed)
         chat_server.script(image, ok(f"```json\n{path.read_text()}\n```"))
     out = tmp_path / "out"
-    code, stdout, _ = predict(chat_server, "flowchart", images, out, capsys)
-    assert code == 0, stdout
-    ours = run_flowchart(truth, [out], show_progress=False, quiet=True)
-    direct = run_flowchart(truth, [predictions], show_progress=False, quiet=True)
+    result = predict(chat_server, "flowchart", images, out, cli)
+    assert result.code == 0, result.out
+    ours = evaluate("flowchart", truth, out, quiet=True).native
+    direct = evaluate("flowchart", truth, predictions, quiet=True).native
     ours.pop("inputs"), direct.pop("inputs")
     assert ours == direct
     assert len(ours["diagrams"]) == 5
@@ -507,17 +490,17 @@ def run(
     images: Path,
     truth: Path,
     out: Path,
-    capsys: pytest.CaptureFixture[str],
+    cli: Cli,
     *more: str,
-) -> tuple[int, str, str]:
+) -> CliRun:
     """``parsescore run`` in-process (no key needed: --base-url points at the test server)."""
     args = ["run", kind, "--images", str(images), "--truth", str(truth), "--model", "m-1"]
     args += ["--out", str(out), "--base-url", server.base_url, "--quiet", *more]
-    return cli(args, capsys)
+    return cli(*args)
 
 
 def test_run_table_scores_the_predictions_under_the_truths_names(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     from parsescore.table import TEDS
     from parsescore.table.inputs import load_tables
@@ -535,9 +518,9 @@ def test_run_table_scores_the_predictions_under_the_truths_names(
         answer = pred_all[name] if seed < 2 else "I see no table."
         chat_server.script(image, ok(answer))
     out = tmp_path / "out"
-    code, stdout, _ = run(chat_server, "table", images, truth, out, capsys)
-    assert code == 1  # one image failed
-    assert "3 images, 2 done, 0 resumed, 1 failed" in stdout
+    outcome = run(chat_server, "table", images, truth, out, cli)
+    assert outcome.code == 1  # one image failed
+    assert "3 images, 2 done, 0 resumed, 1 failed" in outcome.out
     result = json.loads((out / "result.json").read_text())
     assert result["kind"] == "table"
     scored = {item["id"]: item["metrics"]["TEDS"] for item in result["items"]}
@@ -551,23 +534,23 @@ def test_run_table_scores_the_predictions_under_the_truths_names(
 
 
 def test_run_sequence_end_to_end_on_the_readme_example(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     example = Path(__file__).resolve().parents[2] / "examples" / "predict" / "sequence"
     for image in (example / "images").glob("*.png"):
         chat_server.script(image, ok((example / "answers" / f"{image.stem}.txt").read_text()))
     out = tmp_path / "out"
-    code, stdout, _ = run(
+    result = run(
         chat_server,
         "sequence",
         example / "images",
         example / "truth",
         out,
-        capsys,
+        cli,
         "--captions",
         str(example / "captions.csv"),
     )
-    assert code == 0, stdout
+    assert result.code == 0, result.out
     # the same numbers as scoring the answers' scripts directly
     direct_pred = tmp_path / "direct"
     direct_pred.mkdir()
@@ -577,10 +560,11 @@ def test_run_sequence_end_to_end_on_the_readme_example(
     assert sorted(p.name for p in (out / "predictions").glob("*.puml")) == sorted(
         p.name for p in direct_pred.glob("*.puml")
     )
-    code, _, _ = cli(["sequence", "--truth", str(example / "truth"), "--pred",
-                                 str(direct_pred), "--out", str(tmp_path / "direct.json"),
-                                 "--quiet"], capsys)  # fmt: skip
-    assert code == 0
+    result = cli(
+        "sequence", "--truth", example / "truth", "--pred", direct_pred,
+        "--out", tmp_path / "direct.json", "--quiet",
+    )  # fmt: skip
+    assert result.code == 0, result.err
     assert json.loads((out / "scores.json").read_text()) == json.loads(
         (tmp_path / "direct.json").read_text()
     )
@@ -591,7 +575,7 @@ def test_run_sequence_end_to_end_on_the_readme_example(
 
 
 def test_run_flowchart_leaves_failed_images_out_and_lists_them(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    chat_server: ChatServer, tmp_path: Path, cli: Cli
 ) -> None:
     predictions = DATA / "flowchart" / "predictions"
     images = tmp_path / "images"
@@ -601,17 +585,15 @@ def test_run_flowchart_leaves_failed_images_out_and_lists_them(
         answer = (predictions / f"{stem}.json").read_text() if seed else "no flowchart here"
         chat_server.script(write_png(images / f"{stem}.png", seed=seed), ok(answer))
     out = tmp_path / "out"
-    code, stdout, _ = run(
-        chat_server, "flowchart", images, DATA / "flowchart" / "ground-truth", out, capsys
-    )
-    assert code == 1
-    assert f"failed {stems[0]}.png: the answer is not JSON" in stdout
+    outcome = run(chat_server, "flowchart", images, DATA / "flowchart" / "ground-truth", out, cli)
+    assert outcome.code == 1
+    assert f"failed {stems[0]}.png: the answer is not JSON" in outcome.out
     result = json.loads((out / "result.json").read_text())
     assert [item["id"] for item in result["items"]] == stems[1:]
     assert result["dataset"]["missing_predictions"] == [stems[0]]
-    direct = run_flowchart(
-        DATA / "flowchart" / "ground-truth", [predictions], show_progress=False, quiet=True
-    )
+    direct = evaluate(
+        "flowchart", DATA / "flowchart" / "ground-truth", predictions, quiet=True
+    ).native
     by_stem = {d["stem"]: d for d in direct["diagrams"]}
     for item in result["items"]:  # the same numbers as scoring those files directly
         assert item["metrics"]["node_text_cost"] == by_stem[item["id"]]["node_text_cost"]
@@ -633,7 +615,7 @@ def test_run_flowchart_leaves_failed_images_out_and_lists_them(
 def test_a_damaged_state_file_is_a_clear_error(
     chat_server: ChatServer,
     tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    cli: Cli,
     content: str,
     message: str,
 ) -> None:
@@ -648,17 +630,13 @@ def test_a_damaged_state_file_is_a_clear_error(
     state_file.parent.mkdir(parents=True)
     prompt_sha = hashlib.sha256(default_prompt("table").encode()).hexdigest()
     state_file.write_text(content.replace("%s", prompt_sha))
-    code, _, stderr = predict(
-        chat_server, "table", images, tmp_path / "out", capsys, "--on-existing", "resume"
-    )
-    assert code == 2 and message in stderr and "state.json" in stderr
-    assert "Traceback" not in stderr
+    result = predict(chat_server, "table", images, tmp_path / "out", cli, "--on-existing", "resume")
+    assert result.code == 2 and message in result.err and "state.json" in result.err
+    assert "Traceback" not in result.err
     assert state_file.read_text() == content.replace("%s", prompt_sha)  # left as it was
 
 
-def test_content_sent_as_parts_is_joined(
-    chat_server: ChatServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_content_sent_as_parts_is_joined(chat_server: ChatServer, tmp_path: Path, cli: Cli) -> None:
     images = tmp_path / "images"
     images.mkdir()
     write_png(images / "a.png")
@@ -682,6 +660,6 @@ def test_content_sent_as_parts_is_joined(
         ],
     }
     chat_server.script("default", garbage(json.dumps(body)))
-    code, stdout, _ = predict(chat_server, "table", images, tmp_path / "out", capsys)
-    assert code == 0, stdout
+    result = predict(chat_server, "table", images, tmp_path / "out", cli)
+    assert result.code == 0, result.out
     assert "<td>a</td></tr></table>" in (tmp_path / "out" / "a.html").read_text()

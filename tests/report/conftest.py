@@ -9,16 +9,7 @@ from typing import Any
 
 import pytest
 
-SEQUENCE_CATEGORIES = (
-    "node",
-    "direction",
-    "direction_type",
-    "message",
-    "box",
-    "group",
-    "note",
-    "participant",
-)
+from parsescore.sequence.model import CATEGORIES as SEQUENCE_CATEGORIES
 
 
 def _counts(gt: int, ins: int = 0, dele: int = 0, sub: int = 0) -> dict[str, Any]:

@@ -9,31 +9,18 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-import typer
-from typer.testing import CliRunner
 
-from parsescore.errors import InputError
+from cli_helpers import Cli, CliRun
 from parsescore.report import ReportOptions, load_report_systems, render_report, write_report
-from parsescore.report.html import figure67_rates
+from parsescore.sequence.report_html import figure67_rates
 
 FAST = ReportOptions(n_resamples=200, n_permutations=200)
 HOSTILE = "<script>alert('x')</script>\"><img src=x onerror=alert(1)>&amp;"
-
-
-def _app() -> typer.Typer:
-    app = typer.Typer(pretty_exceptions_enable=False)
-
-    @app.callback()
-    def _root() -> None:
-        """Test app."""
-
-    from parsescore.report.cli import register
-
-    register(app)
-    return app
 
 
 def test_every_kind_renders_overview_plots_and_drilldown(every_kind, tmp_path):
@@ -157,39 +144,40 @@ def test_multi_model_sequence_json_and_sidecar(docs, write_doc, tmp_path):
     )
     systems = load_report_systems([path])
     assert [s.name for s in systems] == ["results:m1", "results:m2"]
-    assert systems[0].differences == {}
-    assert systems[1].differences["a.puml"][0]["truth_line"] == 7
+    assert [s.notes["differences"] for s in systems] == [True, True]
+    assert systems[0].result.details["a.puml"]["differences"] == []
+    assert systems[1].result.details["a.puml"]["differences"][0]["truth_line"] == 7
     page = render_report(systems, FAST)
     assert 'data-kind="sequence"' in page and "A -&gt; B: hi" in page
     assert "No differences counted." in page
 
 
-def test_cli_registers_on_a_fresh_app(every_kind, tmp_path):
+def test_cli_report_command(every_kind: list[Path], tmp_path: Path, cli: Cli) -> None:
     out = tmp_path / "report"
-    result = CliRunner().invoke(
-        _app(),
-        [
-            *("report", *map(str, every_kind), "--out", str(out), "--resamples", "100"),
-            *("--permutations", "100", "--title", "My <run>"),
-        ],
+    result = cli(
+        *("report", *every_kind, "--out", out, "--resamples", "100"),
+        *("--permutations", "100", "--title", "My <run>"),
     )
-    assert result.exit_code == 0, result.output
+    assert result.code == 0, result.err
     page = (out / "index.html").read_text()
     assert "<title>My &lt;run&gt;</title>" in page
-    assert "Report written to" in result.output
+    assert result.out == f"Wrote {out / 'index.html'}\n"
 
 
-def test_cli_bad_input_is_an_input_error(write_doc, tmp_path):
+def _is_input_error(result: CliRun) -> bool:
+    """How ``parsescore.cli.main`` reports bad input: status 2, one ``error:`` line."""
+    return result.code == 2 and result.err.startswith("error: ") and result.err.count("\n") == 1
+
+
+def test_cli_bad_input_is_an_input_error(
+    write_doc: Callable[[str, Any], Path], tmp_path: Path, cli: Cli
+) -> None:
     bad = write_doc("bad.json", {"hello": 1})
-    result = CliRunner().invoke(_app(), ["report", str(bad), "--out", str(tmp_path / "o")])
-    assert isinstance(result.exception, InputError)
-    assert "not a parsescore result" in str(result.exception) and "bad.json" in str(
-        result.exception
-    )
-    result = CliRunner().invoke(
-        _app(), ["report", str(bad), "--out", str(tmp_path / "o"), "--max-items", "-1"]
-    )
-    assert isinstance(result.exception, InputError)
+    result = cli("report", bad, "--out", tmp_path / "o")
+    assert _is_input_error(result), result.err
+    assert "not a parsescore result" in result.err and "bad.json" in result.err
+    result = cli("report", bad, "--out", tmp_path / "o", "--max-items", "-1")
+    assert _is_input_error(result), result.err
 
 
 def test_max_items_keeps_the_worst(docs, write_doc, tmp_path):

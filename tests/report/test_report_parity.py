@@ -8,8 +8,8 @@ import math
 
 from parsescore.compare import compare_results
 from parsescore.report import ReportOptions, load_report_systems, render_report
-from parsescore.report.html import figure67_rates
 from parsescore.results import load_results
+from parsescore.sequence.report_html import figure67_rates
 
 
 def test_figure67_equals_the_sequence_kinds_plot_data(tmp_path):
@@ -18,12 +18,14 @@ def test_figure67_equals_the_sequence_kinds_plot_data(tmp_path):
     from parsescore.sequence.report import bin_error_rates
 
     out = tmp_path / "results.json"
-    models = run_sequence(
+    results = run_sequence(
         DEMO_DATA / "truth",
         [DEMO_DATA / "model_a", DEMO_DATA / "model_b"],
         out=out,
         report=tmp_path,
+        quiet=True,
     )
+    models = [result.computed for result in results]
     systems = load_report_systems([out])
     assert len(systems) == len(models) == 2
     for model, system in zip(models, systems, strict=True):
@@ -37,7 +39,8 @@ def test_figure67_equals_the_sequence_kinds_plot_data(tmp_path):
                     assert ours[category][label] == value
         # every counted difference of the kind's CSV is in the system's drill-down data
         counted = sum(len(f.differences) for f in model.files)
-        assert sum(len(rows) for rows in system.differences.values()) == counted
+        details = system.result.details.values()
+        assert sum(len(detail["differences"]) for detail in details) == counted
         assert counted > 0
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from sequence_helpers import DATA
 
-from parsescore.cli import main
+from cli_helpers import Cli
 from parsescore.sequence import CATEGORIES
 
 CATEGORY_KEYS = [
@@ -46,14 +46,6 @@ B -> A : fine
 """
 
 
-def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(args)
-    captured = capsys.readouterr()
-    code = exit_info.value.code
-    return (0 if code is None else int(code)), captured.out, captured.err
-
-
 def write(path: Path, text: str | bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(text, bytes):
@@ -63,17 +55,13 @@ def write(path: Path, text: str | bytes) -> Path:
     return path
 
 
-def test_two_files_json_shape_and_values(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_two_files_json_shape_and_values(tmp_path: Path, cli: Cli) -> None:
     truth = write(tmp_path / "t.puml", TRUTH)
     pred = write(tmp_path / "p.puml", PRED)
     out = tmp_path / "out.json"
-    code, stdout, _ = run(
-        ["sequence", "--truth", str(truth), "--pred", str(pred), "--out", str(out)], capsys
-    )
-    assert code == 0
-    assert "Table 2" in stdout and "Worst files" in stdout
+    run = cli("sequence", "--truth", str(truth), "--pred", str(pred), "--out", str(out))
+    assert run.code == 0, run.err
+    assert "Table 2" in run.out and "Worst files" in run.out
     result = json.loads(out.read_text())
     assert list(result) == ["totals", "files"]
     assert list(result["totals"]) == list(CATEGORIES)
@@ -97,9 +85,7 @@ def test_two_files_json_shape_and_values(
     assert result["totals"] == {c: file[c] for c in CATEGORIES}
 
 
-def test_directories_matched_by_relative_path(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_directories_matched_by_relative_path(tmp_path: Path, cli: Cli) -> None:
     truth_dir, pred_dir = tmp_path / "truth", tmp_path / "pred"
     write(truth_dir / "doc1" / "a.puml", TRUTH)
     write(truth_dir / "doc2" / "a.puml", "@startuml\nA -> B : x\n@enduml\n")
@@ -109,11 +95,8 @@ def test_directories_matched_by_relative_path(
     write(pred_dir / "doc2" / "a.puml", "@startuml\nA -> B : x\n@enduml\n")
     write(pred_dir / "extra.puml", "@startuml\nA -> B\n@enduml\n")
     out = tmp_path / "out.json"
-    code, _, stderr = run(
-        ["sequence", "--truth", str(truth_dir), "--pred", str(pred_dir), "--out", str(out)],
-        capsys,
-    )
-    assert code == 0
+    run = cli("sequence", "--truth", str(truth_dir), "--pred", str(pred_dir), "--out", str(out))
+    assert run.code == 0, run.err
     result = json.loads(out.read_text())
     by_path = {f["path"]: f for f in result["files"]}
     assert sorted(by_path) == ["doc1/a.puml", "doc2/a.puml", "missing.puml"]
@@ -123,61 +106,53 @@ def test_directories_matched_by_relative_path(
     assert missing["direction"]["deletion"] == 2
     assert missing["node"]["deletion"] == 4
     assert missing["message"]["deletion"] == 1
-    assert "missing.puml: no prediction: everything counted as deleted" in stderr
-    assert "extra.puml: prediction without ground truth, skipped" in stderr
+    assert "missing.puml: no prediction: everything counted as deleted" in run.err
+    assert "extra.puml: prediction without ground truth, skipped" in run.err
     # Totals are sums of counts, rates recomputed from them.
     totals = result["totals"]["direction"]
     assert totals["gt_count"] == 5 and totals["deletion"] == 2
     assert totals["deletion_rate"] == 2 / 5 * 100
 
 
-def test_several_models_give_one_block_each(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_several_models_give_one_block_each(tmp_path: Path, cli: Cli) -> None:
     write(tmp_path / "truth" / "a.puml", TRUTH)
     write(tmp_path / "claude" / "a.puml", TRUTH)
     write(tmp_path / "gpt" / "a.puml", PRED)
     out = tmp_path / "out.json"
-    code, stdout, _ = run(
-        [
-            "sequence",
-            "--truth",
-            str(tmp_path / "truth"),
-            "--pred",
-            str(tmp_path / "claude"),
-            "--pred",
-            str(tmp_path / "gpt"),
-            "--out",
-            str(out),
-        ],
-        capsys,
+    run = cli(
+        "sequence",
+        "--truth",
+        str(tmp_path / "truth"),
+        "--pred",
+        str(tmp_path / "claude"),
+        "--pred",
+        str(tmp_path / "gpt"),
+        "--out",
+        str(out),
     )
-    assert code == 0
+    assert run.code == 0, run.err
     result = json.loads(out.read_text())
     assert list(result) == ["claude", "gpt"]
     assert list(result["claude"]) == ["totals", "files"]
     assert result["claude"]["totals"]["message"]["substitution"] == 0
     assert result["gpt"]["totals"]["message"]["substitution"] == 1
-    assert "claude" in stdout and "gpt" in stdout
+    assert "claude" in run.out and "gpt" in run.out
 
 
-def test_report_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_files(tmp_path: Path, cli: Cli) -> None:
     truth = write(tmp_path / "t" / "a.puml", TRUTH)
     write(tmp_path / "p" / "a.puml", PRED)
     report = tmp_path / "report"
-    code, _, _ = run(
-        [
-            "sequence",
-            "--truth",
-            str(truth.parent),
-            "--pred",
-            str(tmp_path / "p"),
-            "--report",
-            str(report),
-        ],
-        capsys,
+    result = cli(
+        "sequence",
+        "--truth",
+        str(truth.parent),
+        "--pred",
+        str(tmp_path / "p"),
+        "--report",
+        str(report),
     )
-    assert code == 0
+    assert result.code == 0, result.err
     names = sorted(p.name for p in report.iterdir())
     assert names == [
         "differences.csv",
@@ -209,26 +184,23 @@ def test_report_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert rows[3][5] == "note over A\nremember\nend note"
 
 
-def test_output_is_deterministic(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_output_is_deterministic(tmp_path: Path, cli: Cli) -> None:
     outputs = []
     for run_index in range(2):
         out = tmp_path / f"out{run_index}.json"
         report = tmp_path / f"report{run_index}"
-        code, _, _ = run(
-            [
-                "sequence",
-                "--truth",
-                str(DATA),
-                "--pred",
-                str(DATA),
-                "--out",
-                str(out),
-                "--report",
-                str(report),
-            ],
-            capsys,
+        result = cli(
+            "sequence",
+            "--truth",
+            str(DATA),
+            "--pred",
+            str(DATA),
+            "--out",
+            str(out),
+            "--report",
+            str(report),
         )
-        assert code == 0
+        assert result.code == 0, result.err
         outputs.append(
             [out.read_bytes()]
             + [(report / name).read_bytes() for name in sorted(os.listdir(report))]
@@ -237,14 +209,11 @@ def test_output_is_deterministic(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_real_diagrams_against_themselves_score_zero(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], mwdi_dir: Path
+    tmp_path: Path, cli: Cli, mwdi_dir: Path
 ) -> None:
     out = tmp_path / "out.json"
-    code, _, stderr = run(
-        ["sequence", "--truth", str(mwdi_dir), "--pred", str(mwdi_dir), "--out", str(out)],
-        capsys,
-    )
-    assert code == 0 and "warning" not in stderr
+    run = cli("sequence", "--truth", str(mwdi_dir), "--pred", str(mwdi_dir), "--out", str(out))
+    assert run.code == 0 and "warning" not in run.err
     result = json.loads(out.read_text())
     assert len(result["files"]) == 30
     for category in CATEGORIES:
@@ -256,9 +225,7 @@ def test_real_diagrams_against_themselves_score_zero(
 # -- bad input ---------------------------------------------------------------------------------
 
 
-def test_bad_files_are_reported_and_the_run_goes_on(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_bad_files_are_reported_and_the_run_goes_on(tmp_path: Path, cli: Cli) -> None:
     truth_dir, pred_dir = tmp_path / "truth", tmp_path / "pred"
     write(truth_dir / "good.puml", TRUTH)
     write(truth_dir / "binary_pred.puml", TRUTH)
@@ -271,15 +238,12 @@ def test_bad_files_are_reported_and_the_run_goes_on(
     write(pred_dir / "unterminated.puml", "@startuml\nalt x\nA -> B : x\n@enduml\n")
     write(pred_dir / "json.puml", '{"nodes": []}\n')
     out = tmp_path / "out.json"
-    code, _, stderr = run(
-        ["sequence", "--truth", str(truth_dir), "--pred", str(pred_dir), "--out", str(out)],
-        capsys,
-    )
-    assert code == 0
+    run = cli("sequence", "--truth", str(truth_dir), "--pred", str(pred_dir), "--out", str(out))
+    assert run.code == 0, run.err
     result = json.loads(out.read_text())
     paths = [f["path"] for f in result["files"]]
     assert paths == ["binary_pred.puml", "good.puml", "json.puml", "unterminated.puml"]
-    flat = " ".join(stderr.split())
+    flat = " ".join(run.err.split())
     assert "binary_truth.puml: ground truth skipped:" in flat and "binary file" in flat
     assert "binary_pred.puml: prediction unreadable" in flat
     assert "truth warning: line 3: note opened here is never closed by 'end note'" in flat
@@ -287,7 +251,7 @@ def test_bad_files_are_reported_and_the_run_goes_on(
     assert "json.puml: prediction warning: no @startuml line" in flat
     binary = result["files"][0]
     assert binary["direction"]["deletion"] == 2 and binary["note"]["deletion"] == 1
-    assert "Traceback" not in stderr
+    assert "Traceback" not in run.err
 
 
 @pytest.mark.parametrize(
@@ -303,7 +267,7 @@ def test_bad_files_are_reported_and_the_run_goes_on(
     ],
 )
 def test_bad_arguments_give_one_line_errors(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+    tmp_path: Path, cli: Cli, args: list[str], message: str
 ) -> None:
     file = write(tmp_path / "a.puml", TRUTH)
     (tmp_path / "dir").mkdir()
@@ -314,12 +278,12 @@ def test_bad_arguments_give_one_line_errors(
         "{dir}": str(tmp_path / "dir"),
         "{emptydir}": str(tmp_path / "emptydir"),
     }
-    code, _, stderr = run(["sequence", *[values.get(a, a) for a in args]], capsys)
-    assert code == 2
+    result = cli("sequence", *[values.get(a, a) for a in args])
+    assert result.code == 2
     # One message (the console may soft-wrap it at its width when not a terminal).
-    assert stderr.startswith("error:") and stderr.count("error:") == 1
-    assert message in " ".join(stderr.split())
-    assert "Traceback" not in stderr
+    assert result.err.startswith("error:") and result.err.count("error:") == 1
+    assert message in " ".join(result.err.split())
+    assert "Traceback" not in result.err
 
 
 # -- git mode ----------------------------------------------------------------------------------
@@ -359,27 +323,22 @@ def paper_repo(tmp_path: Path) -> Path:
     return repo
 
 
-def test_git_mode_two_model_branches(
-    paper_repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_git_mode_two_model_branches(paper_repo: Path, tmp_path: Path, cli: Cli) -> None:
     out = tmp_path / "git.json"
-    code, stdout, stderr = run(
-        [
-            "sequence",
-            "--repo",
-            str(paper_repo),
-            "--truth-ref",
-            "main",
-            "--pred-ref",
-            "claude",
-            "--pred-ref",
-            "gpt",
-            "--out",
-            str(out),
-        ],
-        capsys,
+    run = cli(
+        "sequence",
+        "--repo",
+        str(paper_repo),
+        "--truth-ref",
+        "main",
+        "--pred-ref",
+        "claude",
+        "--pred-ref",
+        "gpt",
+        "--out",
+        str(out),
     )
-    assert code == 0
+    assert run.code == 0, run.err
     result = json.loads(out.read_text())
     assert list(result) == ["claude", "gpt"]
     claude = {f["path"]: f for f in result["claude"]["files"]}
@@ -389,55 +348,48 @@ def test_git_mode_two_model_branches(
     assert claude["TS23.401/fig1.puml"]["note"]["deletion"] == 1
     assert gpt["TS23.401/fig2.puml"]["direction"]["deletion"] == 1
     assert gpt["TS23.401/fig1.puml"]["direction"]["deletion"] == 2  # file missing on gpt
-    assert "[gpt] TS23.401/fig1.puml: no prediction" in " ".join(stderr.split())
-    assert "claude" in stdout
+    assert "[gpt] TS23.401/fig1.puml: no prediction" in " ".join(run.err.split())
+    assert "claude" in run.out
 
 
 def test_git_mode_reads_committed_content_not_the_work_tree(
-    paper_repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    paper_repo: Path, tmp_path: Path, cli: Cli
 ) -> None:
     write(paper_repo / "TS23.401" / "fig1.puml", "uncommitted garbage")
     out = tmp_path / "git.json"
-    code, _, _ = run(
-        [
-            "sequence",
-            "--repo",
-            str(paper_repo),
-            "--truth-ref",
-            "main",
-            "--pred-ref",
-            "main",
-            "--out",
-            str(out),
-        ],
-        capsys,
+    result = cli(
+        "sequence",
+        "--repo",
+        str(paper_repo),
+        "--truth-ref",
+        "main",
+        "--pred-ref",
+        "main",
+        "--out",
+        str(out),
     )
-    assert code == 0
+    assert result.code == 0, result.err
     totals = json.loads(out.read_text())["totals"]
     assert all(totals[c]["insertion"] == totals[c]["deletion"] == 0 for c in CATEGORIES)
 
 
-def test_git_mode_unknown_ref(paper_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, stderr = run(
-        ["sequence", "--repo", str(paper_repo), "--truth-ref", "main", "--pred-ref", "llama"],
-        capsys,
+def test_git_mode_unknown_ref(paper_repo: Path, cli: Cli) -> None:
+    result = cli(
+        "sequence", "--repo", str(paper_repo), "--truth-ref", "main", "--pred-ref", "llama"
     )
-    assert code == 2
-    assert stderr.startswith("error:") and stderr.count("error:") == 1
-    assert "unknown git ref 'llama'" in " ".join(stderr.split())
+    assert result.code == 2
+    assert result.err.startswith("error:") and result.err.count("error:") == 1
+    assert "unknown git ref 'llama'" in " ".join(result.err.split())
 
 
-def test_git_mode_not_a_repository(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, stderr = run(
-        ["sequence", "--repo", str(tmp_path), "--truth-ref", "main", "--pred-ref", "x"], capsys
+def test_git_mode_not_a_repository(tmp_path: Path, cli: Cli) -> None:
+    result = cli("sequence", "--repo", str(tmp_path), "--truth-ref", "main", "--pred-ref", "x")
+    assert result.code == 2 and result.err.startswith("error:")
+    assert "not a git repository" in " ".join(result.err.split())
+    result = cli(
+        "sequence", "--repo", str(tmp_path / "nope"), "--truth-ref", "main", "--pred-ref", "x"
     )
-    assert code == 2 and stderr.startswith("error:")
-    assert "not a git repository" in " ".join(stderr.split())
-    code, _, stderr = run(
-        ["sequence", "--repo", str(tmp_path / "nope"), "--truth-ref", "main", "--pred-ref", "x"],
-        capsys,
-    )
-    assert code == 2 and "no such repository directory" in " ".join(stderr.split())
+    assert result.code == 2 and "no such repository directory" in " ".join(result.err.split())
 
 
 # -- syntax check ------------------------------------------------------------------------------
@@ -468,36 +420,30 @@ def syntax_dirs(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def test_check_syntax_without_plantuml_says_so_once(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     truth_dir, pred_dir = syntax_dirs(tmp_path)
     empty_bin = tmp_path / "empty-bin"
     empty_bin.mkdir()
     monkeypatch.setenv("PATH", str(empty_bin))
     monkeypatch.delenv("PLANTUML_JAR", raising=False)
-    code, stdout, stderr = run(
-        ["sequence", "--truth", str(truth_dir), "--pred", str(pred_dir), "--check-syntax"],
-        capsys,
-    )
-    assert code == 0
-    assert stderr.count("syntax check skipped: no PlantUML found") == 1
-    assert "does not compile" not in stdout
+    result = cli("sequence", "--truth", str(truth_dir), "--pred", str(pred_dir), "--check-syntax")
+    assert result.code == 0, result.err
+    assert result.err.count("syntax check skipped: no PlantUML found") == 1
+    assert "does not compile" not in result.out
 
 
 def test_check_syntax_with_a_plantuml_command(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     truth_dir, pred_dir = syntax_dirs(tmp_path)
     log = tmp_path / "calls.log"
     make_executable(tmp_path / "bin" / "plantuml", FAKE_PLANTUML.format(log=log))
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.delenv("PLANTUML_JAR", raising=False)
-    code, stdout, _ = run(
-        ["sequence", "--truth", str(truth_dir), "--pred", str(pred_dir), "--check-syntax"],
-        capsys,
-    )
-    assert code == 0
-    flat = " ".join(stdout.split())
+    result = cli("sequence", "--truth", str(truth_dir), "--pred", str(pred_dir), "--check-syntax")
+    assert result.code == 0, result.err
+    flat = " ".join(result.out.split())
     assert "[pred] bad.puml: line 3 does not compile: Syntax Error?" in flat
     assert "ok.puml: line" not in flat
     assert "syntax check: 1 prediction(s) do not compile" in flat
@@ -505,7 +451,7 @@ def test_check_syntax_with_a_plantuml_command(
 
 
 def test_check_syntax_with_plantuml_jar(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     truth_dir, pred_dir = syntax_dirs(tmp_path)
     log = tmp_path / "calls.log"
@@ -513,12 +459,9 @@ def test_check_syntax_with_plantuml_jar(
     make_executable(tmp_path / "bin" / "java", FAKE_PLANTUML.format(log=log))
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("PLANTUML_JAR", str(jar))
-    code, stdout, _ = run(
-        ["sequence", "--truth", str(truth_dir), "--pred", str(pred_dir), "--check-syntax"],
-        capsys,
-    )
-    assert code == 0
-    assert "bad.puml: line 3 does not compile" in " ".join(stdout.split())
+    result = cli("sequence", "--truth", str(truth_dir), "--pred", str(pred_dir), "--check-syntax")
+    assert result.code == 0, result.err
+    assert "bad.puml: line 3 does not compile" in " ".join(result.out.split())
     first_call = log.read_text().splitlines()[0].split()
     assert first_call == ["-Djava.awt.headless=true", "-jar", str(jar), "-syntax"]
 
@@ -527,17 +470,13 @@ def test_git_is_available_for_these_tests() -> None:
     assert shutil.which("git") is not None
 
 
-def test_non_utf8_prediction_is_reported(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_non_utf8_prediction_is_reported(tmp_path: Path, cli: Cli) -> None:
     write(tmp_path / "t" / "a.puml", TRUTH)
     write(tmp_path / "p" / "a.puml", b"@startuml\nA -> B : caf\xe9\n@enduml\n")
-    code, _, stderr = run(
-        ["sequence", "--truth", str(tmp_path / "t"), "--pred", str(tmp_path / "p")], capsys
-    )
-    assert code == 0
+    result = cli("sequence", "--truth", str(tmp_path / "t"), "--pred", str(tmp_path / "p"))
+    assert result.code == 0, result.err
     # The bad byte is at offset 22: 10 bytes of "@startuml\n", 12 of "A -> B : caf".
-    assert "not UTF-8 text (byte 22)" in " ".join(stderr.split())
+    assert "not UTF-8 text (byte 22)" in " ".join(result.err.split())
 
 
 def test_report_without_matplotlib_writes_the_rest(
@@ -565,17 +504,14 @@ def test_report_without_matplotlib_writes_the_rest(
     ]
 
 
-def test_worst_files_are_listed_worst_first(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_worst_files_are_listed_worst_first(tmp_path: Path, cli: Cli) -> None:
     write(tmp_path / "t" / "good.puml", TRUTH)
     write(tmp_path / "t" / "bad.puml", TRUTH)
     write(tmp_path / "p" / "good.puml", TRUTH)
     write(tmp_path / "p" / "bad.puml", PRED)
-    code, stdout, _ = run(
-        ["sequence", "--truth", str(tmp_path / "t"), "--pred", str(tmp_path / "p"), "--worst", "1"],
-        capsys,
+    result = cli(
+        "sequence", "--truth", str(tmp_path / "t"), "--pred", str(tmp_path / "p"), "--worst", "1"
     )
-    assert code == 0
-    worst = stdout[stdout.index("Worst files") :]
+    assert result.code == 0, result.err
+    worst = result.out[result.out.index("Worst files") :]
     assert "bad.puml" in worst and "good.puml" not in worst

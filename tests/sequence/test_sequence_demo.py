@@ -70,7 +70,9 @@ def test_demo_data_is_bundled_with_its_licence() -> None:
 
 def test_run_demo_writes_the_report_and_counts_the_documented_edits(tmp_path: Path) -> None:
     out = tmp_path / "sequence"
-    section = run_demo(out)
+    demo = run_demo(out)
+    section = demo.section
+    assert [r.kind for r in demo.results] and all(r.items for r in demo.results)
     assert section.startswith("## Sequence")
     assert "| Ground truth count | 74 | 37 | 37 | 30 | 0 | 4 | 23 | 25 |" in section
     for name in (

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sequence_helpers import MWDI_FILES
 
-from parsescore.cli import main
+from cli_helpers import Cli
 
 
 def _edit(text: str, seed: int) -> str:
@@ -47,22 +47,20 @@ def _dataset(folder: Path) -> tuple[Path, Path, Path]:
     return truth, model_a, model_b
 
 
-def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["sequence", *args])
-    captured = capsys.readouterr()
-    assert exit_info.value.code in (0, None), captured.err
-    return captured.out, captured.err
+def _run(args: list[str], cli: Cli) -> tuple[str, str]:
+    result = cli("sequence", *args)
+    assert result.code == 0, result.err
+    return result.out, result.err
 
 
 def _score(
-    data: tuple[Path, Path, Path], out: Path, capsys: pytest.CaptureFixture[str], *extra: str
+    data: tuple[Path, Path, Path], out: Path, cli: Cli, *extra: str
 ) -> tuple[dict[str, bytes], str]:
     """Run on both models; return every output file's bytes (JSON and report) and stderr."""
     truth, model_a, model_b = data
     args = ["--truth", str(truth), "--pred", str(model_a), "--pred", str(model_b)]
     _, err = _run(
-        [*args, "--out", str(out / "result.json"), "--report", str(out / "report"), *extra], capsys
+        [*args, "--out", str(out / "result.json"), "--report", str(out / "report"), *extra], cli
     )
     files = {
         p.relative_to(out).as_posix(): p.read_bytes()
@@ -72,13 +70,11 @@ def _score(
     return files, err
 
 
-def test_jobs_and_dask_give_byte_identical_output(
-    tmp_path: Path, scheduler: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_jobs_and_dask_give_byte_identical_output(tmp_path: Path, scheduler: str, cli: Cli) -> None:
     data = _dataset(tmp_path / "data")
-    serial, err_serial = _score(data, tmp_path / "j1", capsys, "--jobs", "1")
-    two, err_two = _score(data, tmp_path / "j2", capsys, "--jobs", "2")
-    on_dask, err_dask = _score(data, tmp_path / "dask", capsys, "--dask-scheduler", scheduler)
+    serial, err_serial = _score(data, tmp_path / "j1", cli, "--jobs", "1")
+    two, err_two = _score(data, tmp_path / "j2", cli, "--jobs", "2")
+    on_dask, err_dask = _score(data, tmp_path / "dask", cli, "--dask-scheduler", scheduler)
     assert len(serial) >= 3
     assert two == serial
     assert on_dask == serial
@@ -89,9 +85,7 @@ def test_jobs_and_dask_give_byte_identical_output(
     assert "prediction without ground truth" in err_serial
 
 
-def test_cache_rescores_only_changed_files(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_cache_rescores_only_changed_files(tmp_path: Path, cli: Cli) -> None:
     data = _dataset(tmp_path / "data")
     truth, model_a, model_b = data
     cache = tmp_path / "cache"
@@ -103,10 +97,10 @@ def test_cache_rescores_only_changed_files(
         for p in MWDI_FILES
     )
     assert 0 < same < n
-    first, err = _score(data, tmp_path / "a", capsys, "--cache", str(cache))
+    first, err = _score(data, tmp_path / "a", cli, "--cache", str(cache))
     assert f"cache: 0 of {n} sequence items reused, {n} scored" in err
     assert f"cache: {same} of {n} sequence items reused, {n - same} scored" in err
-    again, err = _score(data, tmp_path / "b", capsys, "--cache", str(cache))
+    again, err = _score(data, tmp_path / "b", cli, "--cache", str(cache))
     assert err.count(f"cache: {n} of {n} sequence items reused, 0 scored") == 2
     assert again == first
 
@@ -114,41 +108,39 @@ def test_cache_rescores_only_changed_files(
     for path in MWDI_FILES[:2]:
         text = (model_a / path.name).read_text(encoding="utf-8")
         (model_a / path.name).write_text(text.replace("@enduml", "Zed -> Zod : new\n@enduml"))
-    cached, err = _score(data, tmp_path / "c", capsys, "--cache", str(cache), "--jobs", "2")
+    cached, err = _score(data, tmp_path / "c", cli, "--cache", str(cache), "--jobs", "2")
     assert f"cache: {n - 2} of {n} sequence items reused, 2 scored" in err
     assert f"cache: {n} of {n} sequence items reused, 0 scored" in err
-    fresh, _ = _score(data, tmp_path / "d", capsys)
+    fresh, _ = _score(data, tmp_path / "d", cli)
     assert cached == fresh
     assert cached != first
 
     # Another threshold is another cache.
-    _, err = _score(data, tmp_path / "e", capsys, "--cache", str(cache), "--threshold", "0.3")
+    _, err = _score(data, tmp_path / "e", cli, "--cache", str(cache), "--threshold", "0.3")
     assert f"cache: 0 of {n} sequence items reused, {n} scored" in err
     assert truth.is_dir()
 
 
-def test_corrupt_cache_entry_is_rescored(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_corrupt_cache_entry_is_rescored(tmp_path: Path, cli: Cli) -> None:
     data = _dataset(tmp_path / "data")
     cache = tmp_path / "cache"
-    first, _ = _score(data, tmp_path / "a", capsys, "--cache", str(cache))
+    first, _ = _score(data, tmp_path / "a", cli, "--cache", str(cache))
     for entry in sorted(cache.glob("*/*.json"))[:3]:
         entry.write_text("not json at all", encoding="utf-8")
-    second, err = _score(data, tmp_path / "b", capsys, "--cache", str(cache))
+    second, err = _score(data, tmp_path / "b", cli, "--cache", str(cache))
     assert err.count("unreadable entries rewritten") >= 1
     assert second == first
 
 
 def test_progress_bar_only_on_a_terminal_and_never_with_quiet(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     truth, model_a, _ = _dataset(tmp_path / "data")
     args = ["--truth", str(truth), "--pred", str(model_a)]
-    _, err = _run(args, capsys)
+    _, err = _run(args, cli)
     assert "scoring model_a" not in err
     monkeypatch.setenv("FORCE_COLOR", "1")
-    _, err = _run(args, capsys)
+    _, err = _run(args, cli)
     assert "scoring model_a" in err
-    _, err = _run([*args, "--quiet"], capsys)
+    _, err = _run([*args, "--quiet"], cli)
     assert "scoring" not in err

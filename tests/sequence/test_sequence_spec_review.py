@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from parsescore.cli import main
+from cli_helpers import Cli
 from parsescore.sequence import CATEGORIES, ModelScore, compare_scripts, parse_plantuml
 from parsescore.sequence.metrics import LINE_BINS, line_bin
 from parsescore.sequence.report import TABLE1_LINES_NOTE, table1_counts, table1_markdown
@@ -275,7 +275,7 @@ def test_threshold_pairing_records_the_normalised_distance() -> None:
     assert (pairing.distance, pairing.normalised_distance, pairing.substitution) == (6, 0.5, True)
 
 
-def test_threshold_cli_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_threshold_cli_option(tmp_path: Path, cli: Cli) -> None:
     truth, pred = tmp_path / "t.puml", tmp_path / "p.puml"
     # "A -> B : abcd" vs "A -> B : wxyz": 4/13 = 0.31 ≤ 0.5 → substitution; > 0.3 → split.
     truth.write_text("A -> B : abcd\n")
@@ -284,11 +284,9 @@ def test_threshold_cli_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     for value in ("0.5", "0.3"):
         out = tmp_path / f"{value}.json"
         args = ["sequence", "--truth", str(truth), "--pred", str(pred), "--out", str(out)]
-        with pytest.raises(SystemExit) as exit_info:
-            main([*args, "--threshold", value])
-        assert exit_info.value.code in (0, None)
+        result = cli(*args, "--threshold", value)
+        assert result.code == 0, result.err
         results[value] = json.loads(out.read_text())["totals"]["message"]
-    capsys.readouterr()
     assert (results["0.5"]["insertion"], results["0.5"]["deletion"]) == (0, 0)
     assert results["0.5"]["substitution"] == 1
     assert (results["0.3"]["insertion"], results["0.3"]["deletion"]) == (1, 1)
@@ -522,21 +520,11 @@ FULL_GT = {
 }
 
 
-def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(args)
-    captured = capsys.readouterr()
-    code = exit_info.value.code
-    return (0 if code is None else int(code)), captured.out, captured.err
-
-
 def test_gt_counts_of_a_full_script() -> None:
     assert gt(FULL) == FULL_GT
 
 
-def test_directory_mode_missing_prediction_and_orphan(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_directory_mode_missing_prediction_and_orphan(tmp_path: Path, cli: Cli) -> None:
     (tmp_path / "truth" / "sub").mkdir(parents=True)
     (tmp_path / "pred" / "sub").mkdir(parents=True)
     (tmp_path / "truth" / "sub" / "same.puml").write_text(FULL)
@@ -545,19 +533,16 @@ def test_directory_mode_missing_prediction_and_orphan(
     (tmp_path / "pred" / "orphan.puml").write_text("@startuml\nX -> Y : z\n@enduml\n")
     (tmp_path / "pred" / "same.puml").write_text(FULL)  # same name, other folder: an orphan
     out = tmp_path / "out.json"
-    code, _, stderr = run_cli(
-        [
-            "sequence",
-            "--truth",
-            str(tmp_path / "truth"),
-            "--pred",
-            str(tmp_path / "pred"),
-            "--out",
-            str(out),
-        ],
-        capsys,
+    run = cli(
+        "sequence",
+        "--truth",
+        str(tmp_path / "truth"),
+        "--pred",
+        str(tmp_path / "pred"),
+        "--out",
+        str(out),
     )
-    assert code == 0
+    assert run.code == 0, run.err
     result = json.loads(out.read_text())
     # The JSON is exactly {"totals", "files"}; files are the truth files, by relative path.
     assert list(result) == ["totals", "files"]
@@ -590,33 +575,28 @@ def test_directory_mode_missing_prediction_and_orphan(
         assert totals["deletion_rate"] == deleted / (2 * count) * 100
         assert totals["insertion"] == 0 and totals["substitution"] == 0
     # Both the missing prediction and the orphans are reported.
-    assert "lost.puml: no prediction: everything counted as deleted" in stderr
-    assert "orphan.puml: prediction without ground truth, skipped" in stderr
-    assert "same.puml: prediction without ground truth, skipped" in stderr
+    assert "lost.puml: no prediction: everything counted as deleted" in run.err
+    assert "orphan.puml: prediction without ground truth, skipped" in run.err
+    assert "same.puml: prediction without ground truth, skipped" in run.err
 
 
-def test_json_value_types_and_one_block_per_model(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_json_value_types_and_one_block_per_model(tmp_path: Path, cli: Cli) -> None:
     for model, text in (("truth", FULL), ("m1", FULL), ("m2", FULL.replace("one", "uno"))):
         (tmp_path / model).mkdir()
         (tmp_path / model / "a.puml").write_text(text)
     out = tmp_path / "out.json"
-    code, _, _ = run_cli(
-        [
-            "sequence",
-            "--truth",
-            str(tmp_path / "truth"),
-            "--pred",
-            str(tmp_path / "m1"),
-            "--pred",
-            str(tmp_path / "m2"),
-            "--out",
-            str(out),
-        ],
-        capsys,
+    run = cli(
+        "sequence",
+        "--truth",
+        str(tmp_path / "truth"),
+        "--pred",
+        str(tmp_path / "m1"),
+        "--pred",
+        str(tmp_path / "m2"),
+        "--out",
+        str(out),
     )
-    assert code == 0
+    assert run.code == 0, run.err
     result = json.loads(out.read_text())
     assert list(result) == ["m1", "m2"]
     for block in result.values():

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 from table_helpers import sample_pairs, wrap
-from typer.testing import CliRunner
 
-from parsescore.cli import app
+from cli_helpers import Cli
 from parsescore.errors import InputError
 from parsescore.table import TEDS
 from parsescore.table.batch import evaluate_tables
@@ -21,7 +20,6 @@ from parsescore.table.inputs import load_tables, pubtabnet_annotation_html
 
 SAMPLES = Path(__file__).resolve().parents[2] / "src/parsescore/data/table/pubtabnet_samples"
 BIN = Path(sys.executable).parent
-runner = CliRunner()
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -106,65 +104,52 @@ def test_pubtabnet_annotation_to_html() -> None:
 
 
 def test_table_command_out_document(
-    tmp_path: Path, sample_reference: dict[str, tuple[float, float]]
+    tmp_path: Path, sample_reference: dict[str, tuple[float, float]], cli: Cli
 ) -> None:
     out = tmp_path / "out.json"
-    result = runner.invoke(
-        app,
-        [
-            "table",
-            "--truth",
-            str(SAMPLES / "sample_gt.json"),
-            "--pred",
-            str(SAMPLES / "sample_pred.json"),
-            "--out",
-            str(out),
-            "--jobs",
-            "2",
-        ],
+    result = cli(
+        "table",
+        "--truth",
+        SAMPLES / "sample_gt.json",
+        "--pred",
+        SAMPLES / "sample_pred.json",
+        "--out",
+        out,
+        "--jobs",
+        "2",
     )
-    assert result.exit_code == 0, result.output
+    assert result.code == 0, result.err
     doc = json.loads(out.read_text())
     assert doc["metric"] == "TEDS" and doc["missing"] == []
     assert set(doc["metrics"]) >= {"TEDS", "TEDS-S", "GriTS-Top", "GriTS-Con"}
     for name, score in doc["scores"].items():
         assert score == pytest.approx(sample_reference[name][0], abs=1e-12)
     assert doc["mean"] == pytest.approx(sum(doc["scores"].values()) / 20, abs=1e-15)
-    assert "TEDS (headline)" in result.output
+    assert "TEDS (headline)" in result.out
     # deterministic bytes
     out2 = tmp_path / "out2.json"
-    runner.invoke(
-        app,
-        [
-            "table",
-            "--truth",
-            str(SAMPLES / "sample_gt.json"),
-            "--pred",
-            str(SAMPLES / "sample_pred.json"),
-            "--out",
-            str(out2),
-        ],
-    )
+    result = cli(
+        "table", "--truth", SAMPLES / "sample_gt.json", "--pred", SAMPLES / "sample_pred.json",
+        "--out", out2,
+    )  # fmt: skip
+    assert result.code == 0, result.err
     assert out.read_bytes() == out2.read_bytes()
 
 
-def test_table_command_structure_only_headline(tmp_path: Path) -> None:
+def test_table_command_structure_only_headline(tmp_path: Path, cli: Cli) -> None:
     out = tmp_path / "out.json"
-    result = runner.invoke(
-        app,
-        [
-            "table",
-            "--truth",
-            str(SAMPLES / "sample_gt.json"),
-            "--pred",
-            str(SAMPLES / "sample_pred.json"),
-            "--structure-only",
-            "--no-grits",
-            "--out",
-            str(out),
-        ],
+    result = cli(
+        "table",
+        "--truth",
+        SAMPLES / "sample_gt.json",
+        "--pred",
+        SAMPLES / "sample_pred.json",
+        "--structure-only",
+        "--no-grits",
+        "--out",
+        out,
     )
-    assert result.exit_code == 0, result.output
+    assert result.code == 0, result.err
     doc = json.loads(out.read_text())
     assert doc["metric"] == "TEDS-S"
     assert doc["scores"] == doc["metrics"]["TEDS-S"]["scores"]
@@ -243,23 +228,21 @@ def test_progress_bar_and_all_cores_do_not_change_results() -> None:
     assert quiet.tables == shown.tables
 
 
-def test_bad_option_values() -> None:
+def test_bad_option_values(cli: Cli) -> None:
     with pytest.raises(ValueError, match="grits_iou"):
         evaluate_tables({}, {}, grits_iou="iou")  # type: ignore[arg-type]
-    result = runner.invoke(app, ["table", "--truth", "x", "--pred", "y", "--denominator", "z"])
-    assert result.exit_code != 0
+    result = cli("table", "--truth", "x", "--pred", "y", "--denominator", "z")
+    assert result.code != 0
 
 
-def test_table_command_lists_the_lowest_scoring_tables(tmp_path: Path) -> None:
+def test_table_command_lists_the_lowest_scoring_tables(tmp_path: Path, cli: Cli) -> None:
     gt = {"a": wrap("<tr><td>1</td><td>2</td></tr>"), "b": wrap("<tr><td>x</td></tr>")}
     pred = {"a": wrap("<tr><td>1</td></tr>"), "b": wrap("<tr><td>x</td></tr>")}
     (tmp_path / "gt.json").write_text(json.dumps(gt))
     (tmp_path / "pred.json").write_text(json.dumps(pred))
-    result = CliRunner().invoke(
-        app, ["table", "--truth", str(tmp_path / "gt.json"), "--pred", str(tmp_path / "pred.json")]
-    )
-    assert result.exit_code == 0, result.output
-    lowest = result.output.split("lowest-scoring tables")[1]
+    result = cli("table", "--truth", tmp_path / "gt.json", "--pred", tmp_path / "pred.json")
+    assert result.code == 0, result.err
+    lowest = result.out.split("lowest-scoring tables")[1]
     expected = TEDS()(gt["a"], pred["a"])
     assert f"{expected:.4f}" in lowest
     assert lowest.index(" a ") < lowest.index(" b ")  # ascending by score

@@ -12,7 +12,9 @@ from parsescore.table.demo import run_demo
 
 
 def test_run_demo(tmp_path: Path, sample_reference: dict[str, tuple[float, float]]) -> None:
-    section = run_demo(tmp_path / "table")
+    demo = run_demo(tmp_path / "table")
+    section = demo.section
+    assert [r.kind for r in demo.results] and all(r.items for r in demo.results)
     assert section.startswith("## Table")
     doc = json.loads((tmp_path / "table" / "results.json").read_text())
     pairs = sample_pairs()

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 from html import escape
+from pathlib import Path
 
 import pytest
 from lxml import html as lxml_html
 from table_helpers import DATA
 
+from cli_helpers import Cli
 from parsescore.table.grits import GridCell, _iou_matrix, cells_from_table, grits, lcs_similarity
 
 GRITS_CASES = json.loads((DATA / "grits" / "grits_10.json").read_text(encoding="utf-8"))
@@ -166,19 +168,15 @@ def test_bad_cell_mapping_is_named() -> None:
         GridCell.from_mapping({"row_nums": "x"}, where="cell 3")
 
 
-def test_grits_command_against_stored_values(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from typer.testing import CliRunner
-
-    from parsescore.cli import app
-
+def test_grits_command_against_stored_values(tmp_path: Path, cli: Cli) -> None:
     (tmp_path / "t.json").write_text(json.dumps({c["id"]: c["true_cells"] for c in GRITS_CASES}))
     (tmp_path / "p.json").write_text(
         json.dumps({c["id"]: c["pred_cells"] for c in GRITS_CASES[:-1]})
     )
     out = tmp_path / "out.json"
     args = ["grits", "--truth", str(tmp_path / "t.json"), "--pred", str(tmp_path / "p.json")]
-    result = CliRunner().invoke(app, [*args, "--out", str(out)])
-    assert result.exit_code == 0, result.output
+    result = cli(*args, "--out", out)
+    assert result.code == 0, result.err
     doc = json.loads(out.read_text())
     last = GRITS_CASES[-1]["id"]
     assert doc["missing"] == [last]

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-from parsescore.cli import main
+from cli_helpers import Cli
 
 DATA = Path(__file__).parent / "data" / "grits" / "grits_10.json"
 
@@ -23,23 +21,19 @@ def _dataset(folder: Path) -> tuple[Path, Path]:
     return folder / "truth.json", folder / "pred.json"
 
 
-def _score(
-    truth: Path, pred: Path, out: Path, capsys: pytest.CaptureFixture[str], *extra: str
-) -> tuple[bytes, str]:
-    with pytest.raises(SystemExit) as stop:
-        main(["grits", "--truth", str(truth), "--pred", str(pred), "--out", str(out), *extra])
-    captured = capsys.readouterr()
-    assert stop.value.code in (0, None), captured.err
-    return out.read_bytes(), captured.err
+def _score(truth: Path, pred: Path, out: Path, cli: Cli, *extra: str) -> tuple[bytes, str]:
+    result = cli("grits", "--truth", truth, "--pred", pred, "--out", out, *extra)
+    assert result.code == 0, result.err
+    return out.read_bytes(), result.err
 
 
 def test_grits_jobs_dask_and_cache_give_byte_identical_output(
-    tmp_path: Path, scheduler: str, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, scheduler: str, cli: Cli
 ) -> None:
     truth, pred = _dataset(tmp_path / "data")
-    serial, _ = _score(truth, pred, tmp_path / "j1.json", capsys, "--jobs", "1")
-    two, _ = _score(truth, pred, tmp_path / "j2.json", capsys, "--jobs", "2")
-    on_dask, _ = _score(truth, pred, tmp_path / "dask.json", capsys, "--dask-scheduler", scheduler)
+    serial, _ = _score(truth, pred, tmp_path / "j1.json", cli, "--jobs", "1")
+    two, _ = _score(truth, pred, tmp_path / "j2.json", cli, "--jobs", "2")
+    on_dask, _ = _score(truth, pred, tmp_path / "dask.json", cli, "--dask-scheduler", scheduler)
     assert two == serial and on_dask == serial
     doc = json.loads(serial)
     cases = json.loads(DATA.read_text(encoding="utf-8"))
@@ -48,13 +42,13 @@ def test_grits_jobs_dask_and_cache_give_byte_identical_output(
     assert doc["missing"] == [cases[-1]["id"]]
 
     cache = tmp_path / "cache"
-    first, err = _score(truth, pred, tmp_path / "c1.json", capsys, "--cache", str(cache))
+    first, err = _score(truth, pred, tmp_path / "c1.json", cli, "--cache", str(cache))
     assert "cache: 0 of 9 grits items reused, 9 scored" in err
     predictions = json.loads(pred.read_text(encoding="utf-8"))
     first_id = cases[0]["id"]
     predictions[first_id] = predictions[first_id][:-1]  # drop one predicted cell
     pred.write_text(json.dumps(predictions), encoding="utf-8")
-    changed, err = _score(truth, pred, tmp_path / "c2.json", capsys, "--cache", str(cache))
+    changed, err = _score(truth, pred, tmp_path / "c2.json", cli, "--cache", str(cache))
     assert "cache: 8 of 9 grits items reused, 1 scored" in err
-    fresh, _ = _score(truth, pred, tmp_path / "c3.json", capsys)
+    fresh, _ = _score(truth, pred, tmp_path / "c3.json", cli)
     assert changed == fresh and changed != first

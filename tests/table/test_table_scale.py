@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from parsescore.cli import main
+from cli_helpers import Cli
 from parsescore.table.synthetic import random_pair
 
 N_TABLES = 30
@@ -31,28 +31,22 @@ def _dataset(folder: Path) -> tuple[Path, Path]:
     return folder / "truth.json", folder / "pred.json"
 
 
-def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["table", *args])
-    captured = capsys.readouterr()
-    assert exit_info.value.code in (0, None), captured.err
-    return captured.out, captured.err
+def _run(args: list[str], cli: Cli) -> tuple[str, str]:
+    result = cli("table", *args)
+    assert result.code == 0, result.err
+    return result.out, result.err
 
 
-def _score(
-    truth: Path, pred: Path, out: Path, capsys: pytest.CaptureFixture[str], *extra: str
-) -> tuple[bytes, str]:
-    _, err = _run(["--truth", str(truth), "--pred", str(pred), "--out", str(out), *extra], capsys)
+def _score(truth: Path, pred: Path, out: Path, cli: Cli, *extra: str) -> tuple[bytes, str]:
+    _, err = _run(["--truth", str(truth), "--pred", str(pred), "--out", str(out), *extra], cli)
     return out.read_bytes(), err
 
 
-def test_jobs_and_dask_give_byte_identical_output(
-    tmp_path: Path, scheduler: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_jobs_and_dask_give_byte_identical_output(tmp_path: Path, scheduler: str, cli: Cli) -> None:
     truth, pred = _dataset(tmp_path)
-    serial, _ = _score(truth, pred, tmp_path / "j1.json", capsys, "--jobs", "1")
-    two, _ = _score(truth, pred, tmp_path / "j2.json", capsys, "--jobs", "2")
-    on_dask, _ = _score(truth, pred, tmp_path / "dask.json", capsys, "--dask-scheduler", scheduler)
+    serial, _ = _score(truth, pred, tmp_path / "j1.json", cli, "--jobs", "1")
+    two, _ = _score(truth, pred, tmp_path / "j2.json", cli, "--jobs", "2")
+    on_dask, _ = _score(truth, pred, tmp_path / "dask.json", cli, "--dask-scheduler", scheduler)
     assert two == serial
     assert on_dask == serial
     doc = json.loads(serial)
@@ -61,14 +55,12 @@ def test_jobs_and_dask_give_byte_identical_output(
     assert 0 < doc["mean"] < 1
 
 
-def test_cache_rescores_only_changed_tables(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_cache_rescores_only_changed_tables(tmp_path: Path, cli: Cli) -> None:
     truth, pred = _dataset(tmp_path / "data")
     cache = tmp_path / "cache"
-    first, err = _score(truth, pred, tmp_path / "a.json", capsys, "--cache", str(cache))
+    first, err = _score(truth, pred, tmp_path / "a.json", cli, "--cache", str(cache))
     assert f"cache: 0 of {N_TABLES} table items reused, {N_TABLES} scored" in err
-    again, err = _score(truth, pred, tmp_path / "b.json", capsys, "--cache", str(cache))
+    again, err = _score(truth, pred, tmp_path / "b.json", cli, "--cache", str(cache))
     assert f"cache: {N_TABLES} of {N_TABLES} table items reused, 0 scored" in err
     assert again == first
 
@@ -79,10 +71,10 @@ def test_cache_rescores_only_changed_tables(
     predictions[f"t{N_TABLES - 1:02d}"] = predictions["t01"]
     pred.write_text(json.dumps(predictions), encoding="utf-8")
     cached, err = _score(
-        truth, pred, tmp_path / "c.json", capsys, "--cache", str(cache), "--jobs", "2"
+        truth, pred, tmp_path / "c.json", cli, "--cache", str(cache), "--jobs", "2"
     )
     assert f"cache: {N_TABLES - 3} of {N_TABLES} table items reused, 3 scored" in err
-    fresh, _ = _score(truth, pred, tmp_path / "d.json", capsys)
+    fresh, _ = _score(truth, pred, tmp_path / "d.json", cli)
     assert cached == fresh
     assert cached != first
 
@@ -91,7 +83,7 @@ def test_cache_rescores_only_changed_tables(
         truth,
         pred,
         tmp_path / "e.json",
-        capsys,
+        cli,
         "--cache",
         str(cache),
         "--denominator",
@@ -100,15 +92,13 @@ def test_cache_rescores_only_changed_tables(
     assert f"cache: 0 of {N_TABLES} table items reused" in err
 
 
-def test_corrupt_cache_entry_is_rescored(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_corrupt_cache_entry_is_rescored(tmp_path: Path, cli: Cli) -> None:
     truth, pred = _dataset(tmp_path / "data")
     cache = tmp_path / "cache"
-    first, _ = _score(truth, pred, tmp_path / "a.json", capsys, "--cache", str(cache))
+    first, _ = _score(truth, pred, tmp_path / "a.json", cli, "--cache", str(cache))
     entry = sorted(cache.glob("*/*.json"))[0]
     entry.write_text('{"format": 1, "key": "trunc', encoding="utf-8")
-    second, err = _score(truth, pred, tmp_path / "b.json", capsys, "--cache", str(cache))
+    second, err = _score(truth, pred, tmp_path / "b.json", cli, "--cache", str(cache))
     assert f"cache: {N_TABLES - 1} of {N_TABLES} table items reused, 1 scored" in err
     assert "1 unreadable entries rewritten" in err
     assert second == first
@@ -116,35 +106,34 @@ def test_corrupt_cache_entry_is_rescored(
 
 
 def test_progress_bar_only_on_a_terminal_and_never_with_quiet(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     truth, pred = _dataset(tmp_path)
-    _, err = _run(["--truth", str(truth), "--pred", str(pred)], capsys)
+    _, err = _run(["--truth", str(truth), "--pred", str(pred)], cli)
     assert "tables" not in err  # stderr is not a terminal here
     monkeypatch.setenv("FORCE_COLOR", "1")  # rich now treats stderr as a terminal
-    _, err = _run(["--truth", str(truth), "--pred", str(pred)], capsys)
+    _, err = _run(["--truth", str(truth), "--pred", str(pred)], cli)
     assert "tables" in err
-    _, err = _run(["--truth", str(truth), "--pred", str(pred), "--quiet"], capsys)
+    _, err = _run(["--truth", str(truth), "--pred", str(pred), "--quiet"], cli)
     assert err == ""
 
 
 def test_missing_dask_extra_is_a_one_line_error(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import sys
 
     truth, pred = _dataset(tmp_path)
     monkeypatch.setitem(sys.modules, "distributed", None)
-    with pytest.raises(SystemExit) as exit_info:
-        main(["table", "--truth", str(truth), "--pred", str(pred), "--dask-scheduler", "x:1"])
-    err = capsys.readouterr().err
-    assert exit_info.value.code == 2
+    result = cli("table", "--truth", truth, "--pred", pred, "--dask-scheduler", "x:1")
+    err = result.err
+    assert result.code == 2
     assert "--dask-scheduler needs the dask extra" in err
     assert "Traceback" not in err
 
 
 def test_bad_html_gives_the_same_error_on_every_backend(
-    tmp_path: Path, scheduler: str, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, scheduler: str, cli: Cli
 ) -> None:
     """The first bad table is reported, as a serial run reports it, wherever it was scored."""
     truth, pred = _dataset(tmp_path)
@@ -154,9 +143,8 @@ def test_bad_html_gives_the_same_error_on_every_backend(
     pred.write_text(json.dumps(predictions), encoding="utf-8")
     errors = []
     for backend in (["--jobs", "1"], ["--jobs", "2"], ["--dask-scheduler", scheduler]):
-        with pytest.raises(SystemExit) as exit_info:
-            main(["table", "--truth", str(truth), "--pred", str(pred), "--quiet", *backend])
-        assert exit_info.value.code == 2
-        errors.append(capsys.readouterr().err)
+        result = cli("table", "--truth", truth, "--pred", pred, "--quiet", *backend)
+        assert result.code == 2
+        errors.append(result.err)
     assert errors[0] == errors[1] == errors[2]
     assert "pred.json (key 't05'): bad HTML: Document is empty" in errors[0]

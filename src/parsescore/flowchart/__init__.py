@@ -4,27 +4,52 @@
 ``from flowde.benchmarks.parsing.parsing_bench import ParsingBenchmark``.
 """
 
-from parsescore.flowchart.benchmark import ParsingBenchmark
-from parsescore.flowchart.models import (
-    Diagram,
-    DiagramMatch,
-    DiagramOptions,
-    FlowScores,
-    Node,
-    NodeMatch,
-    NodeMatches,
-    ParsingBenchmarkCapabilities,
-    PredDiagramStructure,
-    TextListMatch,
-    TextListMatches,
-)
-from parsescore.text import (
-    DistanceFnProtocol,
-    levenshtein,
-    levenshtein_with_text_normalisation,
-    normalise_text,
-)
+from typing import TYPE_CHECKING
 
+from parsescore.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from parsescore.flowchart.benchmark import (
+        ParsingBenchmark,
+    )
+    from parsescore.flowchart.models import (
+        Diagram,
+        DiagramMatch,
+        DiagramOptions,
+        FlowScores,
+        Node,
+        NodeMatch,
+        NodeMatches,
+        ParsingBenchmarkCapabilities,
+        PredDiagramStructure,
+        TextListMatch,
+        TextListMatches,
+    )
+    from parsescore.text import (
+        DistanceFnProtocol,
+        levenshtein,
+        levenshtein_with_text_normalisation,
+        normalise_text,
+    )
+
+_EXPORTS = {
+    "ParsingBenchmark": "parsescore.flowchart.benchmark",
+    "Diagram": "parsescore.flowchart.models",
+    "DiagramMatch": "parsescore.flowchart.models",
+    "DiagramOptions": "parsescore.flowchart.models",
+    "FlowScores": "parsescore.flowchart.models",
+    "Node": "parsescore.flowchart.models",
+    "NodeMatch": "parsescore.flowchart.models",
+    "NodeMatches": "parsescore.flowchart.models",
+    "ParsingBenchmarkCapabilities": "parsescore.flowchart.models",
+    "PredDiagramStructure": "parsescore.flowchart.models",
+    "TextListMatch": "parsescore.flowchart.models",
+    "TextListMatches": "parsescore.flowchart.models",
+    "DistanceFnProtocol": "parsescore.text",
+    "levenshtein": "parsescore.text",
+    "levenshtein_with_text_normalisation": "parsescore.text",
+    "normalise_text": "parsescore.text",
+}
 __all__ = [
     "Diagram",
     "DiagramMatch",
@@ -43,3 +68,4 @@ __all__ = [
     "levenshtein_with_text_normalisation",
     "normalise_text",
 ]
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

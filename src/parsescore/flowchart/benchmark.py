@@ -103,7 +103,12 @@ def _match_with_runner(
 ) -> list[_DiagramResult]:
     distance = bench.distance_fn
     run = run_items(
-        partial(_match_record, distance_fn=distance, **parts),
+        partial(
+            _match_record,
+            distance_fn=distance,
+            labels=parts["labels"],
+            additional_texts=parts["additional_texts"],
+        ),
         pairs,
         kind="flowchart",
         options={
@@ -150,11 +155,25 @@ class ParsingBenchmark:
     Beyond Flowde's parameters: keyword-only ``show_progress`` (default: when stderr is a
     terminal).
 
-    >>> # doctest: +SKIP
-    >>> bench = ParsingBenchmark(pred_diagrams_dir=Path("preds"), true_nodes_dir=...,
-    ...     true_labels_dir=..., true_flow_dir=..., true_additional_texts_dir=...,
-    ...     expected_num_diagrams=1)
-    >>> bench.total_node_text_cost()
+    On the bundled example (the seed's ``example_0`` and four CONSORT flowcharts):
+
+    >>> from importlib.resources import files
+    >>> data = Path(str(files("parsescore") / "data" / "flowchart"))
+    >>> truth = data / "ground-truth"
+    >>> bench = ParsingBenchmark(
+    ...     pred_diagrams_dir=data / "predictions",
+    ...     true_nodes_dir=truth / "nodes",
+    ...     true_labels_dir=truth / "labels",
+    ...     true_flow_dir=truth / "flow",
+    ...     true_additional_texts_dir=truth / "additional_texts",
+    ...     expected_num_diagrams=5,
+    ...     show_progress=False,
+    ... )
+    >>> bench.total_node_text_cost(), bench.total_label_cost()
+    (48.0, 115.0)
+    >>> score = bench.all_flow_scores()[-1]  # example_0
+    >>> score.tp, score.fp, score.fn, score.missing_edges, score.extra_edges
+    (1, 1, 1, {(2, 3)}, {(1, 3)})
     """
 
     def __init__(

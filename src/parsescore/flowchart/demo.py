@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 
 from rich.console import Console
 
+from parsescore.api import evaluate
 from parsescore.files import write_json
-from parsescore.flowchart.cli import run_flowchart
-from parsescore.flowchart.report import print_summary
+from parsescore.flowchart.summary import summarise
+from parsescore.kinds import DemoOutput
+
+__all__ = ["run_demo"]
 
 
-def run_demo(out_dir: Path) -> str:
+def run_demo(out_dir: Path) -> DemoOutput:
     """Score the bundled flowcharts, write ``result.json``, return the report section."""
     data = Path(str(files("parsescore") / "data" / "flowchart"))
-    result = run_flowchart(data / "ground-truth", [data / "predictions"], show_progress=False)
-    print_summary(result, Console())
-    write_json(out_dir / "result.json", result)
+    result = evaluate("flowchart", data / "ground-truth", data / "predictions", quiet=True)
+    summarise(result, Console())
+    write_json(out_dir / "result.json", result.native)
+    doc = result.native
     lines = [
         "## Flowcharts",
         "",
@@ -27,17 +32,17 @@ def run_demo(out_dir: Path) -> str:
         "| flowchart | option | node text | labels | additional | flow tp/fp/fn | Jaccard |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for d in result["diagrams"]:
+    for d in doc["diagrams"]:
         f = d["flow"]
         lines.append(
             f"| {d['stem']} | {d['option']} | {d['node_text_cost']:g} | {d['label_cost']:g} | "
             f"{d['additional_text_cost']:g} | {f['tp']}/{f['fp']}/{f['fn']} | {f['jaccard']:.3f} |"
         )
-    t = result["totals"]
+    t = doc["totals"]
     lines += [
         "",
         f"Totals: node text {t['node_text_cost']:g}, labels {t['label_cost']:g}, additional "
         f"texts {t['additional_text_cost']:g}; mean flow Jaccard {t['avg_flow_jaccard']:.4f}.",
         "",
     ]
-    return "\n".join(lines)
+    return DemoOutput("\n".join(lines), [replace(result, name="flowchart")])

@@ -1,4 +1,8 @@
-"""File-level entry points: a graph.json against ground truth, with or without a template."""
+"""File-level entry points: a graph.json against ground truth, with or without a template.
+
+Every function takes the files as keywords (``truth=``, ``pred=``): the two are the same kind of
+file, and a swap would silently swap precision and recall.
+"""
 
 from __future__ import annotations
 
@@ -14,10 +18,10 @@ __all__ = ["evaluate_files", "evaluate_generic_files", "match_files"]
 
 
 def match_files(
-    graph: str | Path,
-    truth: str | Path,
-    template: str | None = None,
     *,
+    truth: str | Path,
+    pred: str | Path,
+    template: str | None = None,
     source: str | Path | None = None,
     structural_align: AlignMode = "auto",
     id_fields: dict[str, list[str]] | None = None,
@@ -25,7 +29,8 @@ def match_files(
 ) -> GraphMatching:
     """The node matching behind eval.json for these inputs (what every report is built from).
 
-    With ``template``, ``truth`` is an instance of it; without, both are graph.json files:
+    ``pred`` is the extracted graph.json. With ``template``, ``truth`` is an instance of it;
+    without, both are graph.json files:
     identity fields then come from the truth's ``graph.id_fields_map`` (else the extracted
     graph's), overridden per class by ``id_fields``, and the root class (for singleton-root
     pairing) from ``root_class``, else the truth's ``graph.template_name``.
@@ -36,11 +41,11 @@ def match_files(
         model = load_template(template)
         fields = collect_id_fields(model)
         truth_graph = truth_graph_from_file(truth, model)
-        extracted = load_graph_json(graph)
+        extracted = load_graph_json(pred)
         root: str | None = model.__name__
     else:
         truth_graph = load_graph_json(truth)
-        extracted = load_graph_json(graph)
+        extracted = load_graph_json(pred)
         fields = {}
         for source_graph in (extracted.graph, truth_graph.graph):
             raw = source_graph.get("id_fields_map")
@@ -71,28 +76,32 @@ def match_files(
 
 
 def evaluate_files(
-    graph: str | Path,
-    truth: str | Path,
-    template: str,
     *,
+    truth: str | Path,
+    pred: str | Path,
+    template: str,
     source: str | Path | None = None,
     structural_align: AlignMode = "auto",
 ) -> dict[str, Any]:
-    """Score ``graph`` (a graph.json) against ``truth`` (an instance of ``template``).
+    """Score ``pred`` (an extracted graph.json) against ``truth`` (an instance of ``template``).
 
     Returns the eval.json dictionary of docling-graph's script 16 for the same inputs.
 
-    >>> report = evaluate_files("graph.json", "truth.json", "tpl.py:Invoice")  # doctest: +SKIP
+    >>> report = evaluate_files(  # doctest: +SKIP
+    ...     truth="truth.json", pred="graph.json", template="tpl.py:Invoice"
+    ... )
     >>> report["micro"]["nodes"]["strict"]["f1"]  # doctest: +SKIP
     """
-    matching = match_files(graph, truth, template, source=source, structural_align=structural_align)
-    return build_report(matching, graph=str(Path(graph)), truth=str(Path(truth)), template=template)
+    matching = match_files(
+        truth=truth, pred=pred, template=template, source=source, structural_align=structural_align
+    )
+    return build_report(matching, graph=str(Path(pred)), truth=str(Path(truth)), template=template)
 
 
 def evaluate_generic_files(
-    graph: str | Path,
-    truth: str | Path,
     *,
+    truth: str | Path,
+    pred: str | Path,
     id_fields: dict[str, list[str]] | None = None,
     root_class: str | None = None,
     source: str | Path | None = None,
@@ -100,11 +109,11 @@ def evaluate_generic_files(
 ) -> dict[str, Any]:
     """Score two graph.json files without a template (see :func:`match_files` for the rules)."""
     matching = match_files(
-        graph,
-        truth,
+        truth=truth,
+        pred=pred,
         source=source,
         structural_align=structural_align,
         id_fields=id_fields,
         root_class=root_class,
     )
-    return build_report(matching, graph=str(Path(graph)), truth=str(Path(truth)), template=None)
+    return build_report(matching, graph=str(Path(pred)), truth=str(Path(truth)), template=None)

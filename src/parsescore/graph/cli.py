@@ -6,12 +6,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from parsescore.cli_options import ResultOption
-from parsescore.errors import InputError
-from parsescore.files import write_json
-from parsescore.results import command_result, write_result
+from parsescore.cli_common import (
+    CsvOption,
+    OutOption,
+    ResultOption,
+    announce,
+    console,
+    write_outputs,
+)
 
 __all__ = ["register"]
 
@@ -21,7 +24,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("graph")
     def graph_command(
-        graph: Annotated[Path, typer.Option("--graph", help="Extracted graph.json.")],
+        graph: Annotated[
+            Path, typer.Option("--graph", "--pred", help="Extracted graph.json (the prediction).")
+        ],
         truth: Annotated[
             Path,
             typer.Option(
@@ -62,52 +67,28 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--root-class", help="Without --template: the root class name."),
         ] = None,
-        out: Annotated[Path | None, typer.Option("--out", help="Write eval.json here.")] = None,
-        result_path: ResultOption = None,
+        out: OutOption = None,
+        result: ResultOption = None,
+        csv: CsvOption = None,
     ) -> None:
-        """Score an extracted graph.json against ground truth (docling-graph script 16)."""
-        from parsescore.graph.api import match_files
-        from parsescore.graph.evaluate import build_report
-        from parsescore.graph.io import parse_id_fields
-        from parsescore.graph.summary import print_eval_summary
-        from parsescore.graph.unmatched import unmatched_details
+        """Score an extracted graph.json against ground truth (docling-graph script 16);
+        --out writes its eval.json."""
+        from parsescore.api import evaluate
+        from parsescore.graph.summary import summarise
 
-        if structural_align not in ("auto", "on", "off"):
-            raise InputError(
-                f"--structural-align must be auto, on or off, got {structural_align!r}"
-            )
-        if template is not None and (id_fields or root_class):
-            raise InputError("--id-fields/--root-class only apply without --template")
-        matching = match_files(
-            graph,
+        scored = evaluate(
+            "graph",
             truth,
-            template,
+            graph,
+            template=template,
             source=source,
-            structural_align=structural_align,  # type: ignore[arg-type]
-            id_fields=parse_id_fields(id_fields or []) if template is None else None,
+            structural_align=structural_align,
+            id_fields=list(id_fields or []),
             root_class=root_class,
         )
-        report = build_report(matching, graph=str(graph), truth=str(truth), template=template)
-        console = Console()
-        print_eval_summary(report, console)
-        if out is not None:
-            write_json(out, report)
-            console.print(f"Saved JSON report to {out}", highlight=False)
-        if result_path is not None:
-            # eval.json records graph/truth/template, the alignment mode and every dataset fact
-            options: dict[str, object] = {}
-            if template is None:
-                options = {"id_fields": list(id_fields or []), "root_class": root_class}
-            details = unmatched_details(matching)
-            envelope = command_result(
-                report,
-                result_path,
-                inputs={"source": None if source is None else str(source)},
-                options=options,
-                details=details,
-            )
-            write_result(result_path, envelope)
-            console.print(f"Saved result envelope to {result_path}", highlight=False)
+        out_console = console()
+        summarise(scored, out_console)
+        write_outputs([scored], out_console, out=out, result=result, csv=csv)
 
     @app.command("graph-aggregate")
     def graph_aggregate_command(
@@ -124,17 +105,17 @@ def register(app: typer.Typer) -> None:
         """Aggregate eval.json files over a run matrix (docling-graph script 17)."""
         from parsescore.graph.aggregate import aggregate_tree, print_aggregate_summary
 
-        console = Console()
-        if console.is_terminal:
-            with console.status(f"Aggregating runs under {root} ..."):
-                result = aggregate_tree(root, csv_path=csv)
+        out_console = console()
+        if out_console.is_terminal:
+            with out_console.status(f"Aggregating runs under {root} ..."):
+                aggregated = aggregate_tree(root, csv_path=csv)
         else:
-            result = aggregate_tree(root, csv_path=csv)
+            aggregated = aggregate_tree(root, csv_path=csv)
         if not quiet:
-            print_aggregate_summary(result, console)
-        console.print(
-            f"Aggregated {len(result.records)} run(s) -> {result.json_path}", highlight=False
-        )
+            print_aggregate_summary(aggregated, out_console)
+        out_console.print(f"Aggregated {len(aggregated.records)} run(s)", highlight=False)
+        for path in (aggregated.json_path, aggregated.report_path, aggregated.csv_path):
+            announce(out_console, path)
 
     @app.command("graph-audit")
     def graph_audit_command(
@@ -167,18 +148,17 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Template-level evaluation without ground truth (templategen/evaluate.py)."""
+        from parsescore.files import write_json, write_text
         from parsescore.graph.audit import audit_graph_file, print_audit_summary
 
         report = audit_graph_file(
             list(graph), provenance=provenance, template=template, source=source
         )
-        console = Console()
-        print_audit_summary(report, console)
+        out_console = console()
+        print_audit_summary(report, out_console)
         if out is not None:
             write_json(out, report.model_dump(mode="json"))
-            console.print(f"Saved JSON report to {out}", highlight=False)
+            announce(out_console, out)
         if markdown is not None:
-            from parsescore.files import write_text
-
             write_text(markdown, report.render_markdown())
-            console.print(f"Saved Markdown report to {markdown}", highlight=False)
+            announce(out_console, markdown)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+from parsescore.api import evaluate
 from parsescore.files import write_json, write_text
-from parsescore.graph.api import match_files
 from parsescore.graph.audit import audit_graph_file
-from parsescore.graph.evaluate import build_report, fanout_warnings
-from parsescore.graph.unmatched import unmatched_details
-from parsescore.results import command_result, write_result
+from parsescore.graph.evaluate import fanout_warnings
+from parsescore.graph.result import to_result
+from parsescore.kinds import DemoOutput
 
 __all__ = ["DEMO_DIR", "run_demo"]
 
@@ -26,35 +27,27 @@ def _rung_row(name: str, section: dict[str, dict[str, float]]) -> str:
     return f"| {name} | {cells} |\n"
 
 
-def run_demo(out_dir: Path) -> str:
-    """Evaluate the bundled example (eval.json, audit.json, audit.md) and return a section."""
+def run_demo(out_dir: Path) -> DemoOutput:
+    """Evaluate the bundled example (eval.json, envelope.json, audit.json, audit.md) and
+    return the report index's section."""
     out_dir = Path(out_dir)
     template = f"{DEMO_DIR / 'library_template.py'}:Library"
-    matching = match_files(
-        DEMO_DIR / "graph.json",
+    scored = evaluate(
+        "graph",
         DEMO_DIR / "truth.json",
-        template,
-        source=DEMO_DIR / "source.md",
-        structural_align="auto",
-    )
-    report = build_report(
-        matching,
-        graph=str(DEMO_DIR / "graph.json"),
-        truth=str(DEMO_DIR / "truth.json"),
+        DEMO_DIR / "graph.json",
         template=template,
+        source=DEMO_DIR / "source.md",
     )
+    report = dict(scored.native)
     report["graph"], report["truth"], report["template"] = (
         "graph.json",
         "truth.json",
         "library_template.py:Library",
     )  # paths relative to the bundled data folder, so the output does not depend on the install
     write_json(out_dir / "eval.json", report)
-    envelope = out_dir / "envelope.json"  # with the unmatched nodes, for the report
-    details = unmatched_details(matching)
-    write_result(
-        envelope,
-        command_result(report, envelope, inputs={"source": "source.md"}, details=details),
-    )
+    result = to_result(report, name="graph", source="source.md", options={}, details=scored.details)
+    replace(result, name="envelope").write(out_dir / "envelope.json")  # with unmatched nodes
     audit = audit_graph_file(
         DEMO_DIR / "graph.json",
         provenance=DEMO_DIR / "provenance.json",
@@ -72,7 +65,7 @@ def run_demo(out_dir: Path) -> str:
     )
     pairs = pairs or "- none\n"
     warnings = fanout_warnings(report["edge_fanout"])
-    return (
+    section = (
         "## Graph\n\n"
         "A small hand-made library knowledge graph (`src/parsescore/data/graph/`) scored "
         "against its ground truth with docling-graph 1.9.1's rules (script 16, structural "
@@ -89,3 +82,4 @@ def run_demo(out_dir: Path) -> str:
         "Files: [graph/eval.json](graph/eval.json), [graph/audit.md](graph/audit.md), "
         "[graph/audit.json](graph/audit.json).\n"
     )
+    return DemoOutput(section, [result])

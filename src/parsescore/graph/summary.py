@@ -9,12 +9,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from parsescore.graph.evaluate import fanout_warnings
+from parsescore.graph.kind import RUNGS
+from parsescore.results import Result
 
-__all__ = ["print_eval_summary"]
+__all__ = ["print_eval_summary", "summarise"]
 
 
 def _rungs(report: dict[str, Any]) -> list[str]:
-    return [r for r in ("strict", "relaxed", "aligned") if r in report["micro"]["nodes"]]
+    return [r for r in RUNGS if r in report["micro"]["nodes"]]
 
 
 def _prf_cell(m: dict[str, Any] | None) -> str:
@@ -103,3 +105,8 @@ def print_eval_summary(report: dict[str, Any], console: Console | None = None) -
         f"{integrity['unkeyed_extracted_nodes']}/{integrity['unkeyed_truth_nodes']}",
         highlight=False,
     )
+
+
+def summarise(result: Result, console: Console) -> None:
+    """:func:`print_eval_summary` of a result scored in this process."""
+    print_eval_summary(result.native, console)

@@ -126,7 +126,7 @@ def _is_entity_type(model_type: type) -> bool:
 
 def is_entity_model(model: Any) -> bool:
     """Entities are nodes; ``is_entity=False`` components are embedded in their parent."""
-    return _is_entity_type(type(model))
+    return _is_entity_type(type(model))  # type: ignore[arg-type]  # classes are hashable
 
 
 @lru_cache(maxsize=1024)

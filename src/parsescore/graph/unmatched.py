@@ -101,10 +101,10 @@ def unmatched_items(matching: GraphMatching) -> Unmatched:
 
 
 def unmatched_files(
-    graph: str | Path,
-    truth: str | Path,
-    template: str | None = None,
     *,
+    truth: str | Path,
+    pred: str | Path,
+    template: str | None = None,
     source: str | Path | None = None,
     structural_align: AlignMode = "auto",
     id_fields: dict[str, list[str]] | None = None,
@@ -113,9 +113,9 @@ def unmatched_files(
     """:func:`unmatched_items` for the inputs of ``parsescore graph`` (same options)."""
     return unmatched_items(
         match_files(
-            graph,
-            truth,
-            template,
+            truth=truth,
+            pred=pred,
+            template=template,
             source=source,
             structural_align=structural_align,
             id_fields=id_fields,

@@ -1,39 +1,30 @@
 """``parsescore predict``, ``parsescore run`` and ``parsescore prompt``.
 
-``register(app)`` adds them to the main app. The openai client is imported only when a command
-runs, so the scoring commands work without the ``predict`` extra.
+``register(app)`` adds them to the main app, for every kind with predict parts
+(:attr:`parsescore.kinds.Kind.predict`). The openai client, and the kinds' scoring code, are
+imported only when a command runs, so ``--help`` is instant and the scoring commands work without
+the ``predict`` extra.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from parsescore.errors import InputError
-from parsescore.files import read_text, write_json
-from parsescore.predict.engine import (
-    STATE_DIR,
-    PredictInterrupted,
-    PredictOptions,
-    PredictSummary,
-    predict_images,
-    prompt_warnings,
-)
-from parsescore.predict.inputs import default_prompt, load_captions
+from parsescore.kinds import kinds
 
-__all__ = ["PredictKind", "register"]
+if TYPE_CHECKING:
+    from rich.console import Console
 
+    from parsescore.predict.engine import PredictOptions, PredictSummary
+    from parsescore.results import Result
 
-class PredictKind(StrEnum):
-    flowchart = "flowchart"
-    sequence = "sequence"
-    table = "table"
+__all__ = ["register", "run_images"]
 
 
 class OnExistingChoice(StrEnum):
@@ -42,7 +33,6 @@ class OnExistingChoice(StrEnum):
     overwrite = "overwrite"
 
 
-KindArgument = Annotated[PredictKind, typer.Argument(help="flowchart, sequence or table.")]
 ImagesOption = Annotated[
     Path, typer.Option("--images", help="Folder of .png/.jpg/.jpeg images (not recursive).")
 ]
@@ -111,6 +101,10 @@ def _options(
     max_tokens: int | None,
     retry_base: float,
 ) -> PredictOptions:
+    from parsescore.files import read_text
+    from parsescore.predict.engine import PredictOptions
+    from parsescore.predict.inputs import load_captions
+
     return PredictOptions(
         model=model,
         base_url=base_url,
@@ -132,6 +126,18 @@ def run_predict(
     kind: str, images: Path, out: Path, options: PredictOptions, *, quiet: bool, console: Console
 ) -> PredictSummary:
     """Predict with a progress bar on stderr; print the summary; Ctrl-C exits 130."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    from parsescore.predict.engine import PredictInterrupted, predict_images, prompt_warnings
+
     err = Console(stderr=True, soft_wrap=True)
     for warning in prompt_warnings(kind, images, options):
         err.print(f"[yellow]warning[/] {escape(warning)}", highlight=False)
@@ -163,6 +169,10 @@ def run_predict(
 
 
 def _print_summary(summary: PredictSummary, console: Console) -> None:
+    from rich.markup import escape
+
+    from parsescore.predict.engine import STATE_DIR
+
     console.print(
         f"predict {escape(summary.kind)} with {escape(summary.model)}: "
         f"{summary.images} images, {summary.done} done, {summary.skipped} resumed, "
@@ -180,33 +190,78 @@ def _print_summary(summary: PredictSummary, console: Console) -> None:
     )
 
 
-def _tables_named_as_truth(truth: Path, summary: PredictSummary, target: Path) -> Path:
-    """The prediction folder, or a JSON of the predictions keyed as the truth names them.
+def run_images(
+    kind: str,
+    images: Path,
+    truth: Path,
+    out: Path,
+    options: PredictOptions,
+    *,
+    quiet: bool = False,
+    console: Console | None = None,
+) -> tuple[PredictSummary, Result]:
+    """Predict every image, score the predictions against ``truth`` with
+    :func:`parsescore.evaluate`, write the predictions, scores, envelope and report into
+    ``out``; return the predict summary and the result.
 
-    PubTabNet-style truth names each table by its image file (``PMC…_00.png``) while the
-    prediction folder names it by stem; when the truth uses file names, the predictions are
-    collected into ``target`` under those names so that tables meet their truth.
+    Writes ``out/predictions/`` (as ``predict``), ``out/scores.json`` (the kind's ``--out``),
+    ``out/result.json`` (the envelope) and ``out/report/index.html``. Failed images are missing
+    predictions, scored as the kind scores those.
     """
-    from parsescore.table.inputs import load_tables
+    from dataclasses import replace
 
-    names = set(load_tables(truth))
-    done = {s: (o.image, o.output) for s, o in summary.outcomes.items() if o.status != "failed"}
-    if not any(image in names for image, _ in done.values()):
-        return summary.out_dir
-    tables = {
-        (image if image in names else stem): read_text(summary.out_dir / str(output))
-        for stem, (image, output) in done.items()
-    }
-    write_json(target, tables)
-    return target
+    from rich.console import Console
+
+    from parsescore.api import evaluate
+    from parsescore.cli_common import announce, write_outputs
+    from parsescore.kinds import get_kind
+    from parsescore.predict.answers import predict_parts
+    from parsescore.report import write_report
+
+    if not truth.exists():
+        raise InputError("--truth does not exist", path=truth)
+    console = console or Console(soft_wrap=True)
+    parts = predict_parts(kind)
+    summary = run_predict(kind, images, out / "predictions", options, quiet=quiet, console=console)
+    if summary.done + summary.skipped == 0:
+        raise InputError("no image gave a valid prediction; nothing to score")
+    pred = summary.out_dir
+    if parts.pred_for_run is not None:
+        done = {
+            stem: outcome.image
+            for stem, outcome in summary.outcomes.items()
+            if outcome.status != "failed"
+        }
+        pred = parts.pred_for_run(truth, summary.out_dir, done, out / "predictions.json")
+    result = evaluate(kind, truth, pred, quiet=quiet, **dict(parts.run_options))
+    result = replace(result, name=options.model)
+    get_kind(kind).summarise(result, console)
+    write_outputs([result], console, out=out / "scores.json", result=out / "result.json")
+    announce(console, write_report([result], out / "report"))
+    return summary, result
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``predict``, ``run`` and ``prompt`` to the main app."""
+    """Add ``predict``, ``run`` and ``prompt`` to the main app (if some kind is predicted)."""
+    able = [kind.name for kind in kinds() if kind.predict is not None]
+    if not able:
+        return
+    kind_choice = StrEnum("PredictKind", {name: name for name in able})  # type: ignore[misc]
+    kind_argument = Annotated[kind_choice, typer.Argument(help=f"{', '.join(able)}.")]
 
-    @app.command("predict")
+    def command(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+        """Register a command whose ``kind`` argument is a choice of the predicted kinds (the
+        choice is built from the registry, so it is set on the function here)."""
+
+        def decorate(function: Callable[..., None]) -> Callable[..., None]:
+            function.__annotations__["kind"] = kind_argument
+            return app.command(name)(function)
+
+        return decorate
+
+    @command("predict")
     def predict_command(
-        kind: KindArgument,
+        kind: Any,
         images: ImagesOption,
         out: Annotated[Path, typer.Option("--out", help="Folder for the predictions.")],
         model: ModelOption,
@@ -243,22 +298,22 @@ def register(app: typer.Typer) -> None:
             max_tokens=max_tokens,
             retry_base=retry_base,
         )
+        from rich.console import Console
+
         summary = run_predict(
             kind.value, images, out, options, quiet=quiet, console=Console(soft_wrap=True)
         )
         if summary.failed:
             raise typer.Exit(1)
 
-    @app.command("run")
+    @command("run")
     def run_command(
-        kind: KindArgument,
+        kind: Any,
         images: ImagesOption,
         truth: Annotated[
             Path,
             typer.Option(
-                "--truth",
-                help="Ground truth, as the kind's command reads it (flowchart: the folder with "
-                "nodes/ labels/ flow/ additional_texts/).",
+                "--truth", help="Ground truth, as the kind's own command reads it (--truth)."
             ),
         ],
         model: ModelOption,
@@ -279,17 +334,10 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Predict every image, score the predictions against --truth and write the report.
 
-        Writes OUT/predictions/ (as `predict`; tables whose truth is named by image file also
-        OUT/predictions.json, keyed so), OUT/scores.json (the kind's --out),
+        Writes OUT/predictions/ (as `predict`), OUT/scores.json (the kind's --out),
         OUT/result.json (the common envelope) and OUT/report/index.html. Exits 1 when some
-        images failed: they are missing predictions, scored as the kind scores those (flowchart:
-        left out and listed, as with --allow-missing).
+        images failed: they are missing predictions, scored as the kind scores those.
         """
-        from parsescore.cli import app as main_app
-        from parsescore.report import write_report
-
-        if not truth.exists():
-            raise InputError("--truth does not exist", path=truth)
         options = _options(
             model=model,
             base_url=base_url,
@@ -305,30 +353,13 @@ def register(app: typer.Typer) -> None:
             max_tokens=max_tokens,
             retry_base=retry_base,
         )
-        console = Console(soft_wrap=True)
-        predictions = out / "predictions"
-        summary = run_predict(
-            kind.value, images, predictions, options, quiet=quiet, console=console
-        )
-        if summary.done + summary.skipped == 0:
-            raise InputError("no image gave a valid prediction; nothing to score")
-        scores, result = out / "scores.json", out / "result.json"
-        pred = predictions
-        if kind is PredictKind.table:
-            pred = _tables_named_as_truth(truth, summary, out / "predictions.json")
-        args = [kind.value, "--truth", str(truth), "--pred", str(pred)]
-        args += ["--out", str(scores), "--result", str(result)]
-        if quiet:
-            args.append("--quiet")
-        if kind is PredictKind.flowchart:  # failed images are missing predictions
-            args.append("--allow-missing")
-        main_app(args, prog_name="parsescore", standalone_mode=False)
-        report = write_report([result], out / "report", names=[model])
-        console.print(f"report: {escape(str(report))}", highlight=False)
+        summary, _ = run_images(kind.value, images, truth, out, options, quiet=quiet)
         if summary.failed:
             raise typer.Exit(1)
 
-    @app.command("prompt")
-    def prompt_command(kind: KindArgument) -> None:
+    @command("prompt")
+    def prompt_command(kind: Any) -> None:
         """Print the default prompt of a kind (save it, edit it, pass it with --prompt)."""
+        from parsescore.predict.inputs import default_prompt
+
         typer.echo(default_prompt(kind.value), nl=False)

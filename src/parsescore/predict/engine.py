@@ -29,12 +29,7 @@ from typing import Any, Literal
 
 from parsescore.errors import InputError
 from parsescore.files import load_json, write_json, write_text
-from parsescore.predict.answers import (
-    FLOWCHART_SCHEMA,
-    KIND_SUFFIX,
-    AnswerError,
-    accept_answer,
-)
+from parsescore.predict.answers import AnswerError, accept_answer, predict_parts
 from parsescore.predict.inputs import (
     Image,
     caption_for,
@@ -44,7 +39,6 @@ from parsescore.predict.inputs import (
 )
 
 __all__ = [
-    "KINDS",
     "STATE_DIR",
     "ImageOutcome",
     "PredictInterrupted",
@@ -53,7 +47,6 @@ __all__ = [
     "predict_images",
 ]
 
-KINDS = tuple(KIND_SUFFIX)
 STATE_DIR = "_predict"
 OnExisting = Literal["error", "resume", "overwrite"]
 _STATE_VERSION = 1
@@ -82,7 +75,8 @@ class PredictOptions:
         max_retries: further attempts after a 429, 408/409, 5xx, timeout or connection error.
         retry_base: first backoff in seconds, doubled per attempt (with jitter), capped at
             ``retry_cap``; a server's ``Retry-After`` is honoured up to the cap.
-        structured_output: flowchart only: request JSON constrained by the prediction schema.
+        structured_output: request the kind's structured-output format, where it has one
+            (flowchart: JSON constrained by the prediction schema).
         temperature / max_tokens: sent only when set.
     """
 
@@ -210,8 +204,7 @@ def _api_key(options: PredictOptions) -> str:
 
 
 def _check_options(kind: str, options: PredictOptions) -> None:
-    if kind not in KINDS:
-        raise InputError(f"predict supports {', '.join(KINDS)}; got {kind!r}")
+    predict_parts(kind)  # an unknown kind, or one not predicted from images, is an error
     if not options.model.strip():
         raise InputError("--model must name a model")
     if options.concurrency < 1:
@@ -251,7 +244,7 @@ def _prompts(
 
 
 def _output(out_dir: Path, kind: str, stem: str) -> Path:
-    return out_dir / f"{stem}{KIND_SUFFIX[kind]}"
+    return out_dir / f"{stem}{predict_parts(kind).suffix}"
 
 
 def _prepare_state(
@@ -284,9 +277,9 @@ def _prepare_state(
         raise InputError("not a parsescore predict state file", path=state_path)
     for key, value in (("kind", kind), ("model", options.model), ("prompt_sha256", prompt_sha)):
         if state.get(key) != value:
-            what = "prompt" if key == "prompt_sha256" else key
+            name = "prompt" if key == "prompt_sha256" else key
             raise InputError(
-                f"the earlier run used another {what} ({state.get(key)!r}); resuming would mix "
+                f"the earlier run used another {name} ({state.get(key)!r}); resuming would mix "
                 "two runs: use --on-existing overwrite or another --out",
                 path=state_path,
             )
@@ -325,7 +318,11 @@ def _prepare_state(
 
 
 def _write_state(
-    out_dir: Path, kind: str, options: PredictOptions, prompt_sha: str, outcomes: dict
+    out_dir: Path,
+    kind: str,
+    options: PredictOptions,
+    prompt_sha: str,
+    outcomes: dict[str, ImageOutcome],
 ) -> None:
     images = {}
     for stem in sorted(outcomes):
@@ -359,11 +356,9 @@ def _request(kind: str, image: Image, prompt: str, options: PredictOptions) -> d
             }
         ],
     }
-    if kind == "flowchart" and options.structured_output:
-        request["response_format"] = {
-            "type": "json_schema",
-            "json_schema": {"name": "flowchart", "strict": True, "schema": FLOWCHART_SCHEMA},
-        }
+    response_format = predict_parts(kind).response_format
+    if options.structured_output and response_format is not None:
+        request["response_format"] = dict(response_format())
     if options.temperature is not None:
         request["temperature"] = options.temperature
     if options.max_tokens is not None:
@@ -382,7 +377,8 @@ def _retry_after(headers: Any) -> float | None:
 def _backoff(attempt: int, retry_after: float | None, options: PredictOptions) -> float:
     if retry_after is not None:
         return min(retry_after, options.retry_cap)
-    return min(options.retry_base * 2**attempt, options.retry_cap) * random.uniform(0.5, 1.0)
+    backoff = min(options.retry_base * 2**attempt, options.retry_cap)
+    return float(backoff * random.uniform(0.5, 1.0))
 
 
 async def _ask(client: Any, request: dict[str, Any], options: PredictOptions) -> tuple[str, int]:

@@ -6,7 +6,6 @@ import csv
 import hashlib
 import io
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from parsescore.errors import InputError
@@ -126,10 +125,10 @@ def caption_for(image: Image, captions: dict[str, str]) -> str | None:
 
 
 def default_prompt(kind: str) -> str:
-    """The bundled prompt template of a kind (``prompts/<kind>.txt``; docs/predict.md)."""
-    return (resources.files("parsescore.predict") / "prompts" / f"{kind}.txt").read_text(
-        encoding="utf-8"
-    )
+    """The bundled prompt template of a kind (its package's ``prompt.txt``; docs/predict.md)."""
+    from parsescore.predict.answers import predict_parts
+
+    return predict_parts(kind).prompt()
 
 
 def render_prompt(template: str, *, caption: str, stem: str) -> str:

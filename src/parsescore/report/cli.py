@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
+from parsescore.cli_common import PermutationsOption, ResamplesOption, SeedOption
+from parsescore.compare import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
 from parsescore.errors import InputError
 
 __all__ = ["register"]
@@ -21,9 +22,8 @@ def register(app: typer.Typer) -> None:
         results: Annotated[
             list[Path],
             typer.Argument(
-                help="Result JSON files (--out or --result of flowchart/table/sequence/graph, "
-                "any mix of kinds); each file is a system, a multi-model sequence JSON one per "
-                "model.",
+                help="Result JSON files (--out or --result of any kind's command, any mix of "
+                "kinds); each file is a system, a file holding several systems each of them.",
                 show_default=False,
                 metavar="RESULT",
             ),
@@ -34,13 +34,9 @@ def register(app: typer.Typer) -> None:
             typer.Option("--name", help="System name of each file, in order (default: stem)."),
         ] = None,
         title: Annotated[str, typer.Option("--title", help="Page title.")] = "parsescore report",
-        seed: Annotated[int, typer.Option("--seed", help="Random seed of the comparison.")] = 0,
-        resamples: Annotated[
-            int, typer.Option("--resamples", help="Bootstrap resamples.")
-        ] = 10_000,
-        permutations: Annotated[
-            int, typer.Option("--permutations", help="Random sign flips of the permutation test.")
-        ] = 10_000,
+        seed: SeedOption = 0,
+        resamples: ResamplesOption = DEFAULT_RESAMPLES,
+        permutations: PermutationsOption = DEFAULT_PERMUTATIONS,
         max_items: Annotated[
             int,
             typer.Option(
@@ -50,6 +46,7 @@ def register(app: typer.Typer) -> None:
         ] = 200,
     ) -> None:
         """Write one self-contained HTML report: overview, comparison, plots, per-item detail."""
+        from parsescore.cli_common import announce, console
         from parsescore.report import ReportOptions, write_report
 
         if seed < 0:
@@ -68,4 +65,4 @@ def register(app: typer.Typer) -> None:
         target = write_report(
             list(results), out, names=list(name) if name else None, options=options
         )
-        Console().print(f"Report written to [bold]{target}[/]", highlight=False)
+        announce(console(), target)

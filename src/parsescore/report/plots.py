@@ -13,23 +13,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = [
-    "LINE_BINS",
-    "distribution_svg",
-    "figure67_svg",
-    "line_bin",
-    "size_scatter_svg",
-]
-
-#: The sequence paper's line-count bins (Table 1, Figure 6/7): label, lowest, highest.
-LINE_BINS: tuple[tuple[str, int, float], ...] = (
-    ("1-20", 0, 20),
-    ("21-30", 21, 30),
-    ("31-40", 31, 40),
-    ("41-50", 41, 50),
-    ("51-100", 51, 100),
-    (">100", 101, math.inf),
-)
+__all__ = ["binned_lines_svg", "distribution_svg", "size_scatter_svg"]
 
 _RC = {
     "svg.fonttype": "none",
@@ -41,14 +25,6 @@ _RC = {
 
 
 _FLIERS = {"markersize": 3, "alpha": 0.5}
-
-
-def line_bin(lines: int) -> str:
-    """The bin label of a ground-truth line count (an empty file falls in ``1-20``)."""
-    for label, low, high in LINE_BINS:
-        if low <= lines <= high:
-            return label
-    raise ValueError(f"negative line count {lines}")
 
 
 def _pyplot() -> Any:
@@ -70,7 +46,7 @@ def _render(figure: Any, salt: str) -> str:
     import matplotlib.pyplot as plt
 
     buffer = io.StringIO()
-    with matplotlib.rc_context({**_RC, "svg.hashsalt": salt}):
+    with matplotlib.rc_context({**_RC, "svg.hashsalt": salt}):  # type: ignore[dict-item]
         figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
     plt.close(figure)
     text = buffer.getvalue()
@@ -97,7 +73,7 @@ def distribution_svg(
     plt = _pyplot()
     import matplotlib
 
-    with matplotlib.rc_context(_RC):
+    with matplotlib.rc_context(_RC):  # type: ignore[arg-type]
         n = len(metrics)
         columns = min(n, 4)
         rows = math.ceil(n / columns)
@@ -149,7 +125,7 @@ def size_scatter_svg(
     plt = _pyplot()
     import matplotlib
 
-    with matplotlib.rc_context(_RC):
+    with matplotlib.rc_context(_RC):  # type: ignore[arg-type]
         figure, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 3.4), squeeze=False)
         for axis, (key, title) in zip(axes[0], panels, strict=True):
             for system, pairs in points.get(key, {}).items():
@@ -171,21 +147,24 @@ def size_scatter_svg(
         return _render(figure, salt)
 
 
-def figure67_svg(
+def binned_lines_svg(
     rates: Mapping[str, Mapping[str, Mapping[str, float]]],
     *,
+    bins: Sequence[str],
     titles: Mapping[str, str],
+    xlabel: str,
+    ylabel: str,
     salt: str,
 ) -> str:
-    """The sequence paper's Figure 6/7: error % by ground-truth line bin, one line per model.
+    """A measure by bin (e.g. error % by size bin), a panel per measure, one line per system.
 
-    ``rates[category][model][bin label]`` (NaN where a model has no file in the bin).
+    ``rates[measure][system][bin]`` (NaN where a system has no item in the bin).
     """
     plt = _pyplot()
     import matplotlib
 
-    labels = [label for label, _, _ in LINE_BINS]
-    with matplotlib.rc_context(_RC):
+    labels = list(bins)
+    with matplotlib.rc_context(_RC):  # type: ignore[arg-type]
         figure, axes = plt.subplots(1, len(rates), figsize=(4.4 * len(rates), 3.4), squeeze=False)
         for axis, (category, by_model) in zip(axes[0], rates.items(), strict=True):
             for model, by_bin in by_model.items():
@@ -196,9 +175,9 @@ def figure67_svg(
                     label=_short(model),
                 )
             axis.set_title(titles.get(category, category))
-            axis.set_xlabel("ground-truth lines")
+            axis.set_xlabel(xlabel)
             axis.grid(alpha=0.3)
-        axes[0][0].set_ylabel("insertions + deletions + substitutions (%)")
+        axes[0][0].set_ylabel(ylabel)
         axes[0][-1].legend(fontsize=8)
         figure.tight_layout()
         return _render(figure, salt)

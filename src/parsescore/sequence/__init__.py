@@ -11,20 +11,46 @@ participant insertions, deletions and substitutions.
 1
 """
 
-from parsescore.sequence.dataset import score_model
-from parsescore.sequence.metrics import (
-    DEFAULT_THRESHOLD,
-    CategoryCounts,
-    Difference,
-    FileScore,
-    ModelScore,
-    compare_diagrams,
-    compare_scripts,
-    ground_truth_counts,
-)
-from parsescore.sequence.model import CATEGORIES, ParsedDiagram
-from parsescore.sequence.parser import parse_plantuml
+from typing import TYPE_CHECKING
 
+from parsescore.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from parsescore.sequence.dataset import (
+        score_model,
+    )
+    from parsescore.sequence.metrics import (
+        DEFAULT_THRESHOLD,
+        CategoryCounts,
+        Difference,
+        FileScore,
+        ModelScore,
+        compare_diagrams,
+        compare_scripts,
+        ground_truth_counts,
+    )
+    from parsescore.sequence.model import (
+        CATEGORIES,
+        ParsedDiagram,
+    )
+    from parsescore.sequence.parser import (
+        parse_plantuml,
+    )
+
+_EXPORTS = {
+    "score_model": "parsescore.sequence.dataset",
+    "DEFAULT_THRESHOLD": "parsescore.sequence.metrics",
+    "CategoryCounts": "parsescore.sequence.metrics",
+    "Difference": "parsescore.sequence.metrics",
+    "FileScore": "parsescore.sequence.metrics",
+    "ModelScore": "parsescore.sequence.metrics",
+    "compare_diagrams": "parsescore.sequence.metrics",
+    "compare_scripts": "parsescore.sequence.metrics",
+    "ground_truth_counts": "parsescore.sequence.metrics",
+    "CATEGORIES": "parsescore.sequence.model",
+    "ParsedDiagram": "parsescore.sequence.model",
+    "parse_plantuml": "parsescore.sequence.parser",
+}
 __all__ = [
     "CATEGORIES",
     "DEFAULT_THRESHOLD",
@@ -39,3 +65,4 @@ __all__ = [
     "parse_plantuml",
     "score_model",
 ]
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

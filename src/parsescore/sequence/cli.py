@@ -3,40 +3,51 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from parsescore.cli_options import CacheOption, DaskSchedulerOption, JobsOption, QuietOption
+from parsescore.cli_common import (
+    CacheOption,
+    CsvOption,
+    DaskSchedulerOption,
+    JobsOption,
+    OutOption,
+    QuietOption,
+    ResultOption,
+    announce,
+    warn,
+    write_outputs,
+)
+from parsescore.cli_common import console as _console
 from parsescore.errors import InputError
-from parsescore.files import write_json
-from parsescore.results import command_result, write_result
-from parsescore.sequence.dataset import score_model
-from parsescore.sequence.inputs import ScriptSource, git_source, path_source
-from parsescore.sequence.metrics import DEFAULT_THRESHOLD, ModelScore
-from parsescore.sequence.model import CATEGORIES
-from parsescore.sequence.report import TABLE2_HEADERS, results_json, unique_names, write_report
-from parsescore.sequence.syntax import check_syntax, find_plantuml
+from parsescore.sequence.model import CATEGORIES, DEFAULT_THRESHOLD
 
-__all__ = ["envelope_paths", "register", "run_sequence"]
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from parsescore.results import Result
+    from parsescore.sequence.inputs import ScriptSource
+    from parsescore.sequence.metrics import ModelScore
+
+__all__ = ["register", "run_sequence", "summarise"]
 
 
-def _console(*, stderr: bool = False) -> Console:
+def console_for(*, stderr: bool = False) -> Console:
     """A console; when output is not a terminal, wide enough for Table 2 on one line."""
-    console = Console(stderr=stderr)
-    if not console.is_terminal:
-        console = Console(stderr=stderr, width=max(console.width, 140))
-    return console
+    return _console(stderr=stderr, width=140)
 
 
 def _table2(models: list[ModelScore]) -> Table:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from parsescore.sequence.report import TABLE2_HEADERS, unique_names
+
     table = Table(title="Sequence diagrams — Table 2 (rates in % of ground truth)")
     table.add_column("")
     for category in CATEGORIES:
@@ -57,6 +68,9 @@ def _table2(models: list[ModelScore]) -> Table:
 
 
 def _worst(model: ModelScore, name: str, count: int) -> Table:
+    from rich.markup import escape
+    from rich.table import Table
+
     table = Table(title=f"Worst files — {escape(name)}")
     for column in ("file", "lines", "errors", "gt elements", "errors / element (%)"):
         table.add_column(column, justify="left" if column == "file" else "right")
@@ -79,6 +93,11 @@ def _syntax_check(
     err_console: Console,
 ) -> None:
     """Compile every prediction with PlantUML (in parallel) and list the ones that fail."""
+    from rich.markup import escape
+
+    from parsescore.sequence.report import unique_names
+    from parsescore.sequence.syntax import check_syntax, find_plantuml
+
     command = find_plantuml()
     if command is None:
         err_console.print(
@@ -113,45 +132,19 @@ def _syntax_check(
     )
 
 
-def envelope_paths(path: Path, names: list[str]) -> list[Path]:
-    """Where ``--result`` writes each model's envelope: ``path`` itself for one model, else
-    ``<stem>.<model><suffix>`` beside it (characters other than letters, digits, ``.``, ``_``,
-    ``-`` and ``#`` in the model name become ``_``, so a ref such as ``origin/a`` stays a name)."""
-    if len(names) == 1:
-        return [path]
-    safe = [re.sub(r"[^\w.#-]", "_", name) for name in names]
-    if len(set(safe)) != len(safe):
-        raise InputError(f"--result: model names {', '.join(names)} give clashing file names")
-    return [path.with_name(f"{path.stem}.{name}{path.suffix}") for name in safe]
+def summarise(result: Result, console: Console) -> None:
+    """Table 2 and the worst files of one scored model (as ``parsescore sequence`` prints)."""
+    _print([result], console, worst=10)
 
 
-def _envelopes(
-    models: list[ModelScore],
-    result: Path,
-    *,
-    inputs: list[dict[str, Any]],
-    threshold: float,
-    console: Console,
-) -> None:
-    """Write one envelope per model, from the very block ``--out`` holds for it."""
-    names = unique_names(models)
-    for model, path, given in zip(models, envelope_paths(result, names), inputs, strict=True):
-        envelope = command_result(
-            results_json([model]),
-            path,
-            inputs=given,
-            options={"threshold": threshold},
-            details={
-                file.path: {"differences": [d.as_dict() for d in file.differences]}
-                for file in model.files
-            },
-            dataset={
-                "missing_predictions": [f.path for f in model.files if f.prediction_missing],
-                "skipped": [{"path": s.path, "reason": s.reason} for s in model.skipped],
-            },
-        )
-        write_result(path, envelope)
-        console.print(f"result written to {path}", highlight=False)
+def _print(results: list[Result], console: Console, *, worst: int) -> None:
+    from parsescore.sequence.report import unique_names
+
+    models = [r.computed for r in results]
+    console.print(_table2(models))
+    for name, model in zip(unique_names(models), models, strict=True):
+        if model.files:
+            console.print(_worst(model, name, worst))
 
 
 def run_sequence(
@@ -160,6 +153,7 @@ def run_sequence(
     *,
     out: Path | None = None,
     result: Path | None = None,
+    csv: Path | None = None,
     threshold: float = DEFAULT_THRESHOLD,
     check: bool = False,
     report: Path | None = None,
@@ -173,77 +167,55 @@ def run_sequence(
     quiet: bool = False,
     console: Console | None = None,
     err_console: Console | None = None,
-) -> list[ModelScore]:
-    """The whole command: read, score every model, print, write JSON / report files.
+) -> list[Result]:
+    """The whole command: score every model (:func:`parsescore.evaluate`), print, write files.
 
-    ``result`` writes the common envelope, one per model (see :func:`envelope_paths`).
+    ``result`` / ``csv`` write one file per model (see :func:`per_system_paths`).
     """
-    console = console or _console()
-    err_console = err_console or _console(stderr=True)
-    pred_refs = pred_refs or []
-    if not 0 <= threshold <= 1:
+    from parsescore.api import evaluate
+    from parsescore.files import write_json
+    from parsescore.sequence.report import results_json, unique_names, write_report
+    from parsescore.sequence.result import sources
+
+    console = console or console_for()
+    err_console = err_console or console_for(stderr=True)
+    if not 0 <= threshold <= 1:  # checked before anything is read
         raise InputError(f"--threshold must be between 0 and 1, got {threshold}")
+    pred_refs = pred_refs or []
     if repo is not None:
         if truth is not None or preds:
             raise InputError("use either --repo/--truth-ref/--pred-ref or --truth/--pred")
         if not truth_ref or not pred_refs:
             raise InputError("--repo needs --truth-ref and at least one --pred-ref")
-        truth_source: ScriptSource = git_source(repo, truth_ref)
-        pred_sources = [git_source(repo, ref) for ref in pred_refs]
-        inputs = [{"repo": str(repo), "truth_ref": truth_ref, "pred_ref": ref} for ref in pred_refs]
+        pairs: list[tuple[str | Path, str | Path]] = [(truth_ref, ref) for ref in pred_refs]
     else:
         if truth is None or not preds:
             raise InputError("give --truth and at least one --pred (or --repo with refs)")
         if truth_ref or pred_refs:
             raise InputError("--truth-ref/--pred-ref need --repo")
-        truth_source = path_source(truth)
-        pred_sources = [path_source(pred) for pred in preds]
-        inputs = [{"truth": str(truth), "pred": str(pred)} for pred in preds]
-        if any(p.single_file != truth_source.single_file for p in pred_sources):
-            raise InputError("--truth and --pred must both be files or both be directories")
-        if not truth_source.paths:
-            raise InputError(
-                "no PlantUML scripts (.puml, .plantuml, .pu, .iuml, .wsd) found", path=truth
-            )
-
-    models = [
-        score_model(
-            truth_source,
-            source,
-            threshold=threshold,
-            jobs=jobs,
-            dask_scheduler=dask_scheduler,
-            cache_dir=cache,
-            progress=not quiet,
-            console=err_console,
-        )
-        for source in pred_sources
-    ]
-    for name, model in zip(unique_names(models), models, strict=True):
-        for warning in model.warnings:
-            err_console.print(
-                f"[yellow]warning[/] {escape(f'[{name}] {warning}')}", highlight=False
-            )
-
-    console.print(_table2(models))
-    for name, model in zip(unique_names(models), models, strict=True):
-        if model.files:
-            console.print(_worst(model, name, worst))
-
+        pairs = [(truth, pred) for pred in preds]
+    options: dict[str, object] = {"threshold": threshold, "repo": repo, "jobs": jobs}
+    options |= {"quiet": quiet, "dask_scheduler": dask_scheduler, "cache": cache}
+    results = [evaluate("sequence", t, p, **options) for t, p in pairs]
+    models = [r.computed for r in results]
+    names = unique_names(models)
+    for name, scored in zip(names, results, strict=True):
+        for warning in scored.warnings:
+            warn(err_console, f"[{name}] {warning}")
+    _print(results, console, worst=worst)
     if check:
+        pred_sources = [sources(t, p, repo=repo)[1] for t, p in pairs]
         _syntax_check(models, pred_sources, console, err_console)
-
     if out is not None:
         write_json(out, results_json(models))
-        console.print(f"JSON written to {out}", highlight=False)
-    if result is not None:
-        _envelopes(models, result, inputs=inputs, threshold=threshold, console=console)
+        announce(console, out)
+    write_outputs(results, console, result=result, csv=csv, names=names)
     if report is not None:
-        written, warnings = write_report(models, report)
-        for warning in warnings:
-            err_console.print(f"[yellow]warning[/] {escape(warning)}", highlight=False)
-        console.print(f"report written to {report} ({len(written)} files)", highlight=False)
-    return models
+        _, warnings = write_report(models, report)
+        for message in warnings:
+            warn(err_console, message)
+        announce(console, report)
+    return results
 
 
 def register(app: typer.Typer) -> None:
@@ -258,15 +230,9 @@ def register(app: typer.Typer) -> None:
             list[Path] | None,
             typer.Option("--pred", help="Prediction file or directory (repeat for models)."),
         ] = None,
-        out: Annotated[Path | None, typer.Option("--out", help="Write JSON results here.")] = None,
-        result: Annotated[
-            Path | None,
-            typer.Option(
-                "--result",
-                help="Also write the common result envelope here (parsescore schema result); "
-                "with several models, one per model: <stem>.<model><suffix>.",
-            ),
-        ] = None,
+        out: OutOption = None,
+        result: ResultOption = None,
+        csv: CsvOption = None,
         threshold: Annotated[
             float,
             typer.Option(
@@ -307,6 +273,7 @@ def register(app: typer.Typer) -> None:
             list(pred or []),
             out=out,
             result=result,
+            csv=csv,
             threshold=threshold,
             check=check_syntax_,
             report=report,

@@ -121,7 +121,7 @@ def score_model(
     it is a terminal. ``advance`` is called once per ground-truth file.
     """
     if truth.single_file and pred.single_file:
-        pairs = [(truth.paths[0], pred.paths[0])]
+        pairs: list[tuple[str, str | None]] = [(truth.paths[0], pred.paths[0])]
         orphans: list[str] = []
     else:
         pred_paths = set(pred.paths)

@@ -8,8 +8,10 @@ plot and the per-file differences.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+from parsescore.kinds import DemoOutput
 from parsescore.sequence.cli import run_sequence
 from parsescore.sequence.report import table1_markdown, table2_markdown
 
@@ -18,15 +20,17 @@ __all__ = ["DEMO_DATA", "run_demo"]
 DEMO_DATA = Path(__file__).resolve().parent.parent / "data" / "sequence"
 
 
-def run_demo(out_dir: Path) -> str:
+def run_demo(out_dir: Path) -> DemoOutput:
     """Score the bundled demo models into ``out_dir``; return the report index section."""
     out_dir = Path(out_dir)
-    models = run_sequence(
+    results = run_sequence(
         DEMO_DATA / "truth",
         [DEMO_DATA / "model_a", DEMO_DATA / "model_b"],
         out=out_dir / "results.json",
         report=out_dir,
+        quiet=True,
     )
+    models = [r.computed for r in results]
     links = ", ".join(
         f"[{name}]({out_dir.name}/{name})"
         for name in (
@@ -38,7 +42,7 @@ def run_demo(out_dir: Path) -> str:
             "errors_by_lines.svg",
         )
     )
-    return (
+    section = (
         "## Sequence\n\n"
         "Six real PlantUML sequence diagrams (openBackhaul/MicroWaveDeviceInventory, "
         "Apache-2.0) scored against two sets of hand-edited predictions (`model_a`, "
@@ -51,3 +55,4 @@ def run_demo(out_dir: Path) -> str:
         f"{table1_markdown(models[0])}\n"
         f"![error % by line count]({out_dir.name}/errors_by_lines.png)\n"
     )
+    return DemoOutput(section, [replace(r, name=f"sequence:{r.name}") for r in results])

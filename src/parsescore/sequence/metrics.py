@@ -35,6 +35,7 @@ from parsescore.linediff import DiffOp, myers_diff
 from parsescore.scores import safe_ratio
 from parsescore.sequence.model import (
     CATEGORIES,
+    DEFAULT_THRESHOLD,
     METRIC_KINDS,
     Arrow,
     Box,
@@ -62,7 +63,6 @@ __all__ = [
     "line_bin",
 ]
 
-DEFAULT_THRESHOLD = 0.5
 
 Change = Literal["insertion", "deletion", "substitution"]
 MetricElement = Arrow | Note | Group | Box | Participant

@@ -15,6 +15,7 @@ from typing import Literal
 
 __all__ = [
     "CATEGORIES",
+    "DEFAULT_THRESHOLD",
     "Arrow",
     "Box",
     "Comment",
@@ -30,6 +31,10 @@ __all__ = [
     "Participant",
     "render_name",
 ]
+
+#: The largest normalised Levenshtein distance at which a removed and an added line count as
+#: one substitution (the paper's default).
+DEFAULT_THRESHOLD = 0.5
 
 #: The metric categories, in the order of the paper's Table 2.
 CATEGORIES: tuple[str, ...] = (

@@ -23,6 +23,7 @@ from parsescore.sequence.model import (
     End,
     Endpoint,
     Group,
+    LineStyle,
     NoMetric,
     Note,
     Other,
@@ -484,7 +485,7 @@ class _Parser:
         return True
 
     def _track_activation(
-        self, source: _RawEnd, target: _RawEnd, activation: str, line_style: str
+        self, source: _RawEnd, target: _RawEnd, activation: str, line_style: LineStyle
     ) -> None:
         self.last_arrow = (source, target)
         if activation.startswith(("++", "**")) or (
@@ -592,7 +593,7 @@ class _Parser:
             )
 
 
-def _line_style(dotted: bool, style_text: str) -> str:
+def _line_style(dotted: bool, style_text: str) -> LineStyle:
     styles = {part.strip() for part in style_text.split(",")}
     if "hidden" in styles:
         return "hidden"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +25,11 @@ from parsescore.sequence.metrics import (
 from parsescore.sequence.model import CATEGORIES
 
 __all__ = [
+    "PLOT_CATEGORIES",
     "TABLE1_LINES_NOTE",
     "TABLE2_HEADERS",
     "bin_error_rates",
+    "binned_error_rates",
     "differences_csv",
     "differences_markdown",
     "results_json",
@@ -52,6 +54,7 @@ TABLE2_HEADERS: dict[str, str] = {
     "note": "Note",
     "participant": "Participants",
 }
+#: The categories of the paper's Figure 6/7, in its order.
 PLOT_CATEGORIES = ("node", "message", "direction")
 
 
@@ -149,13 +152,24 @@ def table1_csv(model: ModelScore) -> str:
 
 def bin_error_rates(model: ModelScore) -> dict[str, dict[str, float]]:
     """Figure 6/7 data: per category and bin, (I + D + S) / ground truth × 100 (NaN: no files)."""
+    return binned_error_rates((file.gt_lines, file.counts) for file in model.files)
+
+
+def binned_error_rates(
+    files: Iterable[tuple[int, Mapping[str, CategoryCounts]]],
+) -> dict[str, dict[str, float]]:
+    """Figure 6/7 data of ``(ground-truth lines, counts per category)`` pairs: per plotted
+    category and line bin, the summed (I + D + S) / ground truth × 100 (NaN: no file there)."""
+    files = list(files)
     out: dict[str, dict[str, float]] = {}
     for category in PLOT_CATEGORIES:
         sums = {label: CategoryCounts() for label, _, _ in LINE_BINS}
         present = {label: False for label, _, _ in LINE_BINS}
-        for file in model.files:
-            label = line_bin(file.gt_lines)
-            sums[label] = sums[label] + file.counts[category]
+        for lines, counts in files:
+            if category not in counts:
+                continue
+            label = line_bin(lines)
+            sums[label] = sums[label] + counts[category]
             present[label] = True
         out[category] = {
             label: (sums[label].error_rate if present[label] else math.nan) for label in sums

@@ -1,12 +1,48 @@
 """Tables: TEDS / TEDS-S with the scores of ``table_recognition_metric`` 0.0.6 (fast, exact),
 batch evaluation of collections, and GriTS (Top, Con, Loc)."""
 
-from parsescore.table.batch import BatchResult, TableScores, evaluate_tables
-from parsescore.table.grits import GridCell, GritsResult, GritsScore, cells_from_table, grits
-from parsescore.table.inputs import load_tables
-from parsescore.table.normalise import normalise_html
-from parsescore.table.teds import TEDS, TedsDetail
+from typing import TYPE_CHECKING
 
+from parsescore.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from parsescore.table.batch import (
+        BatchResult,
+        TableScores,
+        evaluate_tables,
+    )
+    from parsescore.table.grits import (
+        GridCell,
+        GritsResult,
+        GritsScore,
+        cells_from_table,
+        grits,
+    )
+    from parsescore.table.inputs import (
+        load_tables,
+    )
+    from parsescore.table.normalise import (
+        normalise_html,
+    )
+    from parsescore.table.teds import (
+        TEDS,
+        TedsDetail,
+    )
+
+_EXPORTS = {
+    "BatchResult": "parsescore.table.batch",
+    "TableScores": "parsescore.table.batch",
+    "evaluate_tables": "parsescore.table.batch",
+    "GridCell": "parsescore.table.grits",
+    "GritsResult": "parsescore.table.grits",
+    "GritsScore": "parsescore.table.grits",
+    "cells_from_table": "parsescore.table.grits",
+    "grits": "parsescore.table.grits",
+    "load_tables": "parsescore.table.inputs",
+    "normalise_html": "parsescore.table.normalise",
+    "TEDS": "parsescore.table.teds",
+    "TedsDetail": "parsescore.table.teds",
+}
 __all__ = [
     "TEDS",
     "BatchResult",
@@ -21,3 +57,4 @@ __all__ = [
     "load_tables",
     "normalise_html",
 ]
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

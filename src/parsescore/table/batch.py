@@ -26,7 +26,7 @@ from parsescore.table.grits import (
     grits,
 )
 from parsescore.table.normalise import normalise_html
-from parsescore.table.teds import Denominator, teds_of_trees
+from parsescore.table.score import Denominator, teds_of_trees
 from parsescore.table.tree import TableTree, build_tree, find_table
 
 __all__ = ["BatchResult", "TableScores", "evaluate_tables"]

@@ -1,65 +1,80 @@
-"""CLI: ``parsescore table`` (a collection) and ``parsescore teds`` (one pair, as the
-reference's ``table_recognition_metric`` command)."""
+"""CLI: ``parsescore table`` (a collection), ``parsescore grits`` (cell lists) and ``parsescore
+teds`` (one pair, as the reference's ``table_recognition_metric`` command); the first two are
+thin shells over :func:`parsescore.evaluate`."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from parsescore.cli_options import (
+from parsescore.cli_common import (
     CacheOption,
+    CsvOption,
     DaskSchedulerOption,
     JobsOption,
+    OutOption,
     QuietOption,
     ResultOption,
+    console,
+    write_outputs,
 )
 from parsescore.errors import InputError
-from parsescore.files import write_json
-from parsescore.results import command_result, write_result
-from parsescore.table.celldiff import table_details
 
-__all__ = ["register"]
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from parsescore.results import Result
+
+__all__ = ["register", "summarise"]
 
 
-def _summary(result: object, console: Console) -> None:
-    from parsescore.table.batch import BatchResult
+def summarise(result: Result, console: Console) -> None:
+    """The command's summary: the mean of every metric, then the lowest-scoring tables."""
+    from rich.markup import escape
+    from rich.table import Table
 
-    assert isinstance(result, BatchResult)
-    doc = result.to_json()
-    table = Table(title=f"parsescore table — {len(result.tables)} tables")
-    table.add_column("metric")
-    table.add_column("mean", justify="right")
+    doc = result.native
+    if "GriTS-Loc" in doc["metrics"]:  # a GriTS run on cell lists
+        means = Table(title=f"parsescore grits — {doc['n_tables']} tables")
+        means.add_column("metric")
+        means.add_column("mean", justify="right")
+        for name, entry in doc["metrics"].items():
+            mean = entry["mean"]
+            means.add_row(name, "n/a (no boxes)" if mean is None else f"{mean:.4f}")
+        console.print(means)
+        if doc["missing"]:
+            console.print(f"[yellow]{len(doc['missing'])} missing predictions (scored 0)[/]")
+        return
+    means = Table(title=f"parsescore table — {doc['n_tables']} tables")
+    means.add_column("metric")
+    means.add_column("mean", justify="right")
     for name, entry in doc["metrics"].items():
         if name.endswith(("precision", "recall")):
             continue
         label = f"{name} (headline)" if name == doc["metric"] else name
-        table.add_row(label, f"{entry['mean']:.4f}")
-    console.print(table)
-    headline = result.scores()
-    other = [m for m in ("TEDS", "TEDS-S") if m != doc["metric"]]
-    secondary = result.scores(other[0])
+        means.add_row(label, f"{entry['mean']:.4f}")
+    console.print(means)
+    headline = doc["scores"]
+    other = "TEDS" if doc["metric"] == "TEDS-S" else "TEDS-S"
+    secondary = doc["metrics"][other]["scores"]
     worst = sorted(headline, key=lambda name: (headline[name], name))[:5]
     if worst and headline[worst[0]] < 1.0:
         lowest = Table(title="lowest-scoring tables", title_justify="left")
         lowest.add_column("table", overflow="fold")
         lowest.add_column(doc["metric"], justify="right")
-        lowest.add_column(other[0], justify="right")
+        lowest.add_column(other, justify="right")
         for name in worst:
             lowest.add_row(escape(name), f"{headline[name]:.4f}", f"{secondary[name]:.4f}")
         console.print(lowest)
-    if result.missing:
-        shown = ", ".join(result.missing[:10]) + (" ..." if len(result.missing) > 10 else "")
-        console.print(
-            f"[yellow]{len(result.missing)} missing predictions (scored 0):[/] {escape(shown)}"
-        )
-    if result.extra:
-        console.print(f"[dim]{len(result.extra)} predictions without truth ignored[/]")
+    missing, extra = doc["missing"], doc["extra"]
+    if missing:
+        shown = ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else "")
+        console.print(f"[yellow]{len(missing)} missing predictions (scored 0):[/] {escape(shown)}")
+    if extra:
+        console.print(f"[dim]{len(extra)} predictions without truth ignored[/]")
 
 
 def register(app: typer.Typer) -> None:
@@ -78,10 +93,9 @@ def register(app: typer.Typer) -> None:
         dask_scheduler: DaskSchedulerOption = None,
         cache: CacheOption = None,
         quiet: QuietOption = False,
-        out: Annotated[
-            Path | None, typer.Option("--out", help="Write the JSON result here.")
-        ] = None,
-        result_path: ResultOption = None,
+        out: OutOption = None,
+        result: ResultOption = None,
+        csv: CsvOption = None,
         denominator: Annotated[
             str,
             typer.Option(
@@ -104,62 +118,36 @@ def register(app: typer.Typer) -> None:
         ] = "difflib",
     ) -> None:
         """Score a collection of predicted HTML tables: TEDS, TEDS-S and GriTS per table."""
-        from parsescore.table.batch import evaluate_tables
-        from parsescore.table.inputs import load_tables
+        from parsescore.api import evaluate
 
-        if denominator not in ("tree_nodes", "all_descendants"):
-            raise InputError(
-                f"--denominator must be tree_nodes or all_descendants, got {denominator!r}"
-            )
-        truth_tables = load_tables(truth)
-        pred_tables = load_tables(pred)
-        if not truth_tables:
-            raise InputError("no truth tables", path=truth)
-        console = Console()
-        result = evaluate_tables(
-            truth_tables,
-            pred_tables,
+        scored = evaluate(
+            "table",
+            truth,
+            pred,
             structure_only=structure_only,
-            jobs=jobs,
-            with_grits=not no_grits,
-            ignore_nodes=[t for t in (ignore_nodes or "").split(",") if t] or None,
-            denominator=denominator,  # type: ignore[arg-type]
+            denominator=denominator,
             normalise=normalise,
-            grits_iou=grits_iou,  # type: ignore[arg-type]
-            grits_lcs=grits_lcs,  # type: ignore[arg-type]
-            progress=not quiet,
+            ignore_nodes=[t for t in (ignore_nodes or "").split(",") if t] or None,
+            grits=not no_grits,
+            grits_iou=grits_iou,
+            grits_lcs=grits_lcs,
+            cell_details=result is not None,
+            jobs=jobs,
             dask_scheduler=dask_scheduler,
-            cache_dir=cache,
-            truth_path=truth,
-            pred_path=pred,
+            cache=cache,
+            quiet=quiet,
         )
-        doc = result.to_json()
-        if out is not None:
-            write_json(out, doc)
-        if result_path is not None:
-            write_result(
-                result_path,
-                command_result(
-                    doc,
-                    result_path,
-                    inputs={"truth": str(truth), "pred": str(pred)},
-                    details=table_details(truth_tables, pred_tables, normalise=normalise),
-                ),
-            )
-        _summary(result, console)
-        if out is not None:
-            console.print(f"written: {out}")
-        if result_path is not None:
-            console.print(f"written: {result_path}")
+        out_console = console()
+        summarise(scored, out_console)
+        write_outputs([scored], out_console, out=out, result=result, csv=csv)
 
     @app.command("grits")
     def grits_command(
         truth: Annotated[Path, typer.Option("--truth", help="Truth cells: {name: [cell]} JSON.")],
         pred: Annotated[Path, typer.Option("--pred", help="Predicted cells, same format.")],
-        out: Annotated[
-            Path | None, typer.Option("--out", help="Write the JSON result here.")
-        ] = None,
-        result_path: ResultOption = None,
+        out: OutOption = None,
+        result: ResultOption = None,
+        csv: CsvOption = None,
         iou: Annotated[
             str, typer.Option("--iou", help="enclosing (table-transformer) or union.")
         ] = "enclosing",
@@ -172,41 +160,27 @@ def register(app: typer.Typer) -> None:
         quiet: QuietOption = False,
     ) -> None:
         """GriTS-Top, -Con and -Loc of table-transformer cell lists (JSON per side)."""
-        from parsescore.table.grits import evaluate_cell_tables, load_cell_tables
+        from parsescore.api import evaluate
 
         if iou not in ("enclosing", "union"):
             raise InputError(f"--iou must be enclosing or union, got {iou!r}")
         if lcs not in ("difflib", "exact"):
             raise InputError(f"--lcs must be difflib or exact, got {lcs!r}")
-        doc = evaluate_cell_tables(
-            load_cell_tables(truth),
-            load_cell_tables(pred),
-            iou=iou,  # type: ignore[arg-type]
-            lcs=lcs,  # type: ignore[arg-type]
+        scored = evaluate(
+            "table",
+            truth,
+            pred,
+            cells=True,
+            grits_iou=iou,
+            grits_lcs=lcs,
             jobs=jobs,
             dask_scheduler=dask_scheduler,
-            cache_dir=cache,
+            cache=cache,
             quiet=quiet,
         )
-        if out is not None:
-            write_json(out, doc)
-        if result_path is not None:
-            inputs = {"truth": str(truth), "pred": str(pred)}
-            write_result(result_path, command_result(doc, result_path, inputs=inputs))
-        console = Console()
-        table = Table(title=f"parsescore grits — {doc['n_tables']} tables")
-        table.add_column("metric")
-        table.add_column("mean", justify="right")
-        for name, entry in doc["metrics"].items():
-            mean = entry["mean"]
-            table.add_row(name, "n/a (no boxes)" if mean is None else f"{mean:.4f}")
-        console.print(table)
-        if doc["missing"]:
-            console.print(f"[yellow]{len(doc['missing'])} missing predictions (scored 0)[/]")
-        if out is not None:
-            console.print(f"written: {out}")
-        if result_path is not None:
-            console.print(f"written: {result_path}")
+        out_console = console()
+        summarise(scored, out_console)
+        write_outputs([scored], out_console, out=out, result=result, csv=csv)
 
     @app.command("teds")
     def teds_command(

@@ -2,40 +2,31 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+from parsescore.api import evaluate
 from parsescore.files import write_json, write_text
-from parsescore.results import command_result, write_result
-from parsescore.table.batch import evaluate_tables
-from parsescore.table.celldiff import table_details
-from parsescore.table.inputs import load_tables
+from parsescore.kinds import DemoOutput
 
 __all__ = ["SAMPLES_DIR", "run_demo"]
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "table" / "pubtabnet_samples"
 
 
-def run_demo(out_dir: Path) -> str:
-    """Score the bundled PubTabNet samples; write ``results.json`` and ``tables.md``.
-
-    Returns the Markdown section for the report index.
-    """
+def run_demo(out_dir: Path) -> DemoOutput:
+    """Score the bundled PubTabNet samples; write ``results.json``, ``envelope.json`` (with
+    the cells that differ) and ``tables.md``; return the report index's section."""
     out_dir = Path(out_dir)
-    truth = load_tables(SAMPLES_DIR / "sample_gt.json")
-    pred = load_tables(SAMPLES_DIR / "sample_pred.json")
-    result = evaluate_tables(truth, pred)
-    doc = result.to_json()
-    write_json(out_dir / "results.json", doc)
-    envelope = out_dir / "envelope.json"  # with the cells that differ, for the report
-    write_result(
-        envelope,
-        command_result(
-            doc,
-            envelope,
-            inputs={"truth": "sample_gt.json", "pred": "sample_pred.json"},
-            details=table_details(truth, pred),
-        ),
+    result = evaluate(
+        "table", SAMPLES_DIR / "sample_gt.json", SAMPLES_DIR / "sample_pred.json", quiet=True
     )
+    # paths relative to the bundled data folder, so the output does not depend on the install
+    result = replace(result, inputs={"truth": "sample_gt.json", "pred": "sample_pred.json"})
+    doc = result.native
+    write_json(out_dir / "results.json", doc)
+    replace(result, name="envelope").write(out_dir / "envelope.json")
+    truth = result.items
     metrics = doc["metrics"]
     header = "| table | TEDS | TEDS-S | GriTS-Top | GriTS-Con |\n|---|---:|---:|---:|---:|\n"
     rows = "".join(
@@ -49,7 +40,7 @@ def run_demo(out_dir: Path) -> str:
         f"**{metrics['GriTS-Top']['mean']:.4f}** | **{metrics['GriTS-Con']['mean']:.4f}** |\n"
     )
     write_text(out_dir / "tables.md", "# PubTabNet sample pairs\n\n" + header + rows + means)
-    return (
+    section = (
         "## Table\n\n"
         f"{len(truth)} PubTabNet sample pairs (IBM PubTabNet `src/`, Apache-2.0) scored with "
         "TEDS / TEDS-S (the scores of `table_recognition_metric` 0.0.6) and GriTS.\n\n"
@@ -62,3 +53,4 @@ def run_demo(out_dir: Path) -> str:
         + "\nPer-table scores: [table/tables.md](table/tables.md); "
         "JSON: [table/results.json](table/results.json).\n"
     )
+    return DemoOutput(section, [replace(result, name="table")])

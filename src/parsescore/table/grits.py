@@ -150,7 +150,7 @@ def _align(rewards: np.ndarray) -> tuple[float, np.ndarray]:
                 pointers[i, j] = -1
             else:
                 pointers[i, j] = 1
-    return scores[n1, n2], pointers
+    return float(scores[n1, n2]), pointers
 
 
 @njit(cache=True)
@@ -197,7 +197,7 @@ def _inner_score(rewards: np.ndarray, a: int, b: int, row: np.ndarray) -> float:
                 best = skip2
             diagonal_previous = row[j]
             row[j] = best
-    return row[n2]
+    return float(row[n2])
 
 
 @njit(cache=True)

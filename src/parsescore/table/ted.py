@@ -167,7 +167,7 @@ def _zhang_shasha(
                             best = change
                     current[j] = best
                     left = best
-    return tree_dist[n1 - 1, n2 - 1]
+    return float(tree_dist[n1 - 1, n2 - 1])
 
 
 def tree_edit_distance(

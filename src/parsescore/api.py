@@ -1,0 +1,48 @@
+"""The library entry point: score a dataset of any kind and get its :class:`Result`.
+
+Every dataset command is a thin shell over :func:`evaluate`; ``parsescore run``, notebooks and
+tests call it directly.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from parsescore.errors import InputError
+from parsescore.kinds import get_kind
+from parsescore.results import Result
+
+__all__ = ["evaluate"]
+
+
+def evaluate(kind: str, truth: Any, pred: Any, **options: Any) -> Result:
+    """Score the predictions ``pred`` against the ground truth ``truth`` as ``kind`` does.
+
+    ``truth`` and ``pred`` are what the kind's command takes as ``--truth`` / ``--pred``
+    (files or folders; a kind may take a list of prediction folders). ``options`` are the
+    kind's own keyword options (``parsescore <kind> --help`` lists them as flags; e.g.
+    ``threshold=0.3``); ``name`` names the system.
+    An option the kind does not have is an error naming the ones it has.
+
+    >>> result = evaluate(kind, "truth.json", "pred.json")  # doctest: +SKIP
+    >>> result.totals, result.to_dataframe(), result.to_csv()  # doctest: +SKIP
+    """
+    scorer = get_kind(kind).evaluate
+    target = getattr(scorer, "target", None)
+    signature = inspect.signature(_resolve(target) if target else scorer)
+    try:
+        signature.bind(truth, pred, **options)
+    except TypeError as exc:
+        known = [
+            p.name for p in list(signature.parameters.values())[2:] if p.kind is p.KEYWORD_ONLY
+        ]
+        raise InputError(f"{kind}: {exc}; its options: {', '.join(known)}") from None
+    return scorer(truth, pred, **options)
+
+
+def _resolve(target: str) -> Any:
+    import importlib
+
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)

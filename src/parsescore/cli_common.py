@@ -1,0 +1,153 @@
+"""What every dataset command shares: its options (one definition, one help text), the one way
+it writes its files, and the one wording that announces them.
+
+Imports nothing heavy: the kinds' commands are registered from here when ``parsescore`` starts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from parsescore.errors import InputError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from parsescore.results import Result
+
+__all__ = [
+    "CacheOption",
+    "CsvOption",
+    "DaskSchedulerOption",
+    "JobsOption",
+    "OutOption",
+    "PermutationsOption",
+    "QuietOption",
+    "ResamplesOption",
+    "ResultOption",
+    "SeedOption",
+    "announce",
+    "console",
+    "per_system_paths",
+    "warn",
+    "write_outputs",
+]
+
+JobsOption = Annotated[int, typer.Option("--jobs", help="Worker processes (0 = all cores).")]
+DaskSchedulerOption = Annotated[
+    str | None,
+    typer.Option("--dask-scheduler", help="Run on this Dask scheduler (the dask extra)."),
+]
+CacheOption = Annotated[
+    Path | None,
+    typer.Option("--cache", help="Reuse per-item results cached in this directory."),
+]
+QuietOption = Annotated[bool, typer.Option("--quiet", help="No progress bar or cache summary.")]
+OutOption = Annotated[
+    Path | None,
+    typer.Option("--out", help="Write the command's JSON document here (every number)."),
+]
+ResultOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--result",
+        help="Also write the common result envelope here (parsescore schema result; "
+        "parsescore.load_result reads it back); several systems: <stem>.<system><suffix>.",
+    ),
+]
+SeedOption = Annotated[
+    int, typer.Option("--seed", help="Random seed (bootstrap resamples, permutations).")
+]
+ResamplesOption = Annotated[int, typer.Option("--resamples", help="Bootstrap resamples.")]
+PermutationsOption = Annotated[
+    int,
+    typer.Option(
+        "--permutations",
+        help="Random sign flips of the permutation test (exact when 2^items is fewer).",
+    ),
+]
+CsvOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--csv",
+        help="Also write one row per item (an id column, one column per metric); several "
+        "systems: <stem>.<system><suffix>.",
+    ),
+]
+
+
+def console(*, stderr: bool = False, width: int = 0) -> Console:
+    """A rich console; when output is not a terminal, at least ``width`` columns wide so that
+    piped tables keep one line per row."""
+    from rich.console import Console
+
+    out = Console(stderr=stderr, soft_wrap=True)
+    if width and not out.is_terminal:
+        out = Console(stderr=stderr, soft_wrap=True, width=max(out.width, width))
+    return out
+
+
+def announce(out: Console, path: str | Path) -> None:
+    """The one line every command prints for a file (or folder) it wrote."""
+    out.print(f"Wrote {path}", highlight=False, markup=False)
+
+
+def warn(err: Console, message: str) -> None:
+    """The one form of a warning line (on stderr)."""
+    from rich.markup import escape
+
+    err.print(f"[yellow]warning:[/] {escape(message)}", highlight=False)
+
+
+def per_system_paths(path: Path, names: Sequence[str]) -> list[Path]:
+    """Where a file per system goes: ``path`` itself for one system, else
+    ``<stem>.<name><suffix>`` beside it (characters other than letters, digits, ``.``, ``_``,
+    ``-`` and ``#`` in a name become ``_``, so a git ref such as ``origin/a`` stays one name)."""
+    if len(names) == 1:
+        return [path]
+    safe = [re.sub(r"[^\w.#-]", "_", name) for name in names]
+    if len(set(safe)) != len(safe):
+        raise InputError(f"systems {', '.join(names)} give clashing file names beside {path}")
+    return [path.with_name(f"{path.stem}.{name}{path.suffix}") for name in safe]
+
+
+def write_outputs(
+    results: Sequence[Result],
+    out_console: Console,
+    *,
+    out: Path | None = None,
+    native: Any = None,
+    result: Path | None = None,
+    csv: Path | None = None,
+    names: Sequence[str] | None = None,
+) -> None:
+    """Write what ``--out``, ``--result`` and ``--csv`` ask for, announcing each file.
+
+    ``--out`` is the kind's own document: ``native``, else the one result's. An envelope is
+    named after its file's stem (as :func:`parsescore.load_result` names a file); with several
+    results, ``names`` (default: theirs) name the files.
+    """
+    from parsescore.files import write_json
+
+    if out is not None:
+        if native is None:
+            if len(results) != 1:
+                raise ValueError("several results need their combined native document")
+            native = results[0].native
+        write_json(out, native)
+        announce(out_console, out)
+    labels = list(names) if names is not None else [r.name for r in results]
+    if result is not None:
+        for item, path in zip(results, per_system_paths(result, labels), strict=True):
+            replace(item, name=path.stem).write(path)
+            announce(out_console, path)
+    if csv is not None:
+        for item, path in zip(results, per_system_paths(csv, labels), strict=True):
+            item.write_csv(path)
+            announce(out_console, path)

@@ -1,0 +1,69 @@
+"""The flowchart kind's description for the registry (:mod:`parsescore.kinds`).
+
+Cheap to import: everything heavy is a :func:`~parsescore.kinds.lazy` reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from parsescore.kinds import Kind, Metric, PredictParts, ReportParts, lazy
+
+__all__ = ["KIND"]
+
+
+def _detect(doc: Mapping[str, Any]) -> bool:
+    return doc.get("kind") == "flowchart" or ("diagrams" in doc and "missing_predictions" in doc)
+
+
+_COSTS = (
+    Metric("node_text_cost", "node text cost", False, "cost", headline=True),
+    Metric("label_cost", "label cost", False, "cost", headline=True),
+    Metric("additional_text_cost", "additional text cost", False, "cost", headline=True),
+)
+
+KIND = Kind(
+    name="flowchart",
+    title="Flowcharts",
+    item="diagram",
+    items="diagrams",
+    metrics=(
+        *_COSTS,
+        Metric("flow_precision", "flow precision", True),
+        Metric("flow_recall", "flow recall", True),
+        Metric("flow_f1", "flow F1", True, headline=True),
+        Metric("flow_jaccard", "flow Jaccard", True),
+    ),
+    totals=(
+        Metric("diagrams", "diagrams", None, "count"),
+        *_COSTS,
+        Metric("flow_micro_f1", "flow F1 (micro)", True, headline=True),
+        Metric("avg_flow_jaccard", "flow Jaccard (mean)", True, headline=True),
+        Metric("flow_micro_precision", "flow precision (micro)", True),
+        Metric("flow_micro_recall", "flow recall (micro)", True),
+        Metric("flow_micro_jaccard", "flow Jaccard (micro)", True),
+    ),
+    totals_note="flowchart costs are sums over diagrams, flow F1 is micro-averaged",
+    evaluate=lazy("parsescore.flowchart.result:evaluate"),
+    read=lazy("parsescore.flowchart.result:read"),
+    detect=_detect,
+    documents={"flowchart": "parsescore flowchart --out"},
+    recognised="`parsescore flowchart` (keys kind, diagrams)",
+    schema=lazy("parsescore.flowchart.schema:schema_defs"),
+    cli=lazy("parsescore.flowchart.cli:register"),
+    report=ReportParts(
+        prepare=None,
+        plots=lazy("parsescore.flowchart.report_html:plots_html"),
+        drilldown=lazy("parsescore.flowchart.report_html:drilldown"),
+    ),
+    summarise=lazy("parsescore.flowchart.summary:summarise"),
+    predict=PredictParts(
+        suffix=".json",
+        prompt=lazy("parsescore.flowchart.predict:prompt"),
+        accept=lazy("parsescore.flowchart.predict:accept"),
+        response_format=lazy("parsescore.flowchart.predict:response_format"),
+        run_options={"allow_missing": True},  # failed images are missing predictions
+    ),
+    demo=lazy("parsescore.flowchart.demo:run_demo"),
+)

@@ -1,0 +1,72 @@
+"""The knowledge-graph kind's description for the registry (:mod:`parsescore.kinds`).
+
+Cheap to import: everything heavy is a :func:`~parsescore.kinds.lazy` reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from parsescore.kinds import Kind, Metric, ReportParts, lazy
+
+__all__ = ["KIND", "RUNGS"]
+
+#: The matching rungs of docling-graph's script 16, in its order.
+RUNGS = ("strict", "relaxed", "aligned")
+
+
+def _detect(doc: Mapping[str, Any]) -> bool:
+    return {"micro", "nodes", "edges"} <= doc.keys()
+
+
+def _metric(section: str, rung: str, score: str, *, headline: bool = False) -> Metric:
+    what = "node" if section == "node" else "edge"
+    label = {"precision": "P", "recall": "R", "f1": "F1"}[score]
+    return Metric(f"{section}_{rung}_{score}", f"{what} {label} {rung}", True, headline=headline)
+
+
+def _metrics(headline_rungs: tuple[str, ...]) -> tuple[Metric, ...]:
+    """Every P/R/F1 of every rung; the F1 of ``headline_rungs`` first (node, then edge)."""
+    first = [
+        _metric(section, rung, "f1", headline=True)
+        for section in ("node", "edge")
+        for rung in headline_rungs
+    ]
+    names = {m.name for m in first}
+    rest = [
+        _metric(section, rung, score)
+        for section in ("node", "edge")
+        for rung in RUNGS
+        for score in ("precision", "recall", "f1")
+        if f"{section}_{rung}_{score}" not in names
+    ]
+    return (*first, *rest)
+
+
+KIND = Kind(
+    name="graph",
+    title="Knowledge graphs",
+    item="node class or edge label",
+    items="node classes and edge labels",
+    metrics=_metrics(("strict", "relaxed")),
+    totals=(
+        *_metrics(RUNGS),
+        Metric("verbatim_ratio", "verbatim ratio", True),
+    ),
+    totals_note="graph F1 is micro-averaged over classes",
+    evaluate=lazy("parsescore.graph.result:evaluate"),
+    read=lazy("parsescore.graph.result:read"),
+    detect=_detect,
+    documents={"graph": "parsescore graph --out (eval.json)"},
+    recognised="`graph` (micro, nodes, edges)",
+    schema=lazy("parsescore.graph.schema:schema_defs"),
+    cli=lazy("parsescore.graph.cli:register"),
+    report=ReportParts(
+        prepare=None,
+        plots=None,
+        drilldown=lazy("parsescore.graph.report_html:drilldown"),
+    ),
+    summarise=lazy("parsescore.graph.summary:summarise"),
+    demo=lazy("parsescore.graph.demo:run_demo"),
+)

@@ -1,0 +1,151 @@
+"""The graph part of the HTML report: precision, recall and F1 per rung of every node class and
+edge label, the relaxed alias and structural-alignment pairs, integrity, attribute completeness
+and the unmatched nodes and edges themselves (from ``Result.details`` and ``Result.dataset``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from parsescore.graph.kind import RUNGS
+from parsescore.report.html import System, compact, dicts, e, fmt, html_table, text_cell
+
+__all__ = ["drilldown"]
+
+_SCORES = (("precision", "P"), ("recall", "R"), ("f1", "F1"))
+
+
+def _scores_table(system: System, items: Sequence[str], prefix: str, what: str) -> str:
+    rows, classes = [], []
+    for item in items:
+        section, _, name = item.partition(":")
+        if section != prefix:
+            continue
+        values = system.result.items[item]
+        detail = system.result.details.get(item, {})
+        rungs = [r for r in RUNGS if any(f"{prefix}_{r}_{s}" in values for s, _ in _SCORES)]
+        for k, rung in enumerate(rungs):
+            found = detail.get(rung)
+            counts = found if isinstance(found, dict) else {}
+            rows.append(
+                [
+                    e(name) if k == 0 else "",
+                    e(rung),
+                    fmt(counts.get("tp")),
+                    fmt(counts.get("fp")),
+                    fmt(counts.get("fn")),
+                    *(fmt(values.get(f"{prefix}_{rung}_{score}"), 3) for score, _ in _SCORES),
+                ]
+            )
+            classes.append("diff" if (counts.get("fp") or counts.get("fn")) else "")
+    return html_table(
+        [
+            (what, False),
+            ("rung", False),
+            ("tp", True),
+            ("fp", True),
+            ("fn", True),
+            *((label, True) for _, label in _SCORES),
+        ],
+        rows,
+        classes,
+    )
+
+
+def drilldown(system: System, items: Sequence[str]) -> str:
+    """The listed classes and labels per rung, then the dataset's pairs and checks."""
+    result = system.result
+    out = []
+    facts = [
+        f"{label}: {e(result.inputs[key])}"
+        for key, label in (("graph", "graph"), ("truth", "truth"), ("template", "template"))
+        if isinstance(result.inputs.get(key), str)
+    ]
+    if facts:
+        out.append(f'<p class="note">{" · ".join(facts)}</p>')
+    for prefix, title, what in (
+        ("node", "Node classes", "class"),
+        ("edge", "Edge labels", "label"),
+    ):
+        if any(item.startswith(f"{prefix}:") for item in items):
+            out.append(f"<h4>{title}: precision, recall, F1 per rung</h4>")
+            out.append(_scores_table(system, items, prefix, what))
+    dataset = result.dataset
+    aliases = dicts(dataset.get("relaxed_alias_pairs"))
+    out.append(f"<h4>Relaxed alias pairs (matched only after relaxing ids): {len(aliases)}</h4>")
+    if aliases:
+        out.append(
+            html_table(
+                [("class", False), ("truth id", False), ("extracted id", False)],
+                [
+                    [e(a.get("class")), text_cell(a.get("truth")), text_cell(a.get("extracted"))]
+                    for a in aliases
+                ],
+            )
+        )
+    alignment = dataset.get("structural_alignment")
+    if isinstance(alignment, dict) and alignment.get("pairs"):
+        pairs = alignment["pairs"]
+        out.append(f"<h4>Structural alignment pairs: {len(pairs)}</h4>")
+        out.append(f'<div class="text">{e(compact(pairs))}</div>')
+    integrity = dataset.get("integrity")
+    if isinstance(integrity, dict) and integrity:
+        out.append("<h4>Integrity</h4>")
+        out.append(
+            html_table(
+                [("check", False), ("value", False)],
+                [[e(k), text_cell(compact(v))] for k, v in integrity.items()],
+            )
+        )
+    completeness = dataset.get("attribute_completeness")
+    if isinstance(completeness, dict) and completeness:
+        rows = []
+        for cls, attributes in completeness.items():
+            if not isinstance(attributes, dict):
+                continue
+            for k, (attribute, c) in enumerate(attributes.items()):
+                if isinstance(c, dict):
+                    rows.append(
+                        [
+                            e(cls) if k == 0 else "",
+                            e(attribute),
+                            fmt(c.get("filled")),
+                            fmt(c.get("expected")),
+                        ]
+                    )
+        out.append("<h4>Attribute completeness</h4>")
+        out.append(
+            html_table(
+                [("class", False), ("attribute", False), ("filled", True), ("expected", True)], rows
+            )
+        )
+    out.append(_unmatched(system))
+    return "".join(out)
+
+
+def _unmatched(system: System) -> str:
+    """The unmatched nodes and edges per class/label and rung."""
+    details = system.result.details
+    rows = []
+    for item, detail in details.items():
+        unmatched = detail.get("unmatched")
+        if not isinstance(unmatched, dict):
+            continue
+        for rung, lists in unmatched.items():
+            if not isinstance(lists, dict):
+                continue
+            for side, title in (("missing", "missing (fn)"), ("extra", "extra (fp)")):
+                values = lists.get(side) or []
+                if values:
+                    shown = [" → ".join(v) if isinstance(v, list) else str(v) for v in values]
+                    rows.append([e(item), e(rung), e(title), text_cell("\n".join(shown))])
+    if not any(isinstance(d.get("unmatched"), dict) for d in details.values()):
+        return (
+            '<p class="note">eval.json gives the counts of unmatched nodes per class (fp: '
+            "extracted but not in the truth, fn: in the truth but not extracted); the nodes "
+            "themselves are in the result envelope (<code>parsescore graph --result FILE</code>)."
+            "</p>"
+        )
+    if not rows:
+        return "<h4>Unmatched nodes and edges: none</h4>"
+    header = [("class / label", False), ("rung", False), ("", False), ("ids", False)]
+    return "<h4>Unmatched nodes and edges</h4>" + html_table(header, rows, ["diff"] * len(rows))

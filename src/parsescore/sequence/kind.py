@@ -1,0 +1,67 @@
+"""The sequence-diagram kind's description for the registry (:mod:`parsescore.kinds`).
+
+Cheap to import: everything heavy is a :func:`~parsescore.kinds.lazy` reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from parsescore.kinds import Kind, Metric, PredictParts, ReportParts, lazy
+from parsescore.sequence.model import CATEGORIES
+
+__all__ = ["KIND"]
+
+
+def _is_block(value: Any) -> bool:
+    return isinstance(value, dict) and "totals" in value and "files" in value
+
+
+def _detect(doc: Mapping[str, Any]) -> bool:
+    """One model's ``{"totals", "files"}`` block, or a block per model."""
+    return _is_block(doc) or (bool(doc) and all(_is_block(v) for v in doc.values()))
+
+
+_RATES = tuple(
+    Metric(f"{category}_{change}_rate", f"{category} {change} %", False, "percent")
+    for category in CATEGORIES
+    for change in ("insertion", "deletion", "substitution")
+)
+#: (I + D + S) / ground truth × 100: of all categories, and of the paper's Figure 6/7 ones
+#: (the report derives those from the counts).
+_ERRORS = (
+    Metric("error_rate", "error % (all)", False, "percent", headline=True),
+    Metric("node_error_rate", "node error %", False, "percent", headline=True),
+    Metric("message_error_rate", "message error %", False, "percent", headline=True),
+    Metric("direction_error_rate", "direction error %", False, "percent", headline=True),
+)
+
+KIND = Kind(
+    name="sequence",
+    title="Sequence diagrams",
+    item="file",
+    items="files",
+    metrics=(*_ERRORS, *_RATES),
+    totals=(*_ERRORS, *_RATES),
+    totals_note="sequence error % is all errors over all ground-truth elements",
+    evaluate=lazy("parsescore.sequence.result:evaluate"),
+    read=lazy("parsescore.sequence.result:read"),
+    detect=_detect,
+    documents={"sequence": "parsescore sequence --out (one model, or one block per model)"},
+    recognised="`sequence` (totals, files, or one such block per model)",
+    schema=lazy("parsescore.sequence.schema:schema_defs"),
+    cli=lazy("parsescore.sequence.cli:register"),
+    report=ReportParts(
+        prepare=lazy("parsescore.sequence.report_html:prepare"),
+        plots=lazy("parsescore.sequence.report_html:plots_html"),
+        drilldown=lazy("parsescore.sequence.report_html:drilldown"),
+    ),
+    summarise=lazy("parsescore.sequence.cli:summarise"),
+    predict=PredictParts(
+        suffix=".puml",
+        prompt=lazy("parsescore.sequence.predict:prompt"),
+        accept=lazy("parsescore.sequence.predict:accept"),
+    ),
+    demo=lazy("parsescore.sequence.demo:run_demo"),
+)

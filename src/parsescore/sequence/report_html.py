@@ -1,0 +1,304 @@
+"""The sequence part of the HTML report: the paper's Figure 6/7 and errors by file size, and
+per file its counts per category and every counted difference (from ``Result.details``).
+
+:func:`prepare` adds what the report plots beside the metrics: each file's error % of the
+Figure 6/7 categories (``node_error_rate``, ...), and the counted differences from a
+``differences.csv`` written beside a native ``--out`` (``parsescore sequence --report``) when the
+result itself does not hold them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from parsescore.errors import InputError
+from parsescore.files import read_text
+from parsescore.report import plots
+from parsescore.report.html import (
+    Salt,
+    System,
+    dicts,
+    e,
+    figure,
+    fmt,
+    html_table,
+    item_summary,
+    num,
+    text_cell,
+)
+from parsescore.results import Result
+from parsescore.scores import safe_ratio
+from parsescore.sequence.metrics import LINE_BINS, CategoryCounts
+from parsescore.sequence.model import CATEGORIES
+from parsescore.sequence.report import PLOT_CATEGORIES, TABLE2_HEADERS, binned_error_rates
+
+__all__ = ["category_error_rate", "drilldown", "figure67_rates", "plots_html", "prepare"]
+
+_DIFFERENCE_COLUMNS = (
+    "model",
+    "path",
+    "category",
+    "change",
+    "truth_line",
+    "truth_text",
+    "pred_line",
+    "pred_text",
+    "detail",
+)
+_CHANGES = ("insertion", "deletion", "substitution")
+
+
+def category_error_rate(counts: Mapping[str, Any]) -> float:
+    """(insertions + deletions + substitutions) / ground-truth count × 100 (0 with no truth)."""
+    errors = sum(float(counts.get(c, 0) or 0) for c in _CHANGES)
+    return safe_ratio(errors, float(counts.get("gt_count", 0) or 0)) * 100
+
+
+def _counts(detail: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    counts = detail.get("counts")
+    if not isinstance(counts, dict):
+        return {}
+    return {c: v for c, v in counts.items() if isinstance(v, dict)}
+
+
+def _with_category_rates(result: Result) -> Result:
+    items = {item: dict(values) for item, values in result.items.items()}
+    summed: dict[str, dict[str, float]] = {}
+    for item, values in items.items():
+        counts = _counts(result.details.get(item, {}))
+        for category, block in counts.items():
+            total = summed.setdefault(category, {})
+            for key in ("gt_count", *_CHANGES):
+                total[key] = total.get(key, 0) + num(block.get(key))
+        for category in PLOT_CATEGORIES:
+            if category in counts:
+                values[f"{category}_error_rate"] = category_error_rate(counts[category])
+    totals = dict(result.totals)
+    for category in PLOT_CATEGORIES:
+        if category in summed:
+            totals[f"{category}_error_rate"] = category_error_rate(summed[category])
+    return replace(result, items=items, totals=totals)
+
+
+def _read_differences_csv(path: Path) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """``{model: {file path: [rows]}}`` from a sequence ``differences.csv``."""
+    rows = list(csv.DictReader(io.StringIO(read_text(path))))
+    if rows and not set(_DIFFERENCE_COLUMNS) <= set(rows[0]):
+        raise InputError(
+            f"not a parsescore sequence differences file; expected columns "
+            f"{', '.join(_DIFFERENCE_COLUMNS)}",
+            path=str(path),
+        )
+    out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for row in rows:
+        record = {
+            "category": row["category"],
+            "change": row["change"],
+            "truth_line": int(row["truth_line"]) if row["truth_line"] else None,
+            "truth_text": row["truth_text"] or None,
+            "pred_line": int(row["pred_line"]) if row["pred_line"] else None,
+            "pred_text": row["pred_text"] or None,
+            "detail": row["detail"],
+        }
+        out.setdefault(row["model"], {}).setdefault(row["path"], []).append(record)
+    return out
+
+
+def _sidecar(result: Result, path: Path) -> dict[str, list[dict[str, Any]]] | None:
+    """The differences of ``result``'s files in a ``differences.csv`` beside ``path``: the
+    rows of its model (``stem:model`` names one model of a multi-model file), or of the only
+    model when the file holds one."""
+    sidecar = path.parent / "differences.csv"
+    if not sidecar.is_file():
+        return None
+    by_model = _read_differences_csv(sidecar)
+    model = result.name.split(":", 1)[1] if ":" in result.name else None
+    if model is not None:  # a model without rows had no differences
+        chosen = by_model.get(model, {})
+    elif len(by_model) <= 1:
+        chosen = next(iter(by_model.values()), {})
+    else:
+        return None
+    return {p: rows for p, rows in chosen.items() if p in result.items}
+
+
+def prepare(result: Result, path: Path | None) -> tuple[Result, dict[str, Any]]:
+    """The result with the Figure 6/7 error rates, and its differences (from the result, or
+    a ``differences.csv`` beside a native file); notes say where the differences came from."""
+    result = _with_category_rates(result)
+    items = list(result.items)
+    if items and all(isinstance(result.details.get(i, {}).get("differences"), list) for i in items):
+        # an envelope records the parsescore version; a native --out does not
+        source = None
+        if path is not None:
+            source = "the result envelope" if result.version is not None else "the result JSON"
+        return result, {"differences": True, "differences_source": source}
+    if path is None:
+        return result, {"differences": False}
+    found = _sidecar(result, path)
+    if found is None:
+        return result, {"differences": False}
+    details = {
+        item: dict(result.details.get(item, {})) | {"differences": found.get(item, [])}
+        for item in items
+    }
+    return replace(result, details=details), {
+        "differences": True,
+        "differences_source": str(path.parent / "differences.csv"),
+    }
+
+
+def figure67_rates(system: System) -> dict[str, dict[str, float]]:
+    """Figure 6/7 data of one model: per category and line bin, summed (I+D+S)/gt × 100."""
+    files = []
+    for detail in system.result.details.values():
+        lines = detail.get("gt_lines")
+        if not isinstance(lines, int):
+            continue
+        counts = {
+            category: CategoryCounts(*(int(num(block.get(k))) for k in ("gt_count", *_CHANGES)))
+            for category, block in _counts(detail).items()
+        }
+        files.append((lines, counts))
+    return binned_error_rates(files)
+
+
+def plots_html(members: Sequence[System], salt: Salt) -> str:
+    """Errors by file size, and the paper's Figure 6/7 (error % by ground-truth line bin)."""
+    out = []
+    points: dict[str, dict[str, list[tuple[float, float]]]] = {"error": {}}
+    for s in members:
+        for item, v in s.result.items.items():
+            lines = s.result.details.get(item, {}).get("gt_lines")
+            if isinstance(lines, int) and "error_rate" in v:
+                points["error"].setdefault(s.name, []).append((lines, v["error_rate"]))
+    if points["error"]:
+        svg = plots.size_scatter_svg(
+            [("error", "error % (all categories)")],
+            points,
+            xlabel="ground-truth lines",
+            salt=salt(),
+        )
+        out.append(figure(svg, "Errors by file size (ground-truth lines).", "plot-size"))
+    rates: dict[str, dict[str, dict[str, float]]] = {c: {} for c in PLOT_CATEGORIES}
+    for s in members:
+        for category, by_bin in figure67_rates(s).items():
+            rates[category][s.name] = by_bin
+    svg = plots.binned_lines_svg(
+        rates,
+        bins=[label for label, _, _ in LINE_BINS],
+        titles={c: f"{TABLE2_HEADERS[c]} error (%)" for c in PLOT_CATEGORIES},
+        xlabel="ground-truth lines",
+        ylabel="insertions + deletions + substitutions (%)",
+        salt=salt(),
+    )
+    out.append(
+        figure(
+            svg,
+            "The paper's Figure 6/7: error % (insertions + deletions + substitutions over "
+            "ground-truth elements, summed over the files of each bin) of nodes, messages "
+            "and direction changes by ground-truth line count; one line per model, no "
+            "point where a model has no file in the bin.",
+            "plot-figure67",
+        )
+    )
+    return "".join(out)
+
+
+def _file(system: System, item: str) -> str:
+    detail = system.result.details.get(item, {})
+    counts = _counts(detail)
+    categories = [c for c in CATEGORIES if c in counts] + [
+        c for c, v in counts.items() if c not in CATEGORIES and "gt_count" in v
+    ]
+    out = [
+        html_table(
+            [
+                ("category", False),
+                ("ground truth", True),
+                ("insertions", True),
+                ("deletions", True),
+                ("substitutions", True),
+                ("error %", True),
+            ],
+            [
+                [
+                    e(c),
+                    fmt(counts[c].get("gt_count")),
+                    fmt(counts[c].get("insertion")),
+                    fmt(counts[c].get("deletion")),
+                    fmt(counts[c].get("substitution")),
+                    fmt(
+                        safe_ratio(
+                            sum(num(counts[c].get(k)) for k in _CHANGES),
+                            num(counts[c].get("gt_count")),
+                        )
+                        * 100,
+                        2,
+                    ),
+                ]
+                for c in categories
+            ],
+        )
+    ]
+    if not system.notes.get("differences"):
+        out.append(
+            '<p class="note">Differences not available: the result JSON does not list them and '
+            "there is no differences.csv next to it (write one with <code>parsescore sequence "
+            "... --report DIR</code>).</p>"
+        )
+        return "".join(out)
+    differences = dicts(detail.get("differences"))
+    if not differences:
+        out.append('<p class="note">No differences counted.</p>')
+        return "".join(out)
+    out.append(f"<h4>Counted differences: {len(differences)}</h4>")
+    out.append(
+        html_table(
+            [
+                ("category", False),
+                ("change", False),
+                ("truth line", True),
+                ("truth", False),
+                ("pred line", True),
+                ("prediction", False),
+                ("detail", False),
+            ],
+            [
+                [
+                    e(d.get("category")),
+                    e(d.get("change")),
+                    fmt(d.get("truth_line")) if d.get("truth_line") is not None else "–",
+                    text_cell(d.get("truth_text")),
+                    fmt(d.get("pred_line")) if d.get("pred_line") is not None else "–",
+                    text_cell(d.get("pred_text")),
+                    e(d.get("detail", "")),
+                ]
+                for d in differences
+            ],
+            ["unmatched" if d.get("change") != "substitution" else "diff" for d in differences],
+        )
+    )
+    return "".join(out)
+
+
+def drilldown(system: System, items: Sequence[str]) -> str:
+    """Every listed file's counts per category and its counted differences."""
+    out = []
+    source = system.notes.get("differences_source")
+    if source:
+        out.append(f'<p class="note">Differences read from {e(source)}.</p>')
+    for item in items:
+        lines = system.result.details.get(item, {}).get("gt_lines")
+        suffix = f" — {lines} ground-truth lines" if isinstance(lines, int) else ""
+        out.append(
+            f'<details class="item"><summary>{item_summary(system, item)}'
+            f'<span class="muted">{e(suffix)}</span></summary>'
+            f"{_file(system, item)}</details>"
+        )
+    return "".join(out)

@@ -1,0 +1,219 @@
+"""Sequence-diagram results: scoring one model's scripts (:func:`evaluate`), its ``--out`` block
+and its :class:`~parsescore.results.Result`, and reading ``--out`` back (:func:`read`).
+
+Per file the metrics are the insertion, deletion and substitution rates of each of the paper's
+categories (``<category>_insertion_rate``, ...) and ``error_rate`` (all errors over all
+ground-truth elements × 100); its detail is its ground-truth line count, its counts per category
+and every counted difference. Totals are the same rates over the summed counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from parsescore import __version__
+from parsescore.errors import InputError
+from parsescore.results import Reader, Result
+from parsescore.sequence.metrics import DEFAULT_THRESHOLD, CategoryCounts, ModelScore
+from parsescore.sequence.model import CATEGORIES
+
+__all__ = ["COUNTS", "RATES", "evaluate", "read", "sources", "to_result"]
+
+#: A category's rates (percentages of its ground-truth count); metrics ``<category>_<rate>``.
+RATES = ("insertion_rate", "deletion_rate", "substitution_rate")
+#: A category's counts, as the detail keeps them.
+COUNTS = ("gt_count", "insertion", "deletion", "substitution")
+
+
+def sources(
+    truth: str | Path, pred: str | Path, *, repo: str | Path | None = None
+) -> tuple[Any, Any, dict[str, str]]:
+    """The truth and prediction script sources (files, folders, or git refs of ``repo``) and
+    the inputs as the result records them."""
+    from parsescore.sequence.inputs import git_source, path_source
+
+    if repo is not None:
+        return (
+            git_source(Path(repo), str(truth)),
+            git_source(Path(repo), str(pred)),
+            {"repo": str(repo), "truth_ref": str(truth), "pred_ref": str(pred)},
+        )
+    truth_source = path_source(Path(truth))
+    pred_source = path_source(Path(pred))
+    if pred_source.single_file != truth_source.single_file:
+        raise InputError("--truth and --pred must both be files or both be directories")
+    if not truth_source.paths:
+        raise InputError(
+            "no PlantUML scripts (.puml, .plantuml, .pu, .iuml, .wsd) found", path=Path(truth)
+        )
+    return truth_source, pred_source, {"truth": str(truth), "pred": str(pred)}
+
+
+def evaluate(
+    truth: str | Path,
+    pred: str | Path,
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    repo: str | Path | None = None,
+    jobs: int = 1,
+    dask_scheduler: str | None = None,
+    cache: str | Path | None = None,
+    quiet: bool = False,
+    name: str | None = None,
+) -> Result:
+    """Score one model's PlantUML scripts ``pred`` against the ground truth ``truth``.
+
+    Both are files or folders (scripts paired by relative path); with ``repo`` they are git
+    refs of that repository (the paper's set-up). ``threshold`` is the largest normalised
+    Levenshtein distance at which a removed and an added line count as one substitution.
+    """
+    from rich.console import Console
+
+    from parsescore.sequence.dataset import score_model
+
+    if not 0 <= threshold <= 1:
+        raise InputError(f"--threshold must be between 0 and 1, got {threshold}")
+    truth_source, pred_source, inputs = sources(truth, pred, repo=repo)
+    model = score_model(
+        truth_source,
+        pred_source,
+        threshold=threshold,
+        jobs=jobs,
+        dask_scheduler=dask_scheduler,
+        cache_dir=cache,
+        progress=not quiet,
+        console=Console(stderr=True),
+    )
+    return to_result(model, inputs=inputs, threshold=threshold, name=name or model.name)
+
+
+def _rates(counts: Mapping[str, CategoryCounts]) -> dict[str, float]:
+    values = {
+        f"{category}_{rate}": float(getattr(counts[category], rate))
+        for category in CATEGORIES
+        for rate in RATES
+    }
+    return values | {"error_rate": _error_rate(counts.values())}
+
+
+def _error_rate(counts: Iterable[CategoryCounts]) -> float:
+    """All errors over all ground-truth elements × 100 (0 without ground truth)."""
+    errors = gt = 0.0
+    for c in counts:
+        gt += c.gt_count
+        errors += c.insertion + c.deletion + c.substitution
+    return errors / gt * 100 if gt else 0.0
+
+
+def to_result(model: ModelScore, *, inputs: dict[str, str], threshold: float, name: str) -> Result:
+    """The model's :class:`Result`, its ``--out`` block (``{"totals", "files"}``) as ``native``."""
+    items: dict[str, dict[str, float]] = {}
+    details: dict[str, dict[str, Any]] = {}
+    for file in model.files:
+        items[file.path] = _rates(file.counts)
+        details[file.path] = {
+            "gt_lines": file.gt_lines,
+            "counts": {
+                category: {key: getattr(file.counts[category], key) for key in COUNTS}
+                for category in CATEGORIES
+            },
+            "differences": [d.as_dict() for d in file.differences],
+        }
+    return Result(
+        "sequence",
+        name,
+        items,
+        _rates(model.totals),
+        inputs=inputs,
+        options={"threshold": threshold},
+        version=__version__,
+        details=details,
+        dataset={
+            "missing_predictions": [f.path for f in model.files if f.prediction_missing],
+            "skipped": [{"path": s.path, "reason": s.reason} for s in model.skipped],
+        },
+        native=model.as_dict(),
+        computed=model,
+        warnings=tuple(model.warnings),
+    )
+
+
+def _counts(
+    block: Mapping[str, Any], where: str, r: Reader
+) -> tuple[dict[str, float], float, float, dict[str, dict[str, float | int]]]:
+    """A file's (or the totals') rates per category, its summed errors and gt count, and its
+    counts per category (``gt_count``, ``insertion``, ``deletion``, ``substitution``)."""
+    values: dict[str, float] = {}
+    counted: dict[str, dict[str, float | int]] = {}
+    errors = gt = 0.0
+    categories = [c for c in CATEGORIES if c in block] + [
+        c
+        for c, v in block.items()
+        if c not in CATEGORIES and isinstance(v, dict) and "gt_count" in v
+    ]
+    if not categories:
+        raise r.fail(where, f"no category counts; expected keys such as {CATEGORIES[0]!r}")
+    for category in categories:
+        counts = r.mapping(block[category], f"{where}.{category}")
+        for rate in RATES:
+            values[f"{category}_{rate}"] = r.number(
+                r.key(counts, rate, f"{where}.{category}"), f"{where}.{category}.{rate}"
+            )
+        counted[category] = {}
+        for count in COUNTS:
+            raw = r.key(counts, count, f"{where}.{category}")
+            number = r.number(raw, f"{where}.{category}.{count}")
+            counted[category][count] = raw if isinstance(raw, int) else number
+            if count == "gt_count":
+                gt += number
+            else:
+                errors += number
+    return values, errors, gt, counted
+
+
+def _block(block: Mapping[str, Any], r: Reader, prefix: str) -> dict[str, Any]:
+    items: dict[str, dict[str, float]] = {}
+    details: dict[str, dict[str, Any]] = {}
+    files = r.array(r.key(block, "files", prefix or "top level"), f"{prefix}files")
+    for k, file in enumerate(files):
+        where = f"{prefix}files[{k}]"
+        file = r.mapping(file, where)
+        path = r.string(r.key(file, "path", where), f"{where}.path")
+        if path in items:
+            raise r.fail(f"{where}.path", f"file {path!r} appears twice")
+        values, errors, gt, counts = _counts(file, where, r)
+        values["error_rate"] = errors / gt * 100 if gt else 0.0
+        items[path] = values
+        details[path] = {}
+        if "gt_lines" in file:
+            lines = file["gt_lines"]
+            number = r.number(lines, f"{where}.gt_lines")
+            details[path]["gt_lines"] = lines if isinstance(lines, int) else number
+        details[path]["counts"] = counts
+        if isinstance(file.get("differences"), list):
+            details[path]["differences"] = file["differences"]
+    totals, errors, gt, _ = _counts(
+        r.mapping(r.key(block, "totals", prefix or "top level"), f"{prefix}totals"),
+        f"{prefix}totals",
+        r,
+    )
+    totals["error_rate"] = errors / gt * 100 if gt else 0.0
+    return {"items": items, "totals": totals, "details": details}
+
+
+def is_block(value: Any) -> bool:
+    """Whether ``value`` is one model's ``{"totals", "files"}`` block."""
+    return isinstance(value, dict) and "totals" in value and "files" in value
+
+
+def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
+    """The results of a ``parsescore sequence --out`` document: one, or one per model
+    (named ``name:model``) for a multi-model document."""
+    if is_block(doc):
+        return [Result("sequence", name, path=r.path, **_block(doc, r, ""))]
+    return [
+        Result("sequence", f"{name}:{model}", path=r.path, **_block(block, r, f"{model}."))
+        for model, block in doc.items()
+    ]

@@ -1,0 +1,207 @@
+"""Table results: scoring a collection (:func:`evaluate`: TEDS, TEDS-S and GriTS of HTML tables,
+or GriTS of table-transformer cell lists), its ``--out`` document and its
+:class:`~parsescore.results.Result`, and reading that document back (:func:`read`).
+
+Per table, every metric of the run is a metric of its item (``TEDS``, ``TEDS-S``,
+``GriTS-Top``, ...); the dataset's totals are the metrics' means and ``n_tables``; missing and
+extra predictions are dataset facts; the cells that differ are each table's detail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from parsescore import __version__
+from parsescore.errors import InputError
+from parsescore.results import Reader, Result
+
+__all__ = ["evaluate", "read"]
+
+Denominator = Literal["tree_nodes", "all_descendants"]
+IouMode = Literal["enclosing", "union"]
+LcsMode = Literal["difflib", "exact"]
+
+
+def evaluate(
+    truth: str | Path | Mapping[str, str],
+    pred: str | Path | Mapping[str, str],
+    *,
+    structure_only: bool = False,
+    denominator: Denominator = "tree_nodes",
+    normalise: bool = False,
+    ignore_nodes: Sequence[str] | None = None,
+    grits: bool = True,
+    grits_iou: IouMode = "enclosing",
+    grits_lcs: LcsMode = "difflib",
+    cells: bool = False,
+    cell_details: bool = True,
+    jobs: int = 1,
+    dask_scheduler: str | None = None,
+    cache: str | Path | None = None,
+    quiet: bool = False,
+    name: str | None = None,
+) -> Result:
+    """Score predicted tables against truth tables, matched by name.
+
+    ``truth`` and ``pred`` are collections (a JSON or JSONL file, or a folder of ``.html``
+    files; see :func:`parsescore.table.load_tables`) or ``{name: html}`` mappings. TEDS and
+    TEDS-S are ``table_recognition_metric`` 0.0.6's (``structure_only`` makes TEDS-S the
+    headline; ``denominator="all_descendants"`` is PubTabNet's); GriTS is table-transformer's
+    (``grits=False`` skips it). A missing prediction scores 0. ``cell_details`` adds each
+    table's differing cells to its detail.
+
+    With ``cells=True`` both sides are table-transformer cell lists (``{name: [cell]}`` JSON)
+    and only GriTS-Top, -Con and -Loc are computed (``grits_iou`` / ``grits_lcs`` apply).
+    """
+    if denominator not in ("tree_nodes", "all_descendants"):
+        raise InputError(
+            f"--denominator must be tree_nodes or all_descendants, got {denominator!r}"
+        )
+    if grits_iou not in ("enclosing", "union"):
+        raise InputError(f"--grits-iou must be enclosing or union, got {grits_iou!r}")
+    if grits_lcs not in ("difflib", "exact"):
+        raise InputError(f"--grits-lcs must be difflib or exact, got {grits_lcs!r}")
+    inputs = {
+        side: str(value) for side, value in (("truth", truth), ("pred", pred)) if _is_path(value)
+    }
+    label = name or (Path(pred).stem if isinstance(pred, str | Path) else "pred")
+    if cells:
+        if structure_only or denominator != "tree_nodes" or normalise or ignore_nodes:
+            raise InputError("cells=True scores GriTS only; TEDS options do not apply")
+        return _cells(
+            truth,
+            pred,
+            iou=grits_iou,
+            lcs=grits_lcs,
+            run={"jobs": jobs, "dask_scheduler": dask_scheduler, "cache_dir": cache},
+            quiet=quiet,
+            inputs=inputs,
+            name=label,
+        )
+    from parsescore.table.batch import evaluate_tables
+    from parsescore.table.celldiff import table_details
+    from parsescore.table.inputs import load_tables
+
+    truth_tables = dict(truth) if isinstance(truth, Mapping) else load_tables(truth)
+    pred_tables = dict(pred) if isinstance(pred, Mapping) else load_tables(pred)
+    if not truth_tables:
+        raise InputError("no truth tables", path=str(truth) if _is_path(truth) else None)
+    batch = evaluate_tables(
+        truth_tables,
+        pred_tables,
+        structure_only=structure_only,
+        jobs=jobs,
+        with_grits=grits,
+        ignore_nodes=list(ignore_nodes) if ignore_nodes else None,
+        denominator=denominator,
+        normalise=normalise,
+        grits_iou=grits_iou,
+        grits_lcs=grits_lcs,
+        progress=not quiet,
+        dask_scheduler=dask_scheduler,
+        cache_dir=cache,
+        truth_path=truth if isinstance(truth, str | Path) else None,
+        pred_path=pred if isinstance(pred, str | Path) else None,
+    )
+    details = table_details(truth_tables, pred_tables, normalise=normalise) if cell_details else {}
+    names = batch.metric_names()
+    scores = {metric: batch.scores(metric) for metric in names}
+    items = {t.name: {m: float(scores[m][t.name]) for m in names} for t in batch.tables}
+    totals = {m: float(batch.mean(m)) for m in names} | {"n_tables": float(len(batch.tables))}
+    return Result(
+        "table",
+        label,
+        items,
+        totals,
+        inputs=inputs,
+        options={"metric": batch.metric} | batch.options,
+        version=__version__,
+        details={item: dict(details[item]) for item in items if details.get(item)},
+        dataset={"missing": list(batch.missing), "extra": list(batch.extra)},
+        native=batch.to_json(),
+        computed=batch,
+    )
+
+
+def _is_path(value: Any) -> bool:
+    return isinstance(value, str | Path)
+
+
+def _cells(
+    truth: Any,
+    pred: Any,
+    *,
+    iou: IouMode,
+    lcs: LcsMode,
+    run: dict[str, Any],
+    quiet: bool,
+    inputs: dict[str, str],
+    name: str,
+) -> Result:
+    from parsescore.table.grits import evaluate_cell_tables, load_cell_tables
+
+    def cells_of(value: Any) -> Any:
+        return load_cell_tables(value) if _is_path(value) else value
+
+    # the document is GriTS's own output: per metric its mean and {table: score or None}
+    doc = evaluate_cell_tables(
+        cells_of(truth), cells_of(pred), iou=iou, lcs=lcs, quiet=quiet, **run
+    )
+    items, totals = _numbers(doc, Reader(None))
+    return Result(
+        "table",
+        name,
+        items,
+        totals,
+        inputs=inputs,
+        options={"metric": doc["metric"]} | doc["options"],
+        version=__version__,
+        dataset={"missing": doc["missing"], "extra": doc["extra"]},
+        native=doc,
+    )
+
+
+def _numbers(
+    doc: Mapping[str, Any], r: Reader
+) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
+    """Per table its metrics (a ``null`` score is not measured: left out), and the totals."""
+    metrics = r.mapping(r.key(doc, "metrics", "top level"), "key 'metrics'")
+    items: dict[str, dict[str, float]] = {}
+    totals: dict[str, float] = {}
+    for metric, entry in metrics.items():
+        where = f"metrics.{metric}"
+        entry = r.mapping(entry, where)
+        scores = r.mapping(r.key(entry, "scores", where), f"{where}.scores")
+        for table, value in scores.items():
+            number = r.optional_number(value, f"{where}.scores.{table}")
+            slot = items.setdefault(table, {})
+            if number is not None:
+                slot[metric] = number
+        mean = r.optional_number(entry.get("mean"), f"{where}.mean")
+        if mean is not None:
+            totals[metric] = mean
+    if "n_tables" in doc:
+        totals["n_tables"] = r.number(doc["n_tables"], "n_tables")
+    return items, totals
+
+
+def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
+    """The :class:`Result` of a ``parsescore table`` or ``grits`` ``--out`` document."""
+    items, totals = _numbers(doc, r)
+    # the headline metric is an option (``--structure-only`` makes it TEDS-S)
+    headline = doc.get("metric")
+    options: dict[str, Any] = {"metric": headline} if isinstance(headline, str) else {}
+    options |= r.mapping(doc.get("options", {}), "key 'options'")
+    return [
+        Result(
+            "table",
+            name,
+            items,
+            totals,
+            r.path,
+            options=options,
+            dataset={k: doc[k] for k in ("missing", "extra") if k in doc},
+        )
+    ]

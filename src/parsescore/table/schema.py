@@ -1,0 +1,140 @@
+"""The JSON Schema parts of table and GriTS results (``parsescore schema table|grits``), built
+from the shared blocks of :mod:`parsescore.schema`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parsescore.schema import (
+    COUNT,
+    NUMBER,
+    STRING,
+    STRINGS,
+    map_of,
+    nullable,
+    record,
+    ref,
+)
+
+__all__ = ["schema_defs"]
+
+
+def schema_defs() -> dict[str, dict[str, Any]]:
+    """Every named sub-schema of table and GriTS results: the documents, their parts, and the
+    envelope's ``table_detail`` / ``table_dataset``."""
+    return {
+        "table_metric": record(
+            {"mean": NUMBER, "scores": map_of(NUMBER, description="{table name: score}")}
+        ),
+        "grits_metric": record(
+            {
+                "mean": nullable(NUMBER),
+                "scores": map_of(nullable(NUMBER), description="{table name: score or null}"),
+            },
+            description="null: not measured (GriTS-Loc without boxes).",
+        ),
+        "table": record(
+            {
+                "metric": {"enum": ["TEDS", "TEDS-S"]},
+                "scores": map_of(NUMBER),
+                "mean": NUMBER,
+                "missing": STRINGS,
+                "extra": STRINGS,
+                "n_tables": COUNT,
+                "metrics": record(
+                    {
+                        name: ref("table_metric")
+                        for name in (
+                            "TEDS",
+                            "TEDS-S",
+                            "GriTS-Top",
+                            "GriTS-Top precision",
+                            "GriTS-Top recall",
+                            "GriTS-Con",
+                            "GriTS-Con precision",
+                            "GriTS-Con recall",
+                        )
+                    },
+                    optional=tuple(
+                        f"GriTS-{v}{s}"
+                        for v in ("Top", "Con")
+                        for s in ("", " precision", " recall")
+                    ),
+                    extra=ref("table_metric"),
+                    description="Every metric by name; GriTS ones are absent with --no-grits.",
+                ),
+                "options": record(
+                    {
+                        "denominator": {"enum": ["tree_nodes", "all_descendants"]},
+                        "normalise": {"type": "boolean"},
+                        "ignore_nodes": STRINGS,
+                        "grits": {"type": "boolean"},
+                        "grits_iou": {"enum": ["enclosing", "union"]},
+                        "grits_lcs": {"enum": ["difflib", "exact"]},
+                    },
+                    extra=True,
+                ),
+            },
+            extra=True,
+        ),
+        "grits": record(
+            {
+                "metric": {"const": "GriTS-Con"},
+                "scores": map_of(nullable(NUMBER)),
+                "mean": nullable(NUMBER),
+                "missing": STRINGS,
+                "extra": STRINGS,
+                "n_tables": COUNT,
+                "metrics": record(
+                    {
+                        f"GriTS-{v}{s}": ref("grits_metric")
+                        for v in ("Top", "Con", "Loc")
+                        for s in ("", " precision", " recall")
+                    },
+                    extra=ref("grits_metric"),
+                ),
+                "options": record(
+                    {
+                        "iou": {"enum": ["enclosing", "union"]},
+                        "lcs": {"enum": ["difflib", "exact"]},
+                    },
+                    extra=True,
+                ),
+            },
+            extra=True,
+        ),
+        "table_cell": record(
+            {
+                "row": COUNT,
+                "col": COUNT,
+                "rowspan": COUNT,
+                "colspan": COUNT,
+                "text": STRING,
+            },
+            description="A cell: 0-based grid slot of its top-left corner, spans, text.",
+        ),
+        "table_detail": record(
+            {
+                "cells": {
+                    "type": "array",
+                    "items": record(
+                        {
+                            "change": {"enum": ["insertion", "deletion", "substitution"]},
+                            "truth": nullable(ref("table_cell")),
+                            "pred": nullable(ref("table_cell")),
+                        }
+                    ),
+                },
+                "cell_changes": record(
+                    {"insertion": COUNT, "deletion": COUNT, "substitution": COUNT}
+                ),
+            },
+            optional=("cells", "cell_changes"),
+            extra=True,
+            description="The cells that differ (rows and columns aligned as GriTS aligns them) "
+            "and their counts.",
+        ),
+        "table_dataset": record(
+            {"missing": STRINGS, "extra": STRINGS}, optional=("missing", "extra"), extra=True
+        ),
+    }

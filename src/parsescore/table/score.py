@@ -1,0 +1,125 @@
+"""The TEDS score of two parsed table trees: the reference's rename costs, the compiled tree
+edit distance, and its normalisation (:func:`teds_of_trees`).
+
+Below both :mod:`parsescore.table.teds` (the ``TEDS`` class) and :mod:`parsescore.table.batch`
+(collections), which both use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from parsescore.table.ted import tree_edit_distance
+from parsescore.table.tree import NodeKey, TableTree
+
+__all__ = ["Denominator", "TedsDetail", "rename_costs", "teds_of_trees"]
+
+Denominator = Literal["tree_nodes", "all_descendants"]
+
+
+def _code_point(index: int) -> str:
+    """The index-th code point, skipping the surrogate block (not valid in rapidfuzz str)."""
+    return chr(index if index < 0xD800 else index + 0x800)
+
+
+def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarray:
+    """Rename cost of every class pair, as the reference's ``CustomConfig.rename`` defines it.
+
+    1 when tag, colspan or rowspan differ; for two ``td`` where either has content, the
+    Levenshtein distance of the token lists divided by the longer list's length; else 0.
+    """
+    n1, n2 = len(keys1), len(keys2)
+    label_ids: dict[object, int] = {}
+
+    def label_id(key: NodeKey) -> int:
+        return label_ids.setdefault((key[0], key[1], key[2]), len(label_ids))
+
+    labels1 = np.fromiter((label_id(k) for k in keys1), dtype=np.int64, count=n1)
+    labels2 = np.fromiter((label_id(k) for k in keys2), dtype=np.int64, count=n2)
+    costs = (labels1[:, None] != labels2[None, :]).astype(np.float64)
+
+    # td classes whose label matches and where at least one side has content.
+    td1 = [i for i, k in enumerate(keys1) if k[0] == "td"]
+    td2 = [j for j, k in enumerate(keys2) if k[0] == "td"]
+    if not td1 or not td2:
+        return costs  # type: ignore[no-any-return]  # numpy's comparison result is untyped
+    vocabulary: dict[str, str] = {}
+
+    def encode(tokens: tuple[str, ...]) -> str:
+        out = []
+        for token in tokens:
+            code = vocabulary.get(token)
+            if code is None:
+                code = vocabulary[token] = _code_point(len(vocabulary))
+            out.append(code)
+        return "".join(out)
+
+    by_label1: dict[int, list[int]] = {}
+    for i in td1:
+        by_label1.setdefault(int(labels1[i]), []).append(i)
+    by_label2: dict[int, list[int]] = {}
+    for j in td2:
+        by_label2.setdefault(int(labels2[j]), []).append(j)
+    for label, rows in by_label1.items():
+        cols = by_label2.get(label)
+        if not cols:
+            continue
+        texts1 = [encode(keys1[i][3] or ()) for i in rows]
+        texts2 = [encode(keys2[j][3] or ()) for j in cols]
+        lengths1 = np.array([len(t) for t in texts1], dtype=np.float64)
+        lengths2 = np.array([len(t) for t in texts2], dtype=np.float64)
+        longest = np.maximum(lengths1[:, None], lengths2[None, :])
+        block = np.zeros((len(rows), len(cols)), dtype=np.float64)
+        nonempty = longest > 0
+        if nonempty.any():
+            distances = process.cdist(
+                texts1, texts2, scorer=Levenshtein.distance, dtype=np.int64, workers=1
+            ).astype(np.float64)
+            np.divide(distances, longest, out=block, where=nonempty)
+        costs[np.ix_(rows, cols)] = block
+    return costs  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True, slots=True)
+class TedsDetail:
+    """One pair's TEDS with the numbers that explain it.
+
+    Attributes:
+        score: ``1 - distance / denominator`` (0.0 when either side has no table).
+        distance: the tree edit distance (None when a side has no table).
+        n_nodes_true, n_nodes_pred: tree sizes (table root included).
+        denominator: the normaliser used (see ``Denominator``).
+    """
+
+    score: float
+    distance: float | None
+    n_nodes_true: int
+    n_nodes_pred: int
+    denominator: int
+
+
+def teds_of_trees(
+    first: TableTree, second: TableTree, *, denominator: Denominator = "tree_nodes"
+) -> TedsDetail:
+    """TEDS of two parsed trees (first as the reference's first tree)."""
+    if denominator == "tree_nodes":
+        n_norm = max(first.n_nodes, second.n_nodes)
+    else:
+        n_norm = max(first.n_descendants, second.n_descendants)
+    if first.same_as(second):
+        distance = 0.0
+    else:
+        costs = rename_costs(first.keys, second.keys)
+        distance = tree_edit_distance(
+            first.leftmost, second.leftmost, first.node_class, second.node_class, costs
+        )
+    # n_norm is 0 only with "all_descendants" and two empty tables (PubTabNet divides by 0).
+    empty = 1.0 if distance == 0 else 0.0
+    score = empty if n_norm == 0 else 1.0 - (float(distance) / n_norm)
+    return TedsDetail(score, distance, first.n_nodes, second.n_nodes, n_norm)
