@@ -1,10 +1,12 @@
 """parsescore: score what a parser made of a document or diagram against ground truth.
 
->>> import parsescore
->>> from parsescore.kinds import kind_names
->>> kind = kind_names()[0]  # every registered kind scores the same way
->>> result = parsescore.evaluate(kind, "truth", "pred")  # doctest: +SKIP
->>> result.totals, result.to_dataframe(), result.write("result.json")  # doctest: +SKIP
+Every kind (``parsescore.kinds.kind_names()``) is scored the same way::
+
+    import parsescore
+
+    result = parsescore.evaluate(kind, truth, pred, **options)
+    result.totals, result.items, result.to_dataframe(), result.to_csv()
+    result.write("result.json")  # parsescore.load_result reads it back
 """
 
 from typing import TYPE_CHECKING

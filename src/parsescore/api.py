@@ -25,8 +25,10 @@ def evaluate(kind: str, truth: Any, pred: Any, **options: Any) -> Result:
     ``threshold=0.3``); ``name`` names the system.
     An option the kind does not have is an error naming the ones it has.
 
-    >>> result = evaluate(kind, "truth.json", "pred.json")  # doctest: +SKIP
-    >>> result.totals, result.to_dataframe(), result.to_csv()  # doctest: +SKIP
+    ::
+
+        result = evaluate(kind, "truth.json", "pred.json")
+        result.totals, result.to_dataframe(), result.to_csv()
     """
     scorer = get_kind(kind).evaluate
     target = getattr(scorer, "target", None)

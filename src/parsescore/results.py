@@ -461,8 +461,9 @@ def load_result(path: str | Path, *, name: str | None = None) -> Result:
 
     It is named ``name``, else the envelope's ``system``, else the file's stem.
 
-    >>> load_result("result.json").items["item1"]  # doctest: +SKIP
-    {'<metric>': 0.93}
+    ::
+
+        load_result("result.json").items["item1"]  # {'<metric>': 0.93}
     """
     path = Path(path)
     return result_from_json(load_json(path), name=name, path=path)

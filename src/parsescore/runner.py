@@ -18,7 +18,8 @@ The scoring function must be a pure, picklable callable (a module-level function
 JSON once, fresh or cached, so the kind rebuilds its result from exactly the same values either
 way (tuples become lists; floats round-trip exactly).
 
->>> run_items(len, ["ab", "c"], kind="demo", options={}).records  # doctest: +SKIP
+>>> run_items(lambda s: {"n": len(s)}, ["ab", "c"], kind="demo", options={}, quiet=True).records
+[{'n': 2}, {'n': 1}]
 """
 
 from __future__ import annotations

@@ -87,10 +87,18 @@ def evaluate_files(
 
     Returns the eval.json dictionary of docling-graph's script 16 for the same inputs.
 
-    >>> report = evaluate_files(  # doctest: +SKIP
-    ...     truth="truth.json", pred="graph.json", template="tpl.py:Invoice"
+    On the bundled example:
+
+    >>> from importlib.resources import files
+    >>> data = Path(str(files("parsescore") / "data" / "graph"))
+    >>> report = evaluate_files(
+    ...     truth=data / "truth.json",
+    ...     pred=data / "graph.json",
+    ...     template=f"{data / 'library_template.py'}:Library",
+    ...     source=data / "source.md",
     ... )
-    >>> report["micro"]["nodes"]["strict"]["f1"]  # doctest: +SKIP
+    >>> report["micro"]["nodes"]["relaxed"]
+    {'tp': 10, 'fp': 2, 'fn': 0, 'p': 0.833, 'r': 1.0, 'f1': 0.909}
     """
     matching = match_files(
         truth=truth, pred=pred, template=template, source=source, structural_align=structural_align

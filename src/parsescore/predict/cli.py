@@ -136,11 +136,12 @@ def run_predict(
         TimeElapsedColumn,
     )
 
+    from parsescore.cli_common import warn
     from parsescore.predict.engine import PredictInterrupted, predict_images, prompt_warnings
 
     err = Console(stderr=True, soft_wrap=True)
     for warning in prompt_warnings(kind, images, options):
-        err.print(f"[yellow]warning[/] {escape(warning)}", highlight=False)
+        warn(err, warning)
     progress = Progress(
         TextColumn(f"predict {kind}"),
         BarColumn(),

@@ -1,8 +1,10 @@
 """``parsescore report``: one self-contained HTML page over any number of results.
 
->>> from parsescore.report import write_report  # doctest: +SKIP
->>> write_report(["a.json", "b.json"], "report")  # doctest: +SKIP
-PosixPath('report/index.html')
+::
+
+    from parsescore.report import write_report
+
+    write_report(["a.json", "b.json"], "report")  # -> Path("report/index.html")
 """
 
 from typing import TYPE_CHECKING

@@ -100,10 +100,10 @@ def _syntax_check(
 
     command = find_plantuml()
     if command is None:
-        err_console.print(
+        warn(
+            err_console,
             "syntax check skipped: no PlantUML found (set PLANTUML_JAR to a plantuml.jar "
             "or install the 'plantuml' command)",
-            highlight=False,
         )
         return
     jobs: list[tuple[str, str, str]] = []
