@@ -36,6 +36,7 @@ __all__ = [
     "console",
     "per_system_paths",
     "warn",
+    "wide_console",
     "write_outputs",
 ]
 
@@ -87,15 +88,21 @@ def console(*, stderr: bool = False, width: int = 0) -> Console:
     piped tables keep one line per row."""
     from rich.console import Console
 
-    out = Console(stderr=stderr, soft_wrap=True)
+    out = Console(stderr=stderr)
     if width and not out.is_terminal:
-        out = Console(stderr=stderr, soft_wrap=True, width=max(out.width, width))
+        out = Console(stderr=stderr, width=max(out.width, width))
     return out
+
+
+def wide_console(*, stderr: bool = False) -> Console:
+    """The console of a command's summary: when piped, wide enough (140 columns) that a
+    kind's widest table (the sequence paper's Table 2) keeps one line per row."""
+    return console(stderr=stderr, width=140)
 
 
 def announce(out: Console, path: str | Path) -> None:
     """The one line every command prints for a file (or folder) it wrote."""
-    out.print(f"Wrote {path}", highlight=False, markup=False)
+    out.print(f"Wrote {path}", highlight=False, markup=False, soft_wrap=True)
 
 
 def warn(err: Console, message: str) -> None:

@@ -269,7 +269,7 @@ def _dask_client(address: str) -> Any:
             "expected e.g. tcp://host:8786"
         ) from None
     try:
-        return Client(address, timeout="10s", set_as_default=False)  # type: ignore[no-untyped-call]
+        return Client(address, timeout="10s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise RuntimeError(f"cannot connect to the Dask scheduler at {address}: {exc}") from None
 
@@ -295,7 +295,7 @@ def _run_dask(
         client.submit(_score_chunk, fn, chunk, pure=False): index
         for index, chunk in enumerate(chunks)
     }
-    for future in as_completed(list(futures), loop=client.loop):  # type: ignore[no-untyped-call]
+    for future in as_completed(list(futures), loop=client.loop):
         index = futures[future]
         if future.status == "error":
             error = future.exception()

@@ -172,6 +172,7 @@ def run_predict(
 def _print_summary(summary: PredictSummary, console: Console) -> None:
     from rich.markup import escape
 
+    from parsescore.cli_common import announce
     from parsescore.predict.engine import STATE_DIR
 
     console.print(
@@ -184,11 +185,8 @@ def _print_summary(summary: PredictSummary, console: Console) -> None:
     for stem, error in summary.failed.items():
         image = summary.outcomes[stem].image
         console.print(f"[red]failed[/] {escape(image)}: {escape(error)}", highlight=False)
-    console.print(
-        f"predictions in {escape(str(summary.out_dir))}; raw responses and state in "
-        f"{escape(str(summary.out_dir / STATE_DIR))}",
-        highlight=False,
-    )
+    announce(console, summary.out_dir)
+    announce(console, f"{summary.out_dir / STATE_DIR} (raw responses and state)")
 
 
 def run_images(
@@ -211,17 +209,15 @@ def run_images(
     """
     from dataclasses import replace
 
-    from rich.console import Console
-
     from parsescore.api import evaluate
-    from parsescore.cli_common import announce, write_outputs
+    from parsescore.cli_common import announce, wide_console, write_outputs
     from parsescore.kinds import get_kind
     from parsescore.predict.answers import predict_parts
     from parsescore.report import write_report
 
     if not truth.exists():
         raise InputError("--truth does not exist", path=truth)
-    console = console or Console(soft_wrap=True)
+    console = console or wide_console()
     parts = predict_parts(kind)
     summary = run_predict(kind, images, out / "predictions", options, quiet=quiet, console=console)
     if summary.done + summary.skipped == 0:

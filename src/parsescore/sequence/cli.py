@@ -20,9 +20,9 @@ from parsescore.cli_common import (
     ResultOption,
     announce,
     warn,
+    wide_console,
     write_outputs,
 )
-from parsescore.cli_common import console as _console
 from parsescore.errors import InputError
 from parsescore.sequence.model import CATEGORIES, DEFAULT_THRESHOLD
 
@@ -35,11 +35,6 @@ if TYPE_CHECKING:
     from parsescore.sequence.metrics import ModelScore
 
 __all__ = ["register", "run_sequence", "summarise"]
-
-
-def console_for(*, stderr: bool = False) -> Console:
-    """A console; when output is not a terminal, wide enough for Table 2 on one line."""
-    return _console(stderr=stderr, width=140)
 
 
 def _table2(models: list[ModelScore]) -> Table:
@@ -177,8 +172,8 @@ def run_sequence(
     from parsescore.sequence.report import results_json, unique_names, write_report
     from parsescore.sequence.result import sources
 
-    console = console or console_for()
-    err_console = err_console or console_for(stderr=True)
+    console = console or wide_console()
+    err_console = err_console or wide_console(stderr=True)
     if not 0 <= threshold <= 1:  # checked before anything is read
         raise InputError(f"--threshold must be between 0 and 1, got {threshold}")
     pred_refs = pred_refs or []

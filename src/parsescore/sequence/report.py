@@ -25,6 +25,7 @@ from parsescore.sequence.metrics import (
 from parsescore.sequence.model import CATEGORIES
 
 __all__ = [
+    "DIFFERENCE_COLUMNS",
     "PLOT_CATEGORIES",
     "TABLE1_LINES_NOTE",
     "TABLE2_HEADERS",
@@ -248,21 +249,23 @@ def differences_markdown(models: Sequence[ModelScore]) -> str:
     return "\n".join(out) + "\n"
 
 
+#: The columns of ``differences.csv`` (the report reads the file back by these names).
+DIFFERENCE_COLUMNS = (
+    "model",
+    "path",
+    "category",
+    "change",
+    "truth_line",
+    "truth_text",
+    "pred_line",
+    "pred_text",
+    "detail",
+    "edit_distance",
+)
+
+
 def differences_csv(models: Sequence[ModelScore]) -> str:
-    rows: list[list[Any]] = [
-        [
-            "model",
-            "path",
-            "category",
-            "change",
-            "truth_line",
-            "truth_text",
-            "pred_line",
-            "pred_text",
-            "detail",
-            "edit_distance",
-        ]
-    ]
+    rows: list[list[Any]] = [list(DIFFERENCE_COLUMNS)]
     for name, model in zip(unique_names(models), models, strict=True):
         for file in model.files:
             for d in file.differences:

@@ -35,21 +35,15 @@ from parsescore.results import Result
 from parsescore.scores import safe_ratio
 from parsescore.sequence.metrics import LINE_BINS, CategoryCounts
 from parsescore.sequence.model import CATEGORIES
-from parsescore.sequence.report import PLOT_CATEGORIES, TABLE2_HEADERS, binned_error_rates
+from parsescore.sequence.report import (
+    DIFFERENCE_COLUMNS,
+    PLOT_CATEGORIES,
+    TABLE2_HEADERS,
+    binned_error_rates,
+)
 
 __all__ = ["category_error_rate", "drilldown", "figure67_rates", "plots_html", "prepare"]
 
-_DIFFERENCE_COLUMNS = (
-    "model",
-    "path",
-    "category",
-    "change",
-    "truth_line",
-    "truth_text",
-    "pred_line",
-    "pred_text",
-    "detail",
-)
 _CHANGES = ("insertion", "deletion", "substitution")
 
 
@@ -88,10 +82,11 @@ def _with_category_rates(result: Result) -> Result:
 def _read_differences_csv(path: Path) -> dict[str, dict[str, list[dict[str, Any]]]]:
     """``{model: {file path: [rows]}}`` from a sequence ``differences.csv``."""
     rows = list(csv.DictReader(io.StringIO(read_text(path))))
-    if rows and not set(_DIFFERENCE_COLUMNS) <= set(rows[0]):
+    required = DIFFERENCE_COLUMNS[:-1]  # edit_distance may be absent (an older file)
+    if rows and not set(required) <= set(rows[0]):
         raise InputError(
             f"not a parsescore sequence differences file; expected columns "
-            f"{', '.join(_DIFFERENCE_COLUMNS)}",
+            f"{', '.join(required)}",
             path=str(path),
         )
     out: dict[str, dict[str, list[dict[str, Any]]]] = {}
