@@ -116,7 +116,12 @@ def _defs() -> dict[str, dict[str, Any]]:
     documents = [name for kind in kinds() for name in kind.documents]
     defs: dict[str, dict[str, Any]] = {}
     for kind in kinds():
-        defs |= kind.schema()
+        parts = kind.schema()
+        needed = [*kind.documents, f"{kind.name}_detail", f"{kind.name}_dataset"]
+        missing = [name for name in needed if name not in parts]
+        if missing:
+            raise ValueError(f"kind {kind.name!r}: its schema lacks {', '.join(missing)}")
+        defs |= parts
     defs |= {
         "interval": record({"mean": NUMBER, "ci_low": NUMBER, "ci_high": NUMBER}),
         "difference": record(

@@ -234,3 +234,13 @@ def test_a_kind_package_imports_no_other_kind() -> None:
                 parts = module.split(".")
                 if parts[0] == "parsescore" and len(parts) > 1 and parts[1] in names:
                     assert parts[1] == name, f"{path.relative_to(SRC)} imports {module}"
+
+
+def test_a_kind_whose_schema_lacks_its_envelope_parts_is_named() -> None:
+    from dataclasses import replace
+
+    from parsescore.schema import schema
+
+    incomplete = replace(TEXT, schema=lambda: {"text": {"type": "object"}})
+    with registered(incomplete), pytest.raises(ValueError, match=r"'text'.*text_detail"):
+        schema("result")
