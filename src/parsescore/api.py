@@ -10,7 +10,7 @@ import inspect
 from typing import Any
 
 from parsescore.errors import InputError
-from parsescore.kinds import get_kind
+from parsescore.kinds import get_kind, resolved
 from parsescore.results import Result
 
 __all__ = ["evaluate"]
@@ -30,9 +30,8 @@ def evaluate(kind: str, truth: Any, pred: Any, **options: Any) -> Result:
         result = evaluate(kind, "truth.json", "pred.json")
         result.totals, result.to_dataframe(), result.to_csv()
     """
-    scorer = get_kind(kind).evaluate
-    target = getattr(scorer, "target", None)
-    signature = inspect.signature(_resolve(target) if target else scorer)
+    scorer = resolved(get_kind(kind).evaluate)
+    signature = inspect.signature(scorer)
     try:
         signature.bind(truth, pred, **options)
     except TypeError as exc:
@@ -40,11 +39,5 @@ def evaluate(kind: str, truth: Any, pred: Any, **options: Any) -> Result:
             p.name for p in list(signature.parameters.values())[2:] if p.kind is p.KEYWORD_ONLY
         ]
         raise InputError(f"{kind}: {exc}; its options: {', '.join(known)}") from None
-    return scorer(truth, pred, **options)
-
-
-def _resolve(target: str) -> Any:
-    import importlib
-
-    module, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    result: Result = scorer(truth, pred, **options)
+    return result

@@ -44,6 +44,7 @@ __all__ = [
     "lazy",
     "register_kind",
     "registered",
+    "resolved",
     "unregister_kind",
 ]
 
@@ -241,16 +242,25 @@ def lazy(target: str) -> Callable[..., Any]:
         raise ValueError(f"expected 'module:attribute', got {target!r}")
     resolved: list[Callable[..., Any]] = []
 
-    def call(*args: Any, **kwargs: Any) -> Any:
+    def resolve() -> Callable[..., Any]:
         if not resolved:
             resolved.append(getattr(importlib.import_module(module), attribute))
-        return resolved[0](*args, **kwargs)
+        return resolved[0]
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return resolve()(*args, **kwargs)
 
     call.__name__ = attribute
     call.__qualname__ = attribute
     call.__doc__ = f"``{target}``, imported on first call."
-    call.target = target  # type: ignore[attr-defined]
+    call.resolve = resolve  # type: ignore[attr-defined]  # the real callable (its signature)
     return call
+
+
+def resolved(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The callable a :func:`lazy` reference stands for (``function`` itself otherwise)."""
+    resolve = getattr(function, "resolve", None)
+    return function if resolve is None else resolve()
 
 
 _REGISTRY: dict[str, Kind] = {}

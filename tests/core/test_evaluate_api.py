@@ -224,8 +224,8 @@ def test_graph_keywords_score_as_the_command(scored) -> None:
 
 
 def test_every_kind_scores_truth_first() -> None:
-    for kind in parsescore.kinds.kinds():
-        target = getattr(kind.evaluate, "target", None)
-        module, _, attr = target.partition(":")
-        params = list(inspect.signature(getattr(importlib.import_module(module), attr)).parameters)
+    from parsescore.kinds import kinds, resolved
+
+    for kind in kinds():
+        params = list(inspect.signature(resolved(kind.evaluate)).parameters)
         assert params[:2] == ["truth", "pred"], kind.name
