@@ -64,5 +64,10 @@ def accept_answer(kind: str, answer: str, *, stem: str) -> Prediction:
     text = unwrap_fences(answer).strip()
     if not text:
         raise AnswerError("the answer is empty")
-    body, warnings = predict_parts(kind).accept(text, stem)
+    try:
+        body, warnings = predict_parts(kind).accept(text, stem)
+    except AnswerError:
+        raise
+    except ValueError as exc:  # a kind's check may raise any ValueError with the reason
+        raise AnswerError(str(exc)) from None
     return Prediction(body, warnings)
