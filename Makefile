@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean browser
+.PHONY: demo test lint bench clean tools
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,17 +24,22 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
-# The HTML report is tested in a real headless browser: Debian's Chromium.
-browser:
-	@command -v chromium >/dev/null 2>&1 || { \
+# Real components the tests use, from Debian's packages: Chromium (the HTML report is tested in
+# a headless browser) and pandoc (an independent converter renders tables in Markdown and LaTeX
+# for the table readers' round-trip tests).
+TOOLS := chromium pandoc
+tools:
+	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian's chromium for the browser test"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    echo "installing Debian's$$missing for the tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else \
-	    echo "the report test needs Chromium: sudo apt-get install chromium"; \
-	  fi; }
+	    echo "the tests need$$missing: sudo apt-get install$$missing"; \
+	  fi; \
+	fi
 
-test: $(VENV)/.installed-test lint browser
+test: $(VENV)/.installed-test lint tools
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed-test

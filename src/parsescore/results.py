@@ -106,7 +106,9 @@ class Result:
             fixes), when it was scored in this process; not part of the envelope.
         computed: the kind's own result object (e.g. the table ``BatchResult``), when scored in
             this process; not part of the envelope.
-        warnings: what the user should know about the inputs (not part of the envelope).
+        warnings: what the user should know about the inputs (e.g. predictions the reference's
+            rule scores 0 because they are written in another format); in the envelope when
+            there are any.
     """
 
     kind: str
@@ -121,7 +123,7 @@ class Result:
     dataset: dict[str, Any] = field(default_factory=dict)
     native: Any = field(default=None, compare=False, repr=False)
     computed: Any = field(default=None, compare=False, repr=False)
-    warnings: tuple[str, ...] = field(default=(), compare=False)
+    warnings: tuple[str, ...] = ()
 
     def metrics(self) -> list[str]:
         """Every metric any item has, in order of first appearance."""
@@ -168,9 +170,10 @@ class Result:
         """The result envelope (``parsescore schema result``): same result, same JSON.
 
         Keys come in a fixed order and floats are not rounded; there is no timestamp, so that
-        the same scores always give the same bytes.
+        the same scores always give the same bytes. ``warnings`` is written only when there are
+        any.
         """
-        return {
+        envelope: dict[str, Any] = {
             ENVELOPE_KEY: ENVELOPE_VERSION,
             "version": self.version,
             "kind": self.kind,
@@ -184,6 +187,9 @@ class Result:
             "totals": self.totals,
             "dataset": self.dataset,
         }
+        if self.warnings:
+            envelope["warnings"] = list(self.warnings)
+        return envelope
 
     def write(self, path: str | Path) -> Path:
         """Write the envelope to ``path`` atomically; :func:`load_result` reads it back."""
@@ -359,11 +365,16 @@ def _envelope(doc: Mapping[str, Any], r: Reader, name: str | None) -> Result:
             f"unsupported result envelope version {format_version!r}; parsescore {__version__} "
             f"reads version {ENVELOPE_VERSION} (write it again with this parsescore's --result)",
         )
-    unknown = [k for k in doc if k not in _ENVELOPE_KEYS]
+    unknown = [k for k in doc if k not in (*_ENVELOPE_KEYS, "warnings")]
     if unknown:
         raise r.fail(
-            "top level", f"unknown key {unknown[0]!r}; expected {', '.join(_ENVELOPE_KEYS)}"
+            "top level",
+            f"unknown key {unknown[0]!r}; expected {', '.join(_ENVELOPE_KEYS)} (and warnings)",
         )
+    warnings = [
+        r.string(w, f"warnings[{k}]")
+        for k, w in enumerate(r.array(doc.get("warnings", []), "warnings"))
+    ]
     for key in _ENVELOPE_KEYS:
         r.key(doc, key, "top level")
     kind = doc["kind"]
@@ -407,6 +418,7 @@ def _envelope(doc: Mapping[str, Any], r: Reader, name: str | None) -> Result:
         version=version,
         details=details,
         dataset=dict(r.mapping(doc["dataset"], "dataset")),
+        warnings=tuple(warnings),
     )
 
 

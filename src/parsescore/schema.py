@@ -170,7 +170,12 @@ def _defs() -> dict[str, dict[str, Any]]:
                     "items": {"type": "array", "items": ref("result_item")},
                     "totals": map_of(NUMBER, description="Dataset-level numbers, flattened."),
                     "dataset": {"type": "object", "description": "Dataset-level facts."},
+                    "warnings": {
+                        **STRINGS,
+                        "description": "What the user should know about the inputs.",
+                    },
                 },
+                optional=("warnings",),
                 description="One system on one dataset (parsescore.results.Result.to_json).",
             ),
             "allOf": [

@@ -138,6 +138,11 @@ class _Side:
                 text = normalise_html(text)
             table = find_table(text)
             if table is None:
+                # TEDS reads only body/table; GriTS, as table-transformer's html_to_cells,
+                # reads a bare <table> too
+                if options.with_grits:
+                    fragment = _fragment_table(text)
+                    self.cells = None if fragment is None else cells_from_table(fragment)
                 return
             if options.with_grits:
                 self.cells = cells_from_table(table)
@@ -148,6 +153,17 @@ class _Side:
         except (ValueError, etree.LxmlError) as exc:
             reason = getattr(exc, "reason", None) or str(exc) or type(exc).__name__
             raise InputError(f"bad HTML: {reason}", path=path, where=f"key {name!r}") from None
+
+
+def _fragment_table(text: str) -> Any:
+    """The first ``<table>`` of a document without ``body/table`` (a bare fragment), or None."""
+    from lxml import html
+
+    root = html.fromstring(text, parser=html.HTMLParser(remove_comments=True, encoding="utf-8"))
+    if root.tag == "table":
+        return root
+    found = root.xpath(".//table")
+    return found[0] if found else None
 
 
 def _grits_numbers(result: GritsResult | None) -> dict[str, float]:
@@ -170,19 +186,12 @@ def _score_one(
         grits_part = _grits_numbers(None) if options.with_grits else None
         return TableScores(name, 0.0, 0.0, grits_part, missing=True)
     pred_side = _Side(pred, options, path=paths[1], name=name)
-    if true_side.content is None or pred_side.content is None:
-        grits_part = _grits_numbers(None) if options.with_grits else None
-        return TableScores(name, 0.0, 0.0, grits_part)
-    assert true_side.structure is not None and pred_side.structure is not None
-    teds = teds_of_trees(true_side.content, pred_side.content, denominator=options.denominator)
-    teds_s = teds_of_trees(
-        true_side.structure, pred_side.structure, denominator=options.denominator
-    )
     grits_part = None
     if options.with_grits:
-        assert true_side.cells is not None and pred_side.cells is not None
         grits_part = _grits_numbers(
-            grits(
+            None
+            if true_side.cells is None or pred_side.cells is None
+            else grits(
                 true_side.cells,
                 pred_side.cells,
                 iou=options.grits_iou,
@@ -190,6 +199,13 @@ def _score_one(
                 loc=False,
             )
         )
+    if true_side.content is None or pred_side.content is None:
+        return TableScores(name, 0.0, 0.0, grits_part)
+    assert true_side.structure is not None and pred_side.structure is not None
+    teds = teds_of_trees(true_side.content, pred_side.content, denominator=options.denominator)
+    teds_s = teds_of_trees(
+        true_side.structure, pred_side.structure, denominator=options.denominator
+    )
     return TableScores(name, teds.score, teds_s.score, grits_part)
 
 

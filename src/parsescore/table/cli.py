@@ -28,6 +28,20 @@ if TYPE_CHECKING:
 
     from parsescore.results import Result
 
+#: The formats ``--truth-format`` / ``--pred-format`` take (parsescore.table.formats.FORMATS,
+#: written out so that --help does not import the readers).
+FORMAT_HELP = (
+    "html (the reference's input: a whole document), html-fragment, markdown, latex, csv, tsv, "
+    "otsl, doctags, or auto (a folder's files by extension, others by content)"
+)
+TruthFormatOption = Annotated[
+    str, typer.Option("--truth-format", help=f"How the truth tables are written: {FORMAT_HELP}.")
+]
+PredFormatOption = Annotated[
+    str,
+    typer.Option("--pred-format", help=f"How the predicted tables are written: {FORMAT_HELP}."),
+]
+
 __all__ = ["register", "summarise"]
 
 
@@ -69,6 +83,12 @@ def summarise(result: Result, console: Console) -> None:
         for name in worst:
             lowest.add_row(escape(name), f"{headline[name]:.4f}", f"{secondary[name]:.4f}")
         console.print(lowest)
+    from parsescore.cli_common import console as make_console
+    from parsescore.cli_common import warn
+
+    err = make_console(stderr=True)
+    for message in result.warnings:
+        warn(err, message)
     missing, extra = doc["missing"], doc["extra"]
     if missing:
         shown = ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else "")
@@ -110,6 +130,11 @@ def register(app: typer.Typer) -> None:
             str | None, typer.Option("--ignore-nodes", help="Comma-separated tags to strip.")
         ] = None,
         no_grits: Annotated[bool, typer.Option("--no-grits", help="Skip GriTS.")] = False,
+        truth_format: TruthFormatOption = "html",
+        pred_format: PredFormatOption = "html",
+        no_header: Annotated[
+            bool, typer.Option("--no-header", help="CSV/TSV: the first row is not a header.")
+        ] = False,
         grits_iou: Annotated[
             str, typer.Option("--grits-iou", help="enclosing (table-transformer) or union.")
         ] = "enclosing",
@@ -131,6 +156,9 @@ def register(app: typer.Typer) -> None:
             grits=not no_grits,
             grits_iou=grits_iou,
             grits_lcs=grits_lcs,
+            truth_format=truth_format,
+            pred_format=pred_format,
+            header=not no_header,
             cell_details=result is not None,
             jobs=jobs,
             dask_scheduler=dask_scheduler,
@@ -191,14 +219,19 @@ def register(app: typer.Typer) -> None:
         structure_only: Annotated[
             bool, typer.Option("-steds", "--structure_only", help="TEDS-S.")
         ] = False,
+        truth_format: TruthFormatOption = "html",
+        pred_format: PredFormatOption = "html",
     ) -> None:
         """Score one pair and print the number, like ``table_recognition_metric``."""
+        from parsescore.table.formats import read_table
         from parsescore.table.teds import TEDS
 
         if gt_html is None:
             raise ValueError("gt_html must be non-empty.")
         if pred_html is None:
             raise ValueError("pred_html must be non-empty.")
+        gt_html = read_table(gt_html, truth_format).html
+        pred_html = read_table(pred_html, pred_format).html
         try:
             score = TEDS(structure_only=structure_only)(gt_html, pred_html)
         except ValueError as exc:

@@ -8,19 +8,32 @@ Accepted shapes (PubTabNet's batch formats and a few common variants):
 - ``html`` may also be PubTabNet's annotation ``{"structure": {"tokens": [...]}, "cells":
   [{"tokens": [...]}, ...]}``, turned into HTML as PubTabNet's ``format_html`` does;
 - a folder: every ``*.html`` file below it, named by its relative path without ``.html``.
+
+:func:`read_collection` reads tables written in other formats too (:mod:`parsescore.table.formats`):
+a folder's files by extension (``.html .md .tex .csv .tsv .otsl .dt``), the strings of a JSON or
+JSONL collection by their content (``auto``) or as the format given.
 """
 
 from __future__ import annotations
 
 import html as html_lib
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from parsescore.errors import InputError
 from parsescore.files import load_json, read_text
+from parsescore.table.formats import EXTENSIONS, FORMATS, TableText, read_table
 
-__all__ = ["html_from_value", "load_tables", "pubtabnet_annotation_html"]
+__all__ = [
+    "Collection",
+    "html_from_value",
+    "load_tables",
+    "pubtabnet_annotation_html",
+    "read_collection",
+]
 
 _NAME_KEYS = ("name", "filename", "id", "imgid")
 
@@ -131,3 +144,95 @@ def load_tables(path: str | Path) -> dict[str, str]:
             path=path,
         )
     return tables
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A collection read in some format: each table as TEDS reads it (with the format read),
+    the tables that could not be read (name → reason) and warnings."""
+
+    tables: dict[str, TableText]
+    failed: dict[str, str] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+
+def _texts(path: Path, *, every_format: bool) -> dict[str, tuple[str, str | None]]:
+    """``{name: (text, format of its file extension or None)}`` of a collection."""
+    if not path.is_dir() or not every_format:
+        return {name: (text, None) for name, text in load_tables(path).items()}
+    out: dict[str, tuple[str, str | None]] = {}
+    for file in sorted(p for p in path.rglob("*") if p.is_file()):
+        format = EXTENSIONS.get(file.suffix.lower())
+        if format is None:
+            continue
+        name = file.relative_to(path).with_suffix("").as_posix()
+        if name in out:
+            raise InputError(
+                f"two files for table {name!r} (e.g. .html and .md); keep one",
+                path=file,
+            )
+        out[name] = (read_text(file), format)
+    if not out:
+        known = " ".join(sorted(EXTENSIONS))
+        raise InputError(f"folder has no table files ({known})", path=path)
+    return out
+
+
+def read_collection(
+    source: str | Path | Mapping[str, str],
+    format: str = "html",
+    *,
+    header: bool = True,
+    strict: bool = True,
+) -> Collection:
+    """Read a collection of tables written in ``format`` (``auto``: each table's own).
+
+    ``html`` is the reference's input, read as it is. With ``auto``, a folder's files are read by
+    their extension and the strings of a JSON/JSONL collection (or a mapping) by their content.
+    A table that cannot be read is an InputError naming the file, the table and the place in it
+    (``strict``), or is listed in ``failed`` with the reason.
+    """
+    if format != "auto" and format not in FORMATS:
+        raise InputError(f"unknown table format {format!r}; expected auto, {', '.join(FORMATS)}")
+    path: Path | None = None
+    texts: dict[str, tuple[str, str | None]]
+    warnings: list[str] = []
+    if isinstance(source, Mapping):
+        texts = {name: (text, None) for name, text in source.items()}
+    else:
+        path = Path(source)
+        if format == "html" and path.is_dir():
+            others = sorted(
+                p.suffix.lower()
+                for p in path.rglob("*")
+                if p.is_file() and EXTENSIONS.get(p.suffix.lower(), "html") != "html"
+            )
+            if others:
+                counts = ", ".join(f"{others.count(s)} {s}" for s in dict.fromkeys(others))
+                note = (
+                    f"{counts} files, which the html format does not read; format auto reads them"
+                )
+                if not any(path.rglob("*.html")):
+                    raise InputError(f"folder has no .html files but {note}", path=path)
+                warnings.append(f"{path} also holds {note}")
+        texts = _texts(path, every_format=format != "html")
+    tables: dict[str, TableText] = {}
+    failed: dict[str, str] = {}
+    for name, (text, by_extension) in texts.items():
+        chosen = format
+        if format == "auto" and by_extension and by_extension != "html":
+            chosen = by_extension  # .html: a whole document or a fragment, by its content
+        if format == "html":
+            tables[name] = TableText(text, "html")
+            continue
+        try:
+            table = read_table(text, chosen, header=header)
+        except InputError as exc:
+            where = f"key {name!r}" + (f", {exc.where}" if exc.where else "")
+            if strict:
+                raise InputError(exc.reason, path=path, where=where) from None
+            failed[name] = f"{chosen}: {exc.where + ': ' if exc.where else ''}{exc.reason}"
+            continue
+        tables[name] = table
+        warnings += [f"{name}: {w}" for w in table.warnings]
+    return Collection(tables, failed, tuple(warnings))

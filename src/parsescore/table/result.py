@@ -35,6 +35,9 @@ def evaluate(
     grits: bool = True,
     grits_iou: IouMode = "enclosing",
     grits_lcs: LcsMode = "difflib",
+    truth_format: str = "html",
+    pred_format: str = "html",
+    header: bool = True,
     cells: bool = False,
     cell_details: bool = True,
     jobs: int = 1,
@@ -45,12 +48,20 @@ def evaluate(
 ) -> Result:
     """Score predicted tables against truth tables, matched by name.
 
-    ``truth`` and ``pred`` are collections (a JSON or JSONL file, or a folder of ``.html``
-    files; see :func:`parsescore.table.load_tables`) or ``{name: html}`` mappings. TEDS and
-    TEDS-S are ``table_recognition_metric`` 0.0.6's (``structure_only`` makes TEDS-S the
-    headline; ``denominator="all_descendants"`` is PubTabNet's); GriTS is table-transformer's
+    ``truth`` and ``pred`` are collections (a JSON or JSONL file, or a folder of table files;
+    see :func:`parsescore.table.load_tables`) or ``{name: text}`` mappings. TEDS and TEDS-S are
+    ``table_recognition_metric`` 0.0.6's (``structure_only`` makes TEDS-S the headline;
+    ``denominator="all_descendants"`` is PubTabNet's); GriTS is table-transformer's
     (``grits=False`` skips it). A missing prediction scores 0. ``cell_details`` adds each
     table's differing cells to its detail.
+
+    ``truth_format`` / ``pred_format`` say how tables are written (:mod:`parsescore.table.formats`:
+    ``html`` — the reference's input, the default —, ``html-fragment``, ``markdown``, ``latex``,
+    ``csv``, ``tsv``, ``otsl``, ``doctags``, or ``auto``: a folder's files by extension, other
+    tables by their content); ``header=False`` reads no CSV/TSV header row. A prediction that
+    cannot be read scores as missing and is listed (``dataset["unreadable"]``, a warning); with
+    the default ``html``, predictions the reference's rule scores 0 because they are in another
+    format are counted in a warning.
 
     With ``cells=True`` both sides are table-transformer cell lists (``{name: [cell]}`` JSON)
     and only GriTS-Top, -Con and -Loc are computed (``grits_iou`` / ``grits_lcs`` apply).
@@ -82,12 +93,22 @@ def evaluate(
         )
     from parsescore.table.batch import evaluate_tables
     from parsescore.table.celldiff import table_details
-    from parsescore.table.inputs import load_tables
+    from parsescore.table.inputs import read_collection
 
-    truth_tables = dict(truth) if isinstance(truth, Mapping) else load_tables(truth)
-    pred_tables = dict(pred) if isinstance(pred, Mapping) else load_tables(pred)
+    truth_read = read_collection(truth, truth_format, header=header)
+    pred_read = read_collection(pred, pred_format, header=header, strict=False)
+    truth_tables = {name: table.html for name, table in truth_read.tables.items()}
+    pred_tables = {name: table.html for name, table in pred_read.tables.items()}
     if not truth_tables:
         raise InputError("no truth tables", path=str(truth) if _is_path(truth) else None)
+    warnings = _format_warnings(truth_tables, truth_format, "truth tables")
+    warnings += _format_warnings(pred_tables, pred_format, "predictions")
+    warnings += list(truth_read.warnings) + list(pred_read.warnings)
+    if pred_read.failed:
+        shown = "; ".join(f"{n}: {why}" for n, why in list(pred_read.failed.items())[:5])
+        warnings.append(
+            f"{len(pred_read.failed)} predictions could not be read and score as missing: {shown}"
+        )
     batch = evaluate_tables(
         truth_tables,
         pred_tables,
@@ -106,6 +127,26 @@ def evaluate(
         pred_path=pred if isinstance(pred, str | Path) else None,
     )
     details = table_details(truth_tables, pred_tables, normalise=normalise) if cell_details else {}
+    native = batch.to_json()
+    options = {"metric": batch.metric} | batch.options
+    dataset: dict[str, Any] = {"missing": list(batch.missing), "extra": list(batch.extra)}
+    if (truth_format, pred_format) != ("html", "html"):  # the default output stays the reference's
+        formats = {
+            name: {
+                "truth": truth_read.tables[name].format,
+                "pred": pred_read.tables[name].format if name in pred_read.tables else None,
+            }
+            for name in truth_tables
+        }
+        chosen = {"truth_format": truth_format, "pred_format": pred_format}
+        native["options"] |= chosen
+        native["formats"] = formats
+        native["unreadable"] = dict(pred_read.failed)
+        options |= chosen
+        dataset["unreadable"] = dict(pred_read.failed)
+        details = {
+            name: dict(details.get(name, {})) | {"formats": formats[name]} for name in truth_tables
+        }
     names = batch.metric_names()
     scores = {metric: batch.scores(metric) for metric in names}
     items = {t.name: {m: float(scores[m][t.name]) for m in names} for t in batch.tables}
@@ -116,13 +157,32 @@ def evaluate(
         items,
         totals,
         inputs=inputs,
-        options={"metric": batch.metric} | batch.options,
+        options=options,
         version=__version__,
         details={item: dict(details[item]) for item in items if details.get(item)},
-        dataset={"missing": list(batch.missing), "extra": list(batch.extra)},
-        native=batch.to_json(),
+        dataset=dataset,
+        native=native,
         computed=batch,
+        warnings=tuple(warnings),
     )
+
+
+def _format_warnings(tables: dict[str, str], format: str, what: str) -> list[str]:
+    """With the reference's ``html``: how many tables it scores 0 for being in another format."""
+    if format != "html":
+        return []
+    from parsescore.table.formats import unread_formats
+
+    found = unread_formats(tables)
+    if not found:
+        return []
+    counts = ", ".join(f"{len(names)} {kind}" for kind, names in found.items())
+    examples = ", ".join(name for names in found.values() for name in names[:3])
+    flag = "--pred-format" if what == "predictions" else "--truth-format"
+    return [
+        f"{sum(map(len, found.values()))} of {len(tables)} {what} are not full HTML documents "
+        f"({counts}: {examples}); the reference's rule scores them 0; {flag} auto reads them"
+    ]
 
 
 def _is_path(value: Any) -> bool:
@@ -194,6 +254,7 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
     headline = doc.get("metric")
     options: dict[str, Any] = {"metric": headline} if isinstance(headline, str) else {}
     options |= r.mapping(doc.get("options", {}), "key 'options'")
+    formats = r.mapping(doc.get("formats", {}), "key 'formats'")
     return [
         Result(
             "table",
@@ -202,6 +263,7 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
             totals,
             r.path,
             options=options,
-            dataset={k: doc[k] for k in ("missing", "extra") if k in doc},
+            details={item: {"formats": formats[item]} for item in items if item in formats},
+            dataset={k: doc[k] for k in ("missing", "extra", "unreadable") if k in doc},
         )
     ]

@@ -1,0 +1,817 @@
+"""Tables as models write them — HTML (documents or bare fragments), Markdown pipe tables,
+LaTeX ``tabular``, CSV/TSV, OTSL/DocTags — read into the one HTML form TEDS and GriTS score.
+
+Every reader produces a PubTabNet-convention table (shared/specs/formats.md, "Tables"):
+``<html><body><table>`` with ``<thead>`` (the header rows, when there are any) and ``<tbody>``,
+every cell a ``<td>`` with ``colspan``/``rowspan`` only, cell text escaped, with inline ``<b>``
+``<i>`` ``<sup>`` ``<sub>`` (and ``<br>`` line breaks) kept and every other markup as its text.
+A full HTML document is returned unchanged (the reference's own input); a fragment is wrapped.
+
+Parsing is done by the formats' own libraries: markdown-it-py (Markdown), pylatexenc's node
+walker (LaTeX; the tabular structure — ``&``, ``\\\\``, ``\\multicolumn``, ``\\multirow``, rules —
+is read from its nodes here), the ``csv`` module, and docling-core for OTSL/DocTags (the
+``docling`` extra). Bad input is an :class:`~parsescore.errors.InputError` naming the line and
+column; spans are capped at :data:`MAX_SPAN` and tables at :data:`MAX_CELLS` cells.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from parsescore.errors import InputError
+
+__all__ = [
+    "EXTENSIONS",
+    "FORMATS",
+    "MAX_CELLS",
+    "MAX_SPAN",
+    "TableText",
+    "detect_format",
+    "read_table",
+    "to_html",
+    "unread_formats",
+]
+
+Format = Literal["html", "html-fragment", "markdown", "latex", "csv", "tsv", "otsl", "doctags"]
+#: Every format :func:`read_table` reads (``auto`` detects one of them).
+FORMATS: tuple[str, ...] = (
+    "html",
+    "html-fragment",
+    "markdown",
+    "latex",
+    "csv",
+    "tsv",
+    "otsl",
+    "doctags",
+)
+#: The format of a file in a prediction or truth folder, by its extension.
+EXTENSIONS = {
+    ".html": "html",
+    ".htm": "html",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".tex": "latex",
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".otsl": "otsl",
+    ".dt": "doctags",
+}
+#: Largest ``colspan`` / ``rowspan`` a reader accepts.
+MAX_SPAN = 1000
+#: Most cells (grid slots) a read table may have.
+MAX_CELLS = 1_000_000
+
+_INLINE = {"b": "b", "strong": "b", "i": "i", "em": "i", "sup": "sup", "sub": "sub"}
+
+
+@dataclass(frozen=True)
+class TableText:
+    """One table read: its HTML (what TEDS scores), the format it was read as, and notes."""
+
+    html: str
+    format: str
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass
+class _Cell:
+    html: str
+    colspan: int = 1
+    rowspan: int = 1
+
+
+@dataclass
+class _Grid:
+    rows: list[list[_Cell]] = field(default_factory=list)
+    header_rows: int = 0
+
+
+def _fail(message: str, text: str | None = None, position: int | None = None) -> InputError:
+    where = None
+    if text is not None and position is not None:
+        line = text.count("\n", 0, position) + 1
+        column = position - (text.rfind("\n", 0, position) + 1) + 1
+        where = f"line {line}, column {column}"
+    return InputError(message, where=where)
+
+
+def _span(value: int, what: str) -> int:
+    if value < 1:
+        raise InputError(f"{what} {value} is not a span (at least 1)")
+    if value > MAX_SPAN:
+        raise InputError(f"{what} {value} is larger than the limit of {MAX_SPAN}")
+    return value
+
+
+def _render(grid: _Grid) -> str:
+    """The PubTabNet-convention HTML document of a grid."""
+    slots = sum(c.colspan * c.rowspan for row in grid.rows for c in row)
+    if slots > MAX_CELLS:
+        raise InputError(f"the table has {slots} cells, more than the limit of {MAX_CELLS}")
+
+    def row_html(row: Sequence[_Cell]) -> str:
+        cells = []
+        for cell in row:
+            attributes = ""
+            if cell.colspan > 1:
+                attributes += f' colspan="{cell.colspan}"'
+            if cell.rowspan > 1:
+                attributes += f' rowspan="{cell.rowspan}"'
+            cells.append(f"<td{attributes}>{cell.html}</td>")
+        return "<tr>" + "".join(cells) + "</tr>"
+
+    head, body = grid.rows[: grid.header_rows], grid.rows[grid.header_rows :]
+    parts = ["<html><body><table>"]
+    if head:
+        parts.append("<thead>" + "".join(row_html(r) for r in head) + "</thead>")
+    if body:
+        parts.append("<tbody>" + "".join(row_html(r) for r in body) + "</tbody>")
+    parts.append("</table></body></html>")
+    return "".join(parts)
+
+
+def _text(value: str) -> str:
+    return html.escape(value, quote=False)
+
+
+# -- detection ----------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"\A\s*```[^\n`]*\n(.*?)\n?```\s*\Z", re.DOTALL)
+_OTSL = re.compile(r"<(?:otsl|fcel|ecel|ched|rhed|lcel|ucel|xcel)>")
+_LATEX = re.compile(r"\\begin\{(?:tabular\*?|tabularx|longtable|array)\}")
+_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$", re.MULTILINE)
+
+
+def _unfenced(text: str) -> str:
+    """The body of a Markdown code fence around the whole answer, or the text itself."""
+    match = _FENCE.match(text)
+    return match.group(1) if match else text
+
+
+def detect_format(text: str) -> str:
+    """The format a table's text is written in (one of :data:`FORMATS`).
+
+    OTSL/DocTags tokens, then an HTML ``<table>`` (a whole document or a fragment), a LaTeX
+    tabular environment, a Markdown delimiter row (``|---|``), tab- then comma-separated lines.
+    Text that is none of these is an InputError.
+    """
+    body = _unfenced(text)
+    if _OTSL.search(body):
+        return "doctags" if ("<doctag" in body or "<loc_" in body) else "otsl"
+    if re.search(r"<table\b", body, re.IGNORECASE):
+        return "html" if _html_document(body) else "html-fragment"
+    if _LATEX.search(body):
+        return "latex"
+    lines = [line for line in body.splitlines() if line.strip()]
+    if any("|" in line for line in lines) and _DELIMITER_ROW.search(body):
+        return "markdown"
+    if lines and sum("\t" in line for line in lines) >= max(1, len(lines) // 2 + 1):
+        return "tsv"
+    if len(lines) >= 1 and all("," in line for line in lines):
+        return "csv"
+    raise InputError(
+        "cannot tell the table's format: expected HTML, a Markdown pipe table, a LaTeX tabular, "
+        "CSV/TSV or OTSL"
+    )
+
+
+def _html_document(text: str) -> bool:
+    """Whether TEDS finds a ``body/table`` in ``text`` (the reference's own rule)."""
+    from lxml import etree
+
+    from parsescore.table.tree import find_table
+
+    try:
+        return find_table(text) is not None
+    except (etree.LxmlError, ValueError):
+        return False
+
+
+# -- public entry points ------------------------------------------------------------------------
+
+
+def read_table(text: str, format: str = "auto", *, header: bool = True) -> TableText:
+    """Read one table written in ``format`` (``auto``: :func:`detect_format`).
+
+    ``header=False`` reads the first CSV/TSV row as a body row. Returns the HTML TEDS scores,
+    the format read and warnings (e.g. a Markdown answer holding several tables).
+    """
+    if format == "auto":
+        format = detect_format(text)
+    if format not in FORMATS:
+        raise InputError(f"unknown table format {format!r}; expected auto, {', '.join(FORMATS)}")
+    if format == "html":
+        return TableText(text, "html")
+    body = _unfenced(text)
+    if format == "html-fragment":
+        return TableText(f"<html><body>{body}</body></html>", format)
+    if format == "markdown":
+        return _markdown(body)
+    if format == "latex":
+        return _latex(body)
+    if format in ("csv", "tsv"):
+        return TableText(_delimited(body, "," if format == "csv" else "\t", header), format)
+    return _otsl(body, format)
+
+
+def to_html(text: str, format: str = "auto") -> str:
+    """The table in ``text`` as one PubTabNet-convention HTML document (see :func:`read_table`).
+
+    >>> to_html("| a | b |\\n|---|---|\\n| 1 | **2** |")
+    '<html><body><table><thead><tr><td>a</td><td>b</td></tr></thead><tbody><tr><td>1</td><td><b>2</b></td></tr></tbody></table></body></html>'
+    """
+    return read_table(text, format).html
+
+
+# -- Markdown -----------------------------------------------------------------------------------
+
+_TAG = re.compile(r"^<\s*(/?)\s*([a-zA-Z][a-zA-Z0-9]*)[^>]*?(/?)\s*>$")
+
+
+def _inline_html(tokens: Iterable[Any]) -> str:
+    """A cell's inline tokens as HTML: emphasis as ``<b>``/``<i>``, raw ``<b> <i> <sup> <sub>
+    <br>`` kept, other markup dropped (its text stays)."""
+    out: list[str] = []
+    for token in tokens:
+        kind = token.type
+        if kind in ("text", "code_inline"):
+            out.append(_text(token.content))
+        elif kind in ("strong_open", "strong_close", "em_open", "em_close"):
+            tag = "b" if kind.startswith("strong") else "i"
+            out.append(f"</{tag}>" if kind.endswith("close") else f"<{tag}>")
+        elif kind in ("softbreak", "hardbreak"):
+            out.append("<br>")
+        elif kind == "image":
+            out.append(_inline_html(token.children or []))
+        elif kind == "html_inline":
+            match = _TAG.match(token.content.strip())
+            if match is None:
+                out.append(_text(token.content))
+                continue
+            closing, name = match.group(1), match.group(2).lower()
+            if name == "br":
+                out.append("<br>")
+            elif name in _INLINE:
+                out.append(f"</{_INLINE[name]}>" if closing else f"<{_INLINE[name]}>")
+    return "".join(out)
+
+
+def _markdown(text: str) -> TableText:
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark", {"html": True}).enable("table")
+    tokens = parser.parse(text)
+    tables = sum(1 for t in tokens if t.type == "table_open")
+    if not tables:
+        if re.search(r"<table\b", text, re.IGNORECASE):  # an HTML table in a Markdown answer
+            start = re.search(r"<table\b", text, re.IGNORECASE)
+            end = text.lower().rfind("</table>")
+            assert start is not None
+            fragment = text[start.start() : end + len("</table>") if end >= 0 else len(text)]
+            return TableText(f"<html><body>{fragment}</body></html>", "markdown")
+        raise InputError(
+            "no Markdown table found: expected a header row, then a delimiter row such as "
+            "|---|---|, then the body rows"
+        )
+    grid = _Grid()
+    in_head = False
+    row: list[_Cell] | None = None
+    for token in tokens:
+        if token.type == "table_close":
+            break
+        if token.type == "thead_open":
+            in_head = True
+        elif token.type == "thead_close":
+            in_head = False
+        elif token.type == "tr_open":
+            row = []
+        elif token.type == "tr_close" and row is not None:
+            grid.rows.append(row)
+            if in_head:
+                grid.header_rows += 1
+            row = None
+        elif token.type == "inline" and row is not None:
+            row.append(_Cell(_inline_html(token.children or []).strip()))
+    if grid.header_rows and all(not c.html for c in grid.rows[0]):
+        del grid.rows[0]  # an empty header row: a table without header, as Markdown must write it
+        grid.header_rows = 0
+    warnings: tuple[str, ...] = ()
+    if tables > 1:
+        warnings = (f"{tables} Markdown tables in the answer; the first is scored",)
+    return TableText(_render(grid), "markdown", warnings)
+
+
+# -- LaTeX --------------------------------------------------------------------------------------
+
+_ENVIRONMENTS = ("tabular", "tabular*", "tabularx", "longtable", "array")
+_RULES = ("hline", "toprule", "midrule", "bottomrule", "cline", "cmidrule", "specialrule")
+_SYMBOLS = {
+    "textless": "<",
+    "textgreater": ">",
+    "textbar": "|",
+    "textasciitilde": "~",
+    "textasciicircum": "^",
+    "textbackslash": "\\",
+    "textunderscore": "_",
+    "textbraceleft": "{",
+    "textbraceright": "}",
+    "textquotesingle": "'",
+    "textquotedbl": '"',
+    "textendash": "–",
+    "textemdash": "—",
+    "textbullet": "•",
+    "textdegree": "°",
+}
+_STYLES = {
+    "textbf": "b",
+    "bfseries": "b",
+    "textit": "i",
+    "emph": "i",
+    "textsl": "i",
+    "textsuperscript": "sup",
+    "textsubscript": "sub",
+}
+
+
+def _latex_context() -> Any:
+    from pylatexenc.latexwalker import get_default_latex_context_db
+    from pylatexenc.macrospec import EnvironmentSpec, MacroSpec
+
+    context = get_default_latex_context_db()
+    context.add_context_category(
+        "parsescore-tables",
+        prepend=True,
+        macros=[
+            MacroSpec("multicolumn", "{{{"),
+            MacroSpec("multirow", "{[{[{"),
+            MacroSpec("textsuperscript", "{"),
+            MacroSpec("textsubscript", "{"),
+            MacroSpec("cline", "{"),
+            MacroSpec("cmidrule", ""),  # its (lr){2-3} arguments are skipped by the reader
+            MacroSpec("specialrule", "{{{"),
+            MacroSpec("makecell", "[{"),
+            MacroSpec("shortstack", "[{"),
+            MacroSpec("hspace", "*{"),
+            MacroSpec("vspace", "*{"),
+            MacroSpec("rule", "[{{"),
+            MacroSpec("tabularnewline", ""),
+        ],
+        environments=[
+            EnvironmentSpec("tabular", "[{"),
+            EnvironmentSpec("tabular*", "{[{"),
+            EnvironmentSpec("tabularx", "{[{"),
+            EnvironmentSpec("longtable", "[{"),
+            EnvironmentSpec("array", "[{"),
+        ],
+    )
+    return context
+
+
+class _LatexText:
+    """A cell's LaTeX nodes as cell HTML (pylatexenc's LaTeX-to-text for everything but the
+    styles kept as tags, text-mode ``^{}``/``_{}``, symbols it leaves out, and math)."""
+
+    def __init__(self) -> None:
+        from pylatexenc.latex2text import LatexNodes2Text
+
+        self.plain = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
+
+    def __call__(self, nodes: Sequence[Any]) -> str:
+        from pylatexenc import latexwalker as lw
+
+        out: list[str] = []
+        nodes = [n for n in nodes if n is not None]
+        k = 0
+        while k < len(nodes):
+            node = nodes[k]
+            if isinstance(node, lw.LatexCharsNode):
+                chars = node.chars
+                script = chars[-1:] if chars.endswith(("^", "_")) else ""
+                if script and k + 1 < len(nodes) and isinstance(nodes[k + 1], lw.LatexGroupNode):
+                    tag = "sup" if script == "^" else "sub"
+                    out.append(_text(chars[:-1]))
+                    out.append(f"<{tag}>{self(nodes[k + 1].nodelist)}</{tag}>")
+                    k += 2
+                    continue
+                out.append(_text(chars))
+            elif isinstance(node, lw.LatexMathNode):
+                out.append(_text(node.latex_verbatim()))
+            elif isinstance(node, lw.LatexGroupNode):
+                out.append(self(node.nodelist))
+            elif isinstance(node, lw.LatexCommentNode):
+                pass
+            elif isinstance(node, lw.LatexMacroNode):
+                out.append(self._macro(node))
+            elif isinstance(node, lw.LatexEnvironmentNode):
+                out.append(self(node.nodelist))
+            else:
+                out.append(_text(self.plain.nodelist_to_text([node])))
+            k += 1
+        return "".join(out)
+
+    def _args(self, node: Any) -> list[Any]:
+        if node.nodeargd is None:
+            return []
+        return [a for a in node.nodeargd.argnlist if a is not None]
+
+    def _macro(self, node: Any) -> str:
+        name = node.macroname
+        if name in _SYMBOLS:
+            return _text(_SYMBOLS[name])
+        if name in ("\\", "newline", "linebreak", "tabularnewline"):
+            return "<br>"
+        args = self._args(node)
+        if name in ("^", "~") and all(_blank(getattr(a, "nodelist", [a])) for a in args):
+            return _text(name)  # \^{} and \~{}: the character itself, not an accent
+        if name in _STYLES:
+            if not args:  # a switch such as \bfseries: no scope to mark
+                return ""
+            tag = _STYLES[name]
+            last = args[-1]
+            inner = self(last.nodelist if hasattr(last, "nodelist") else [last])
+            return f"<{tag}>{inner}</{tag}>"
+        if name in ("makecell", "shortstack", "text", "mbox", "textrm", "texttt", "textsc"):
+            last = args[-1] if args else None
+            return self(last.nodelist) if last is not None and hasattr(last, "nodelist") else ""
+        if name in ("hspace", "vspace", "rule", "label", "centering", "raggedright"):
+            return ""
+        return _text(self.plain.nodelist_to_text([node]))
+
+
+def _column_count(spec: str) -> int | None:
+    """Columns of a tabular column specification (``l|c p{2cm} *{3}{r}``), None if unsure."""
+    count = 0
+    k = 0
+
+    def group(position: int) -> tuple[str, int]:
+        if position >= len(spec) or spec[position] != "{":
+            raise ValueError
+        depth = 0
+        for end in range(position, len(spec)):
+            depth += {"{": 1, "}": -1}.get(spec[end], 0)
+            if depth == 0:
+                return spec[position + 1 : end], end + 1
+        raise ValueError
+
+    try:
+        while k < len(spec):
+            char = spec[k]
+            if char in " |:\t\n":
+                k += 1
+            elif char in "@!><":
+                _, k = group(k + 1)
+            elif char in "pmbwWX" and k + 1 < len(spec) and spec[k + 1] == "{":
+                _, k = group(k + 1)
+                if char in "wW":
+                    _, k = group(k)
+                count += 1
+            elif char == "*":
+                times, k = group(k + 1)
+                inner, k = group(k)
+                repeated = _column_count(inner)
+                if repeated is None:
+                    return None
+                count += int(times) * repeated
+            elif char.isalpha():
+                count += 1
+                k += 1
+            else:
+                return None
+    except ValueError:
+        return None
+    return count
+
+
+def _find_environment(nodes: Sequence[Any]) -> Any:
+    from pylatexenc import latexwalker as lw
+
+    for node in nodes:
+        if isinstance(node, lw.LatexEnvironmentNode):
+            if node.environmentname in _ENVIRONMENTS:
+                return node
+            found = _find_environment(node.nodelist)
+            if found is not None:
+                return found
+        elif isinstance(node, lw.LatexGroupNode):
+            found = _find_environment(node.nodelist)
+            if found is not None:
+                return found
+    return None
+
+
+@dataclass
+class _RawCell:
+    nodes: list[Any] = field(default_factory=list)
+
+
+_LONGTABLE_MARKERS = ("endfirsthead", "endhead", "endfoot", "endlastfoot")
+_RULE_ARGUMENTS = re.compile(r"\s*(\([^)]*\))?\s*")
+
+
+def _latex(text: str) -> TableText:
+    from pylatexenc import latexwalker as lw
+
+    try:
+        nodes, _, _ = lw.LatexWalker(
+            text, latex_context=_latex_context(), tolerant_parsing=False
+        ).get_latex_nodes()
+    except lw.LatexWalkerError as exc:
+        message = str(exc).splitlines()[0].split(" @(")[0]
+        raise _fail(f"malformed LaTeX: {message}", text, getattr(exc, "pos", None)) from None
+    environment = _find_environment(nodes)
+    if environment is None:
+        raise InputError(
+            "no LaTeX table found: expected \\begin{tabular} (or tabular*, tabularx, "
+            "longtable, array)"
+        )
+    arguments = environment.nodeargd.argnlist if environment.nodeargd else []
+    spec = [a for a in arguments if a is not None]
+    columns = _column_count(spec[-1].latex_verbatim()[1:-1]) if spec else None
+
+    rows: list[tuple[list[_RawCell], int]] = []  # each row's cells and where it starts
+    rules: list[int] = []  # for each rule between rows: how many rows come before it
+    dropped: set[int] = set()  # longtable's repeated head and foot rows
+    last_foot: list[int] = []  # longtable's last foot: written first, shown last
+    section: list[int] = []  # rows since the previous longtable marker
+    has_first_head = any(
+        isinstance(n, lw.LatexMacroNode) and n.macroname == "endfirsthead"
+        for n in environment.nodelist
+    )
+    cells, start = [_RawCell()], environment.pos
+    skipping_rule_arguments = False
+    for node in environment.nodelist:
+        if skipping_rule_arguments:  # \cmidrule(lr){2-3}
+            if isinstance(node, lw.LatexCharsNode) and _RULE_ARGUMENTS.fullmatch(node.chars):
+                continue
+            skipping_rule_arguments = False
+            if isinstance(node, lw.LatexGroupNode):
+                continue
+        row_empty = len(cells) == 1 and _blank(cells[0].nodes)
+        if isinstance(node, lw.LatexSpecialsNode) and node.specials_chars == "&":
+            cells.append(_RawCell())
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname in ("\\", "tabularnewline"):
+            section.append(len(rows))
+            rows.append((cells, start))
+            cells, start = [_RawCell()], node.pos
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname in _RULES and row_empty:
+            rules.append(len(rows))
+            skipping_rule_arguments = node.macroname == "cmidrule"
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname in _LONGTABLE_MARKERS:
+            name = node.macroname
+            if name == "endfoot" or (name == "endhead" and has_first_head):
+                dropped.update(section)  # repeated on every page, not rows of the table
+            elif name == "endlastfoot":
+                last_foot.extend(section)
+            section = []
+        elif not (isinstance(node, lw.LatexMacroNode) and node.macroname in ("caption", "label")):
+            cells[-1].nodes.append(node)
+    if not all(_blank(c.nodes) for c in cells):
+        rows.append((cells, start))  # a last row without \\
+    order = [k for k in range(len(rows)) if k not in dropped and k not in last_foot]
+    order += [k for k in last_foot if k not in dropped]
+    if not order:
+        raise InputError("the LaTeX table has no rows")
+    return _latex_grid(text, rows, order, rules, columns)
+
+
+def _blank(nodes: Sequence[Any]) -> bool:
+    from pylatexenc import latexwalker as lw
+
+    return all(
+        node is None
+        or isinstance(node, lw.LatexCommentNode)
+        or (isinstance(node, lw.LatexCharsNode) and not node.chars.strip())
+        for node in nodes
+    )
+
+
+def _latex_grid(
+    text: str,
+    rows: list[tuple[list[_RawCell], int]],
+    keep: list[int],
+    rules: list[int],
+    columns: int | None,
+) -> TableText:
+    convert = _LatexText()
+    grid = _Grid()
+    covered: dict[tuple[int, int], int] = {}  # (row, column) -> the multirow covering it
+    kept_index = {k: n for n, k in enumerate(keep)}
+    upward: list[tuple[int, int, int]] = []  # (row, column, n) of negative \multirow
+    for k in keep:
+        raw_cells, row_start = rows[k]
+        r = kept_index[k]
+        row: list[_Cell] = []
+        column = 0
+        for raw in raw_cells:
+            nodes = [n for n in raw.nodes if n is not None]
+            colspan = rowspan = 1
+            content = nodes
+            macro = _first_macro(nodes)
+            position = row_start
+            if macro is not None and macro.macroname in ("multicolumn", "multirow"):
+                args = [a for a in macro.nodeargd.argnlist if a is not None]
+                position = macro.pos
+                number = _int_arg(args[0], text)
+                if macro.macroname == "multicolumn":
+                    colspan = _span(number, "\\multicolumn")
+                    content = args[-1].nodelist
+                    inner = _first_macro(content)
+                    if inner is not None and inner.macroname == "multirow":
+                        inner_args = [a for a in inner.nodeargd.argnlist if a is not None]
+                        rowspan = _int_arg(inner_args[0], text)
+                        content = inner_args[-1].nodelist
+                else:
+                    rowspan = number
+                    content = args[-1].nodelist
+                if rowspan < 0:
+                    upward.append((r, column, -rowspan))
+                    rowspan = 1
+                rowspan = _span(rowspan, "\\multirow")
+            if (r, column) in covered and _blank(nodes):
+                column += colspan  # the empty cell under a \multirow
+                continue
+            html_text = convert(content).strip()
+            row.append(_Cell(re.sub(r"\s+", " ", html_text), colspan, rowspan))
+            for dr in range(1, rowspan):
+                for dc in range(colspan):
+                    covered[(r + dr, column + dc)] = r
+            column += colspan
+            if columns is not None and column > columns:
+                raise _fail(
+                    f"row {r + 1} has {column} columns, more than the {columns} of the column "
+                    "specification",
+                    text,
+                    position,
+                )
+        grid.rows.append(row)
+    for r, column, n in upward:  # \multirow{-n}: the cell spans the n rows ending here
+        top = r - n + 1
+        if top < 0:
+            raise InputError(f"\\multirow{{-{n}}} in row {r + 1} reaches above the table")
+        cell = _cell_at(grid.rows[r], column)
+        if cell is None:
+            continue
+        for above in range(top, r):
+            found = _cell_at(grid.rows[above], column)
+            if found is not None and not found.html:
+                grid.rows[above].remove(found)
+        grid.rows[r].remove(cell)
+        cell.rowspan = _span(n, "\\multirow")
+        _insert_at(grid.rows[top], column, cell)
+    # header: the rows before the first rule that follows a row and precedes another row
+    for seen in rules:
+        before = sum(1 for k in keep if k < seen)
+        if 0 < before < len(keep):
+            grid.header_rows = before
+            break
+    return TableText(_render(grid), "latex")
+
+
+def _first_macro(nodes: Sequence[Any]) -> Any:
+    from pylatexenc import latexwalker as lw
+
+    for node in nodes:
+        if isinstance(node, lw.LatexCharsNode) and not node.chars.strip():
+            continue
+        if isinstance(node, lw.LatexCommentNode):
+            continue
+        return node if isinstance(node, lw.LatexMacroNode) else None
+    return None
+
+
+def _int_arg(arg: Any, text: str) -> int:
+    value = arg.latex_verbatim().strip("{} \t\n")
+    try:
+        return int(value)
+    except ValueError:
+        message = f"expected a number of rows or columns, found {value!r}"
+        raise _fail(message, text, arg.pos) from None
+
+
+def _cell_at(row: list[_Cell], column: int) -> _Cell | None:
+    position = 0
+    for cell in row:
+        if position == column:
+            return cell
+        position += cell.colspan
+    return None
+
+
+def _insert_at(row: list[_Cell], column: int, cell: _Cell) -> None:
+    position = 0
+    for index, other in enumerate(row):
+        if position >= column:
+            row.insert(index, cell)
+            return
+        position += other.colspan
+    row.append(cell)
+
+
+# -- CSV / TSV ----------------------------------------------------------------------------------
+
+
+def _delimited(text: str, delimiter: str, header: bool) -> str:
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
+    grid = _Grid()
+    width: int | None = None
+    try:
+        for row in reader:
+            if not row or not any(cell.strip() for cell in row):
+                continue
+            if width is None:
+                width = len(row)
+            elif len(row) != width:
+                raise InputError(
+                    f"{len(row)} cells where the first row has {width}",
+                    where=f"line {reader.line_num}",
+                )
+            grid.rows.append([_Cell(_text(cell)) for cell in row])
+    except csv.Error as exc:
+        raise InputError(f"malformed CSV: {exc}", where=f"line {reader.line_num}") from None
+    if not grid.rows:
+        raise InputError("no rows in the CSV/TSV table")
+    grid.header_rows = 1 if header else 0
+    return _render(grid)
+
+
+# -- OTSL / DocTags -----------------------------------------------------------------------------
+
+_OTSL_TOKEN = re.compile(r"<(/?)([a-z_]+[0-9]*)>")
+_OTSL_KNOWN = {"otsl", "fcel", "ecel", "lcel", "ucel", "xcel", "nl", "ched", "rhed", "srow"}
+
+
+def _otsl(text: str, format: str) -> TableText:
+    body = text
+    if format == "doctags":
+        match = re.search(r"<otsl>(.*?)</otsl>", text, re.DOTALL)
+        if match is None:
+            raise InputError("no <otsl> table in the DocTags")
+        body = re.sub(r"<loc_\d+>", "", match.group(0))
+    for token in _OTSL_TOKEN.finditer(body):
+        name = token.group(2)
+        if name not in _OTSL_KNOWN and not name.startswith("loc_"):
+            offset = token.start() + (text.find(body) if body in text else 0)
+            raise _fail(f"unknown OTSL token <{name}>", text, offset)
+    body = re.sub(r"<loc_\d+>", "", body)
+    if "<otsl>" not in body:
+        body = f"<otsl>{body}</otsl>"
+    try:
+        from docling_core.types.doc.document import parse_otsl_table_content
+    except ImportError:
+        raise InputError(
+            "reading OTSL/DocTags needs docling-core: pip install 'parsescore[docling]'"
+        ) from None
+    data = parse_otsl_table_content(body)
+    header_rows = 0
+    for line in re.split(r"<nl>", body.replace("<otsl>", "").replace("</otsl>", "")):
+        if "<ched>" in line:
+            header_rows += 1
+        else:
+            break
+    grid = _Grid(header_rows=header_rows)
+    by_row: dict[int, list[Any]] = {}
+    for cell in data.table_cells:
+        by_row.setdefault(cell.start_row_offset_idx, []).append(cell)
+    for r in range(data.num_rows):
+        cells = sorted(by_row.get(r, []), key=lambda c: c.start_col_offset_idx)
+        grid.rows.append(
+            [
+                _Cell(
+                    _text(cell.text.strip()),
+                    _span(cell.col_span, "column span"),
+                    _span(cell.row_span, "row span"),
+                )
+                for cell in cells
+            ]
+        )
+    grid.header_rows = min(grid.header_rows, len(grid.rows))
+    return TableText(_render(grid), format)
+
+
+def unread_formats(texts: dict[str, str]) -> dict[str, list[str]]:
+    """The tables the reference's HTML rule scores 0 because they are written in another format:
+    ``{what they look like: [names]}``. A cheap look at the text, not a parse (it is only for the
+    warning that says so)."""
+    found: dict[str, list[str]] = {}
+    for name, text in texts.items():
+        head = text[:4096].lower()
+        if "<body" in head or "<html" in head:
+            continue
+        if "<table" in text.lower():
+            kind = "bare <table> fragments"
+        elif _OTSL.search(head):
+            kind = "OTSL/DocTags"
+        elif _LATEX.search(text):
+            kind = "LaTeX"
+        elif "|" in text and _DELIMITER_ROW.search(text):
+            kind = "Markdown"
+        else:
+            continue
+        found.setdefault(kind, []).append(name)
+    return found
