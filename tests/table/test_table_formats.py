@@ -533,3 +533,37 @@ def test_teds_command_reads_formats(cli) -> None:
     assert run.code == 0 and run.out == "1.0\n"
     run = cli("teds", "-gt", truth, "-pred", "| a | b |\n|---|---|\n| 1 | 2 |")
     assert run.out == "0.0\n"  # the reference's rule: not HTML, no table
+
+
+def test_grits_command_scores_tables_in_any_format(pandoc: str, tmp_path: Path, cli) -> None:
+    import jsonschema
+
+    from parsescore.schema import schema
+
+    truth = load_tables(SAMPLES / "sample_gt.json")
+    pred = load_tables(SAMPLES / "sample_pred.json")
+    folder = tmp_path / "pred"
+    folder.mkdir()
+    for name, html in pred.items():  # the predictions, as a model writing LaTeX would
+        (folder / f"{name}.tex").write_text(render(pandoc, html, "latex"), encoding="utf-8")
+    run = cli(
+        "grits", "--truth", SAMPLES / "sample_gt.json", "--truth-format", "html",
+        "--pred", folder, "--pred-format", "auto", "--out", tmp_path / "g.json", "--quiet",
+    )  # fmt: skip
+    assert run.code == 0, run.err
+    doc = json.loads((tmp_path / "g.json").read_text())
+    jsonschema.validate(doc, schema("grits"))
+    assert doc["metrics"]["GriTS-Loc"]["mean"] is None
+    assert doc["options"]["pred_format"] == "auto" and len(doc["scores"]) == len(truth)
+    # the same numbers as GriTS of `parsescore table` on the same tables
+    run = cli(
+        "table", "--truth", SAMPLES / "sample_gt.json", "--pred", folder, "--pred-format", "auto",
+        "--out", tmp_path / "t.json", "--quiet",
+    )  # fmt: skip
+    table = json.loads((tmp_path / "t.json").read_text())
+    for metric in ("GriTS-Top", "GriTS-Con", "GriTS-Con recall"):
+        assert doc["metrics"][metric] == table["metrics"][metric]
+    run = cli(
+        "grits", "--truth", SAMPLES / "sample_gt.json", "--pred", folder, "--pred-format", "auto"
+    )
+    assert run.code == 2 and "cell lists and tables cannot be compared" in run.err

@@ -85,8 +85,7 @@ def _read_differences_csv(path: Path) -> dict[str, dict[str, list[dict[str, Any]
     required = DIFFERENCE_COLUMNS[:-1]  # edit_distance may be absent (an older file)
     if rows and not set(required) <= set(rows[0]):
         raise InputError(
-            f"not a parsescore sequence differences file; expected columns "
-            f"{', '.join(required)}",
+            f"not a parsescore sequence differences file; expected columns {', '.join(required)}",
             path=str(path),
         )
     out: dict[str, dict[str, list[dict[str, Any]]]] = {}

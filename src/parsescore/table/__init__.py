@@ -11,6 +11,12 @@ if TYPE_CHECKING:
         TableScores,
         evaluate_tables,
     )
+    from parsescore.table.formats import (
+        TableText,
+        detect_format,
+        read_table,
+        to_html,
+    )
     from parsescore.table.grits import (
         GridCell,
         GritsResult,
@@ -20,6 +26,7 @@ if TYPE_CHECKING:
     )
     from parsescore.table.inputs import (
         load_tables,
+        read_collection,
     )
     from parsescore.table.normalise import (
         normalise_html,
@@ -38,7 +45,12 @@ _EXPORTS = {
     "GritsScore": "parsescore.table.grits",
     "cells_from_table": "parsescore.table.grits",
     "grits": "parsescore.table.grits",
+    "TableText": "parsescore.table.formats",
+    "detect_format": "parsescore.table.formats",
+    "read_table": "parsescore.table.formats",
+    "to_html": "parsescore.table.formats",
     "load_tables": "parsescore.table.inputs",
+    "read_collection": "parsescore.table.inputs",
     "normalise_html": "parsescore.table.normalise",
     "TEDS": "parsescore.table.teds",
     "TedsDetail": "parsescore.table.teds",
@@ -50,11 +62,16 @@ __all__ = [
     "GritsResult",
     "GritsScore",
     "TableScores",
+    "TableText",
     "TedsDetail",
     "cells_from_table",
+    "detect_format",
     "evaluate_tables",
     "grits",
     "load_tables",
     "normalise_html",
+    "read_collection",
+    "read_table",
+    "to_html",
 ]
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

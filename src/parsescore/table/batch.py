@@ -120,6 +120,7 @@ class _Options:
     with_grits: bool
     grits_iou: IouMode = "enclosing"
     grits_lcs: LcsMode = "difflib"
+    with_teds: bool = True
 
 
 class _Side:
@@ -146,6 +147,8 @@ class _Side:
                 return
             if options.with_grits:
                 self.cells = cells_from_table(table)
+            if not options.with_teds:
+                return
             if options.ignore_nodes:
                 etree.strip_tags(table, *options.ignore_nodes)
             self.content = build_tree(table, structure_only=False)
@@ -199,7 +202,7 @@ def _score_one(
                 loc=False,
             )
         )
-    if true_side.content is None or pred_side.content is None:
+    if true_side.content is None or pred_side.content is None:  # also: TEDS not asked for
         return TableScores(name, 0.0, 0.0, grits_part)
     assert true_side.structure is not None and pred_side.structure is not None
     teds = teds_of_trees(true_side.content, pred_side.content, denominator=options.denominator)
@@ -244,6 +247,7 @@ def evaluate_tables(
     truth_path: str | Path | None = None,
     pred_path: str | Path | None = None,
     teds: Any = None,
+    with_teds: bool = True,
 ) -> BatchResult:
     """Score every truth table against its prediction (``{name: html}`` both).
 
@@ -251,7 +255,8 @@ def evaluate_tables(
     and ``normalise`` when given. ``jobs`` > 1 runs over processes; ``jobs`` = 0 uses every
     core; ``dask_scheduler`` runs on a Dask cluster; ``cache_dir`` reuses the scores of tables
     scored before with the same options (see :mod:`parsescore.runner`). The result does not
-    depend on ``jobs``, the scheduler or the cache.
+    depend on ``jobs``, the scheduler or the cache. ``with_teds=False`` computes GriTS only
+    (TEDS and TEDS-S are then 0).
 
     >>> t = {"a": "<html><body><table><tr><td>x</td></tr></table></body></html>"}
     >>> evaluate_tables(t, t, with_grits=False).mean()
@@ -272,6 +277,7 @@ def evaluate_tables(
         with_grits,
         grits_iou,
         grits_lcs,
+        with_teds,
     )
     paths = (
         None if truth_path is None else str(truth_path),
@@ -289,6 +295,8 @@ def evaluate_tables(
         "grits_iou": grits_iou,
         "grits_lcs": grits_lcs,
     }
+    if not with_teds:  # another record: its own cache entries
+        run_options["teds"] = False
     run = run_items(
         partial(_score_record, options=options, paths=paths),
         items,

@@ -171,11 +171,27 @@ def register(app: typer.Typer) -> None:
 
     @app.command("grits")
     def grits_command(
-        truth: Annotated[Path, typer.Option("--truth", help="Truth cells: {name: [cell]} JSON.")],
-        pred: Annotated[Path, typer.Option("--pred", help="Predicted cells, same format.")],
+        truth: Annotated[
+            Path, typer.Option("--truth", help="Truth cells: {name: [cell]} JSON, or tables.")
+        ],
+        pred: Annotated[Path, typer.Option("--pred", help="Predicted cells or tables.")],
         out: OutOption = None,
         result: ResultOption = None,
         csv: CsvOption = None,
+        truth_format: Annotated[
+            str,
+            typer.Option(
+                "--truth-format",
+                help=f"cells (table-transformer cell lists, the default) or a table format: "
+                f"{FORMAT_HELP}.",
+            ),
+        ] = "cells",
+        pred_format: Annotated[
+            str,
+            typer.Option(
+                "--pred-format", help="cells (the default) or a table format, as --truth-format."
+            ),
+        ] = "cells",
         iou: Annotated[
             str, typer.Option("--iou", help="enclosing (table-transformer) or union.")
         ] = "enclosing",
@@ -187,18 +203,28 @@ def register(app: typer.Typer) -> None:
         cache: CacheOption = None,
         quiet: QuietOption = False,
     ) -> None:
-        """GriTS-Top, -Con and -Loc of table-transformer cell lists (JSON per side)."""
+        """GriTS-Top, -Con and -Loc of table-transformer cell lists (JSON per side), or GriTS-Top
+        and -Con of tables in any format (--truth-format/--pred-format; no boxes, no -Loc)."""
         from parsescore.api import evaluate
 
         if iou not in ("enclosing", "union"):
             raise InputError(f"--iou must be enclosing or union, got {iou!r}")
         if lcs not in ("difflib", "exact"):
             raise InputError(f"--lcs must be difflib or exact, got {lcs!r}")
+        cells = (truth_format, pred_format) == ("cells", "cells")
+        if not cells and "cells" in (truth_format, pred_format):
+            raise InputError(
+                "--truth-format and --pred-format: cell lists and tables cannot be compared; "
+                "give both as cells or both as table formats"
+            )
+        formats = {} if cells else {"truth_format": truth_format, "pred_format": pred_format}
         scored = evaluate(
             "table",
             truth,
             pred,
-            cells=True,
+            cells=cells,
+            teds=cells,  # tables: GriTS only
+            **formats,
             grits_iou=iou,
             grits_lcs=lcs,
             jobs=jobs,

@@ -744,6 +744,7 @@ def _delimited(text: str, delimiter: str, header: bool) -> str:
 
 _OTSL_TOKEN = re.compile(r"<(/?)([a-z_]+[0-9]*)>")
 _OTSL_KNOWN = {"otsl", "fcel", "ecel", "lcel", "ucel", "xcel", "nl", "ched", "rhed", "srow"}
+_LESS_THAN = "\ue000"  # a private-use character standing for "<" in cell text
 
 
 def _otsl(text: str, format: str) -> TableText:
@@ -761,6 +762,9 @@ def _otsl(text: str, format: str) -> TableText:
     body = re.sub(r"<loc_\d+>", "", body)
     if "<otsl>" not in body:
         body = f"<otsl>{body}</otsl>"
+    # a "<" of the cell text ("p<0.05") is not a token: hidden from docling-core's tokenizer
+    known = "|".join(sorted(_OTSL_KNOWN))
+    body = re.sub(rf"<(?!/?(?:{known})>)", _LESS_THAN, body)
     try:
         from docling_core.types.doc.document import parse_otsl_table_content
     except ImportError:
@@ -783,7 +787,7 @@ def _otsl(text: str, format: str) -> TableText:
         grid.rows.append(
             [
                 _Cell(
-                    _text(cell.text.strip()),
+                    _text(cell.text.strip().replace(_LESS_THAN, "<")),
                     _span(cell.col_span, "column span"),
                     _span(cell.row_span, "row span"),
                 )

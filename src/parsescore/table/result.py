@@ -39,6 +39,7 @@ def evaluate(
     pred_format: str = "html",
     header: bool = True,
     cells: bool = False,
+    teds: bool = True,
     cell_details: bool = True,
     jobs: int = 1,
     dask_scheduler: str | None = None,
@@ -65,6 +66,8 @@ def evaluate(
 
     With ``cells=True`` both sides are table-transformer cell lists (``{name: [cell]}`` JSON)
     and only GriTS-Top, -Con and -Loc are computed (``grits_iou`` / ``grits_lcs`` apply).
+    ``teds=False`` scores tables in any format with GriTS only: the result is shaped as that of
+    cell lists (``parsescore grits``), GriTS-Loc not measured (tables have no boxes).
     """
     if denominator not in ("tree_nodes", "all_descendants"):
         raise InputError(
@@ -109,9 +112,12 @@ def evaluate(
         warnings.append(
             f"{len(pred_read.failed)} predictions could not be read and score as missing: {shown}"
         )
+    if not teds and not grits:
+        raise InputError("teds=False scores GriTS only; grits=False leaves nothing to score")
     batch = evaluate_tables(
         truth_tables,
         pred_tables,
+        with_teds=teds,
         structure_only=structure_only,
         jobs=jobs,
         with_grits=grits,
@@ -126,6 +132,24 @@ def evaluate(
         truth_path=truth if isinstance(truth, str | Path) else None,
         pred_path=pred if isinstance(pred, str | Path) else None,
     )
+    if not teds:
+        doc = _grits_document(batch, grits_iou, grits_lcs)
+        if (truth_format, pred_format) != ("html", "html"):
+            doc["options"] |= {"truth_format": truth_format, "pred_format": pred_format}
+        items, totals = _numbers(doc, Reader(None))
+        return Result(
+            "table",
+            label,
+            items,
+            totals,
+            inputs=inputs,
+            options={"metric": doc["metric"]} | doc["options"],
+            version=__version__,
+            dataset={"missing": doc["missing"], "extra": doc["extra"]},
+            native=doc,
+            computed=batch,
+            warnings=tuple(warnings),
+        )
     details = table_details(truth_tables, pred_tables, normalise=normalise) if cell_details else {}
     native = batch.to_json()
     options = {"metric": batch.metric} | batch.options
@@ -165,6 +189,34 @@ def evaluate(
         computed=batch,
         warnings=tuple(warnings),
     )
+
+
+def _grits_document(batch: Any, iou: str, lcs: str) -> dict[str, Any]:
+    """The ``parsescore grits`` document of a GriTS-only table run (GriTS-Loc not measured)."""
+    metrics: dict[str, Any] = {}
+    for variant in ("top", "con", "loc"):
+        for label, key in (
+            (f"GriTS-{variant.capitalize()}", variant),
+            (f"GriTS-{variant.capitalize()} precision", f"{variant}_precision"),
+            (f"GriTS-{variant.capitalize()} recall", f"{variant}_recall"),
+        ):
+            if variant == "loc":
+                metrics[label] = {"mean": None, "scores": {t.name: None for t in batch.tables}}
+                continue
+            scores = {t.name: t.grits[key] for t in batch.tables}
+            mean = sum(scores.values()) / len(scores) if scores else None
+            metrics[label] = {"mean": mean, "scores": scores}
+    headline = metrics["GriTS-Con"]
+    return {
+        "metric": "GriTS-Con",
+        "scores": headline["scores"],
+        "mean": headline["mean"],
+        "missing": list(batch.missing),
+        "extra": list(batch.extra),
+        "n_tables": len(batch.tables),
+        "metrics": metrics,
+        "options": {"iou": iou, "lcs": lcs},
+    }
 
 
 def _format_warnings(tables: dict[str, str], format: str, what: str) -> list[str]:
