@@ -277,10 +277,25 @@ def pandoc() -> str:
 
 
 def render(pandoc: str, html: str, target: str) -> str:
+    return render_all(pandoc, [html], target)[0]
+
+
+def render_all(pandoc: str, htmls: list[str], target: str) -> list[str]:
+    """Every table rendered by one pandoc run (a document of the tables between markers)."""
+    import re
+
+    parts = [f"<p>TABLE-SPLIT-{k}</p>{re.search(r'<table.*</table>', h, re.S).group(0)}"  # type: ignore[union-attr]
+             for k, h in enumerate(htmls)]  # fmt: skip
     done = subprocess.run(
-        [pandoc, "-f", "html", "-t", target], input=html, capture_output=True, text=True, check=True
+        [pandoc, "-f", "html", "-t", target],
+        input="<html><body>" + "".join(parts) + "</body></html>",
+        capture_output=True,
+        text=True,
+        check=True,
     )
-    return done.stdout
+    pieces = re.split(r"^TABLE-SPLIT-\d+\s*$", done.stdout, flags=re.MULTILINE)
+    assert len(pieces) == len(htmls) + 1, "pandoc's output lost a marker"
+    return [piece.strip() + "\n" for piece in pieces[1:]]
 
 
 _WORDS = [
@@ -385,10 +400,10 @@ TRUTHS = _truths()
 @pytest.mark.parametrize(("format", "target"), [("markdown", "gfm"), ("latex", "latex")])
 def test_faithful_renderings_read_back_losslessly(pandoc: str, format: str, target: str) -> None:
     checked = 0
-    for name, truth in TRUTHS:
-        if not _expressible(truth, format):
-            continue
-        read = read_table(render(pandoc, truth, target))
+    chosen = [(name, truth) for name, truth in TRUTHS if _expressible(truth, format)]
+    renderings = render_all(pandoc, [truth for _, truth in chosen], target)
+    for (name, truth), rendering in zip(chosen, renderings, strict=True):
+        read = read_table(rendering)
         assert read.format == format, name
         assert TEDS_S(truth, read.html) == 1.0, name
         assert TEDS_C(truth, read.html) == 1.0, name
@@ -422,17 +437,18 @@ def test_an_edit_in_the_rendering_scores_like_the_same_edit_in_html(
     pandoc: str, format: str, target: str
 ) -> None:
     rng = random.Random(7)
-    compared = 0
+    pairs = []
     for name, truth in TRUTHS:
         if not _expressible(truth, format):
             continue
         edits = [_edit_cell(truth, rng), _delete_row(truth, rng)]
-        for edited in (e for e in edits if e is not None):
-            read = read_table(render(pandoc, edited, target), format).html
-            assert TEDS_C(truth, read) == TEDS_C(truth, edited), name
-            assert TEDS_S(truth, read) == TEDS_S(truth, edited), name
-            compared += 1
-    assert compared >= 60
+        pairs += [(name, truth, edited) for edited in edits if edited is not None]
+    renderings = render_all(pandoc, [edited for _, _, edited in pairs], target)
+    for (name, truth, edited), rendering in zip(pairs, renderings, strict=True):
+        read = read_table(rendering, format).html
+        assert TEDS_C(truth, read) == TEDS_C(truth, edited), name
+        assert TEDS_S(truth, read) == TEDS_S(truth, edited), name
+    assert len(pairs) >= 60
 
 
 # -- scoring ------------------------------------------------------------------------------------
@@ -442,8 +458,11 @@ def test_markdown_predictions_against_html_truth(pandoc: str, tmp_path: Path, cl
     truth = load_tables(SAMPLES / "sample_gt.json")
     folder = tmp_path / "pred"
     folder.mkdir()
-    for name, html in list(truth.items())[:8]:
-        (folder / f"{name}.md").write_text(render(pandoc, html, "gfm"), encoding="utf-8")
+    chosen = list(truth.items())[:8]
+    for (name, _), text in zip(
+        chosen, render_all(pandoc, [h for _, h in chosen], "gfm"), strict=True
+    ):
+        (folder / f"{name}.md").write_text(text, encoding="utf-8")
     run = cli(
         "table", "--truth", SAMPLES / "sample_gt.json", "--pred", folder, "--pred-format", "auto",
         "--out", tmp_path / "auto.json", "--result", tmp_path / "env.json", "--quiet",
@@ -544,8 +563,9 @@ def test_grits_command_scores_tables_in_any_format(pandoc: str, tmp_path: Path, 
     pred = load_tables(SAMPLES / "sample_pred.json")
     folder = tmp_path / "pred"
     folder.mkdir()
-    for name, html in pred.items():  # the predictions, as a model writing LaTeX would
-        (folder / f"{name}.tex").write_text(render(pandoc, html, "latex"), encoding="utf-8")
+    renderings = render_all(pandoc, list(pred.values()), "latex")
+    for name, text in zip(pred, renderings, strict=True):  # as a model writing LaTeX would
+        (folder / f"{name}.tex").write_text(text, encoding="utf-8")
     run = cli(
         "grits", "--truth", SAMPLES / "sample_gt.json", "--truth-format", "html",
         "--pred", folder, "--pred-format", "auto", "--out", tmp_path / "g.json", "--quiet",
