@@ -5,16 +5,21 @@ BIN := $(VENV)/bin
 
 .PHONY: demo test lint bench clean tools
 
+# uv installs the wheels in seconds where pip takes a minute; pip is the fallback.
+INSTALL = $(BIN)/python -m uv pip install --quiet --python $(BIN)/python
+FALLBACK = $(BIN)/python -m pip install --quiet
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet uv || true
 
 $(VENV)/.installed-demo: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[plot]"
+	$(INSTALL) -e ".[plot]" || $(FALLBACK) -e ".[plot]"
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test,plot]"
+	$(INSTALL) -e ".[test,plot]" || $(FALLBACK) -e ".[test,plot]"
 	touch $@ $(VENV)/.installed-demo
 
 demo: $(VENV)/.installed-demo
