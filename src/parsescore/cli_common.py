@@ -96,7 +96,7 @@ def console(*, stderr: bool = False, width: int = 0) -> Console:
 
 def wide_console(*, stderr: bool = False) -> Console:
     """The console of a command's summary: when piped, wide enough (140 columns) that a
-    kind's widest table (the sequence paper's Table 2) keeps one line per row."""
+    kind's widest summary table keeps one line per row."""
     return console(stderr=stderr, width=140)
 
 

@@ -2,7 +2,7 @@
 
 Every number is computed over the items all systems share (items some results lack are
 reported in ``only_in``, never silently dropped from view), item by item, so the comparison is
-*paired*: two systems are compared on the same tables, diagrams or files.
+*paired*: two systems are compared on the same items.
 
 The procedure, exactly (so that anyone can reproduce it from the seed):
 

@@ -104,7 +104,7 @@ class Result:
             integrity checks, ...).
         native: the kind's own ``--out`` document for this result (what the reference's format
             fixes), when it was scored in this process; not part of the envelope.
-        computed: the kind's own result object (e.g. the table ``BatchResult``), when scored in
+        computed: the kind's own result object (its matches, its batch scores), when scored in
             this process; not part of the envelope.
         warnings: what the user should know about the inputs (e.g. predictions the reference's
             rule scores 0 because they are written in another format); in the envelope when

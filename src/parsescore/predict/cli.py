@@ -69,8 +69,8 @@ StructuredOption = Annotated[
     bool,
     typer.Option(
         "--structured-output/--no-structured-output",
-        help="Flowchart: ask for JSON following the prediction schema (off for servers "
-        "without response_format support).",
+        help="Kinds with a structured-output format: ask for answers following it (off for "
+        "servers without response_format support).",
     ),
 ]
 TemperatureOption = Annotated[

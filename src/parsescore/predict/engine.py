@@ -76,7 +76,7 @@ class PredictOptions:
         retry_base: first backoff in seconds, doubled per attempt (with jitter), capped at
             ``retry_cap``; a server's ``Retry-After`` is honoured up to the cap.
         structured_output: request the kind's structured-output format, where it has one
-            (flowchart: JSON constrained by the prediction schema).
+            (e.g. JSON constrained by the prediction schema).
         temperature / max_tokens: sent only when set.
     """
 
