@@ -136,20 +136,7 @@ def evaluate(
         doc = _grits_document(batch, grits_iou, grits_lcs)
         if (truth_format, pred_format) != ("html", "html"):
             doc["options"] |= {"truth_format": truth_format, "pred_format": pred_format}
-        items, totals = _numbers(doc, Reader(None))
-        return Result(
-            "table",
-            label,
-            items,
-            totals,
-            inputs=inputs,
-            options={"metric": doc["metric"]} | doc["options"],
-            version=__version__,
-            dataset={"missing": doc["missing"], "extra": doc["extra"]},
-            native=doc,
-            computed=batch,
-            warnings=tuple(warnings),
-        )
+        return _grits_result(doc, label, inputs, computed=batch, warnings=warnings)
     details = table_details(truth_tables, pred_tables, normalise=normalise) if cell_details else {}
     native = batch.to_json()
     options = {"metric": batch.metric} | batch.options
@@ -261,6 +248,18 @@ def _cells(
     doc = evaluate_cell_tables(
         cells_of(truth), cells_of(pred), iou=iou, lcs=lcs, quiet=quiet, **run
     )
+    return _grits_result(doc, name, inputs)
+
+
+def _grits_result(
+    doc: dict[str, Any],
+    name: str,
+    inputs: dict[str, str],
+    *,
+    computed: Any = None,
+    warnings: Sequence[str] = (),
+) -> Result:
+    """The result of a GriTS document (``parsescore grits``'s shape; the numbers are its own)."""
     items, totals = _numbers(doc, Reader(None))
     return Result(
         "table",
@@ -272,6 +271,8 @@ def _cells(
         version=__version__,
         dataset={"missing": doc["missing"], "extra": doc["extra"]},
         native=doc,
+        computed=computed,
+        warnings=tuple(warnings),
     )
 
 
