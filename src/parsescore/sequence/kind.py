@@ -11,16 +11,17 @@ from typing import Any
 from parsescore.kinds import Kind, Metric, PredictParts, ReportParts, lazy
 from parsescore.sequence.model import CATEGORIES
 
-__all__ = ["KIND"]
+__all__ = ["KIND", "is_block"]
 
 
-def _is_block(value: Any) -> bool:
+def is_block(value: Any) -> bool:
+    """Whether ``value`` is one model's ``{"totals", "files"}`` block."""
     return isinstance(value, dict) and "totals" in value and "files" in value
 
 
 def _detect(doc: Mapping[str, Any]) -> bool:
     """One model's ``{"totals", "files"}`` block, or a block per model."""
-    return _is_block(doc) or (bool(doc) and all(_is_block(v) for v in doc.values()))
+    return is_block(doc) or (bool(doc) and all(is_block(v) for v in doc.values()))
 
 
 _RATES = tuple(

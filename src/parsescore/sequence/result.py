@@ -16,6 +16,7 @@ from typing import Any
 from parsescore import __version__
 from parsescore.errors import InputError
 from parsescore.results import Reader, Result
+from parsescore.sequence.kind import is_block
 from parsescore.sequence.metrics import DEFAULT_THRESHOLD, CategoryCounts, ModelScore
 from parsescore.sequence.model import CATEGORIES
 
@@ -201,11 +202,6 @@ def _block(block: Mapping[str, Any], r: Reader, prefix: str) -> dict[str, Any]:
     )
     totals["error_rate"] = errors / gt * 100 if gt else 0.0
     return {"items": items, "totals": totals, "details": details}
-
-
-def is_block(value: Any) -> bool:
-    """Whether ``value`` is one model's ``{"totals", "files"}`` block."""
-    return isinstance(value, dict) and "totals" in value and "files" in value
 
 
 def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from parsescore import __version__
 from parsescore.errors import InputError
@@ -80,7 +80,7 @@ def evaluate(
     inputs = {
         side: str(value) for side, value in (("truth", truth), ("pred", pred)) if _is_path(value)
     }
-    label = name or (Path(pred).stem if isinstance(pred, str | Path) else "pred")
+    label = name or (Path(pred).stem if _is_path(pred) else "pred")
     if cells:
         if structure_only or denominator != "tree_nodes" or normalise or ignore_nodes:
             raise InputError("cells=True scores GriTS only; TEDS options do not apply")
@@ -129,8 +129,8 @@ def evaluate(
         progress=not quiet,
         dask_scheduler=dask_scheduler,
         cache_dir=cache,
-        truth_path=truth if isinstance(truth, str | Path) else None,
-        pred_path=pred if isinstance(pred, str | Path) else None,
+        truth_path=truth if _is_path(truth) else None,
+        pred_path=pred if _is_path(pred) else None,
     )
     if not teds:
         doc = _grits_document(batch, grits_iou, grits_lcs)
@@ -224,7 +224,8 @@ def _format_warnings(tables: dict[str, str], format: str, what: str) -> list[str
     ]
 
 
-def _is_path(value: Any) -> bool:
+def _is_path(value: object) -> TypeGuard[str | Path]:
+    """A collection given as a file or folder (not an in-memory mapping)."""
     return isinstance(value, str | Path)
 
 
