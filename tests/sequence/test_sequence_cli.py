@@ -155,6 +155,7 @@ def test_report_files(tmp_path: Path, cli: Cli) -> None:
     assert result.code == 0, result.err
     names = sorted(p.name for p in report.iterdir())
     assert names == [
+        ".parsescore",  # marks the folder as written by parsescore
         "differences.csv",
         "differences.md",
         "errors_by_lines.png",
