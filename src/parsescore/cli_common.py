@@ -45,7 +45,9 @@ __all__ = [
     "write_outputs",
 ]
 
-JobsOption = Annotated[int, typer.Option("--jobs", help="Worker processes (0 = all cores).")]
+JobsOption = Annotated[
+    int, typer.Option("--jobs", min=0, help="Worker processes (0 = all cores).")
+]
 DaskSchedulerOption = Annotated[
     str | None,
     typer.Option("--dask-scheduler", help="Run on this Dask scheduler (the dask extra)."),

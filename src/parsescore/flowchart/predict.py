@@ -60,7 +60,8 @@ def accept(text: str, stem: str) -> tuple[str, tuple[str, ...]]:
     try:
         data = parse_json(text)
     except InputError as exc:
-        raise AnswerError(f"the answer is not valid JSON: {exc}") from None
+        where = f" at {exc.where}" if exc.where else ""
+        raise AnswerError(f"the answer is not JSON: {exc.reason}{where}") from None
     if not isinstance(data, dict) or set(data) != {"nodes", "additional_texts"}:
         found = sorted(data) if isinstance(data, dict) else type(data).__name__
         raise AnswerError(
