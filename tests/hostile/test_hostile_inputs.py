@@ -428,66 +428,71 @@ def test_odd_cache_entries_are_ignored_and_rewritten(tmp_path: Path, cli: Cli) -
     assert sorted(cache.glob("*/*.json")) == entries
 
 
-def test_two_runs_sharing_a_cache(tmp_path: Path) -> None:
-    truth, pred = _table_inputs(tmp_path)
+def _many_sequences(tmp_path: Path, copies: int) -> tuple[Path, Path]:
+    """A sequence dataset of ``copies`` x the bundled six diagrams (fast to score each)."""
+    truth, pred = tmp_path / "truth", tmp_path / "pred"
+    truth.mkdir()
+    pred.mkdir()
+    for source in sorted((SEQ / "truth").glob("*.puml")):
+        for i in range(copies):
+            shutil.copy(source, truth / f"{source.stem}-{i}.puml")
+            shutil.copy(SEQ / "model_a" / source.name, pred / f"{source.stem}-{i}.puml")
+    return truth, pred
+
+
+def _sequence_argv(truth: Path, pred: Path, out: Path, *more: str) -> list[str]:
+    return ["sequence", "--truth", str(truth), "--pred", str(pred), "--out", str(out), *more]
+
+
+def test_two_runs_sharing_a_cache(tmp_path: Path, cli: Cli) -> None:
+    truth, pred = _many_sequences(tmp_path, 5)
     cache = tmp_path / "cache"
-    outs = [tmp_path / f"out{i}.json" for i in range(3)]
-    base = [
-        sys.executable,
-        "-m",
-        "parsescore",
-        "table",
-        "--truth",
-        str(truth),
-        "--pred",
-        str(pred),
-        "--quiet",
+    outs = [tmp_path / f"out{i}.json" for i in range(2)]
+    runs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "parsescore",
+                *_sequence_argv(truth, pred, out, "--quiet", "--cache", str(cache)),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        for out in outs
     ]
-    runs = [subprocess.Popen([*base, "--cache", str(cache), "--out", str(out)]) for out in outs[:2]]
     assert [run.wait(timeout=120) for run in runs] == [0, 0]
-    subprocess.run([*base, "--out", str(outs[2])], check=True, timeout=120)
-    assert outs[0].read_bytes() == outs[1].read_bytes() == outs[2].read_bytes()
+    clean = tmp_path / "clean.json"
+    assert cli(*_sequence_argv(truth, pred, clean, "--quiet")).code == 0
+    assert outs[0].read_bytes() == outs[1].read_bytes() == clean.read_bytes()
+    assert len(list(cache.glob("*/*.json"))) == 30
 
 
-def test_sigint_then_rerun_gives_identical_output(tmp_path: Path) -> None:
+def test_sigint_then_rerun_gives_identical_output(tmp_path: Path, cli: Cli) -> None:
     """Interrupt a cached run midway with a real SIGINT, run again: the same bytes as a run
     that was never interrupted (and the cache holds only whole entries)."""
-    truth, pred = _table_inputs(tmp_path)
-    tables = json.loads(truth.read_text())
-    # enough items that the run is still going when the signal arrives
-    big_truth, big_pred = tmp_path / "bt.json", tmp_path / "bp.json"
-    preds = json.loads(pred.read_text())
-    names = list(tables)
-    big_truth.write_text(json.dumps({f"{n}-{i}": tables[n] for i in range(40) for n in names}))
-    big_pred.write_text(json.dumps({f"{n}-{i}": preds[n] for i in range(40) for n in names}))
+    truth, pred = _many_sequences(tmp_path, 150)
     cache = tmp_path / "cache"
-    base = [
+    out = tmp_path / "a.json"
+    argv = [
         sys.executable,
         "-m",
         "parsescore",
-        "table",
-        "--truth",
-        str(big_truth),
-        "--pred",
-        str(big_pred),
-        "--quiet",
-        "--no-grits",
+        *_sequence_argv(truth, pred, out, "--quiet", "--cache", str(cache)),
     ]
-    first = subprocess.Popen(
-        [*base, "--cache", str(cache), "--out", str(tmp_path / "a.json")], stderr=subprocess.PIPE
-    )
+    first = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(list(cache.glob("*/*.json"))) < 5:
-        time.sleep(0.02)
+        time.sleep(0.01)
     first.send_signal(signal.SIGINT)
     _, err = first.communicate(timeout=60)
-    interrupted = first.returncode != 0
-    for entry in cache.glob("*/*.json"):
-        json.loads(entry.read_text())  # whole entries only
-    subprocess.run(
-        [*base, "--cache", str(cache), "--out", str(tmp_path / "a.json")], check=True, timeout=300
-    )
-    subprocess.run([*base, "--out", str(tmp_path / "clean.json")], check=True, timeout=300)
-    assert (tmp_path / "a.json").read_bytes() == (tmp_path / "clean.json").read_bytes()
-    assert interrupted, "the run finished before the signal: make the dataset larger"
+    assert first.returncode == 130, err  # interrupted, not finished
     assert b"Traceback" not in err
+    assert not out.exists()
+    entries = list(cache.glob("*/*.json"))
+    assert 5 <= len(entries) < 900
+    for entry in entries:
+        json.loads(entry.read_text())  # whole entries only
+    subprocess.run(argv, check=True, timeout=300)
+    clean = tmp_path / "clean.json"
+    assert cli(*_sequence_argv(truth, pred, clean, "--quiet")).code == 0
+    assert out.read_bytes() == clean.read_bytes()
