@@ -585,7 +585,6 @@ class ChatServer:
                 serial = self._served
             handler.send_json(200, _completion(reply, body.get("model"), serial))
 
-
     def _echo(self, handler: _Handler, reply: Echo, body: dict[str, Any]) -> None:
         token = (handler.headers.get("Authorization") or "").removeprefix("Bearer ")
         host = handler.headers.get("Host") or ""
