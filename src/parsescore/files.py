@@ -33,6 +33,7 @@ __all__ = [
     "max_file_bytes",
     "parse_json",
     "read_text",
+    "write_bytes",
     "write_json",
     "write_text",
 ]
@@ -213,10 +214,10 @@ def dump_json(obj: Any) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def write_text(path: str | Path, text: str) -> None:
+def write_bytes(path: str | Path, data: bytes) -> None:
     """Write a file atomically (a temp file in the same folder renamed into place), creating
     parent folders; a failed write (full disk, read-only) is an InputError naming the path and
-    leaves any earlier file as it was."""
+    leaves any earlier file as it was. Every output of parsescore is written through here."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -224,8 +225,8 @@ def write_text(path: str | Path, text: str) -> None:
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror}", path=path) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         # mkstemp makes the file private (0600); give it the mode a plain open() would.
         umask = os.umask(0)
         os.umask(umask)
@@ -237,6 +238,11 @@ def write_text(path: str | Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write UTF-8 text atomically (see :func:`write_bytes`); newlines are written as given."""
+    write_bytes(path, text.encode("utf-8"))
 
 
 def write_json(path: str | Path, obj: Any) -> None:

@@ -72,7 +72,8 @@ class PredictOptions:
         on_existing: what to do when ``--out`` already holds predictions or a state file.
         captions: image file name or stem → caption (``{caption}`` in the prompt).
         prompt: the prompt template (default: the kind's bundled prompt).
-        timeout: seconds per request before it counts as timed out (and is retried).
+        timeout: seconds one request may take as a whole, however the server trickles its
+            answer, before it counts as timed out (and is retried).
         max_retries: further attempts after a 429, 408/409, 5xx, timeout or connection error.
         retry_base: first backoff in seconds, doubled per attempt (with jitter), capped at
             ``retry_cap``; a server's ``Retry-After`` is honoured up to the cap.
