@@ -113,7 +113,7 @@ def _guard_outputs(command: Any) -> None:
     """Wrap a command so that it refuses, before it runs, to write over one of its inputs
     (:func:`parsescore.cli_common.check_not_inputs`): path options named in
     ``OUTPUT_OPTIONS`` are outputs; other path options, and text options naming an existing
-    file or folder, are inputs."""
+    file, are inputs."""
     from parsescore.cli_common import OUTPUT_OPTIONS, check_not_inputs
 
     callback = command.callback
@@ -131,7 +131,7 @@ def _guard_outputs(command: Any) -> None:
             elif name in path_options:
                 inputs[name] = paths
             else:
-                inputs[name] = [p for p in paths if p.exists()]
+                inputs[name] = [p for p in paths if p.is_file()]
         check_not_inputs(inputs, outputs)
         return callback(**params)
 

@@ -123,9 +123,10 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def check_not_inputs(inputs: dict[str, list[Path]], outputs: dict[str, list[Path]]) -> None:
-    """Refuse a command whose output would land on one of its inputs: the same file (resolved,
-    so through symlinks and hard links), a path inside an input folder, or a folder holding an
-    input. ``inputs``/``outputs`` map an option name to the paths it was given."""
+    """Refuse a command whose output would land on one of its inputs: the same file or folder
+    (resolved, so through symlinks and hard links) or a path inside an input folder.
+    ``inputs``/``outputs`` map an option name to the paths it was given. (A folder output
+    that holds other files needs ``--force``: :func:`output_folder`.)"""
     for out_name, out_paths in outputs.items():
         for out_path in out_paths:
             out_real = out_path.resolve()
@@ -143,11 +144,6 @@ def check_not_inputs(inputs: dict[str, list[Path]], outputs: dict[str, list[Path
                         raise InputError(
                             f"{what} is inside the input folder {_option(in_name)} "
                             f"{in_path}; refusing to write into an input, write elsewhere"
-                        )
-                    if _within(in_real, out_real):
-                        raise InputError(
-                            f"{what} holds the input {_option(in_name)} {in_path}; refusing "
-                            "to write over an input, write elsewhere"
                         )
 
 

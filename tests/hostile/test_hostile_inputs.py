@@ -196,7 +196,7 @@ def test_output_inside_an_input_folder_is_refused(tmp_path: Path, cli: Cli) -> N
         ("flowchart", "--truth", "{ft}", "--pred", "{fp}", "--result", "{fp}"),
         ("graph", "--graph", "{g}", "--truth", "{gt}", "--out", "{gt}"),
         ("compare", "{r}", "{r2}", "--out", "{r}"),
-        ("report", "{r}", "--out", "{tmp}"),
+        ("report", "{r}", "--out", "{r}"),
     ],
     ids=lambda c: c[0],
 )
