@@ -250,12 +250,12 @@ def _secrets(key: str, base_url: str | None) -> tuple[str, ...]:
 
 
 def _char_pattern(char: str) -> str:
-    """A character as a server may echo it: plain, JSON-escaped (``\\u0073``, ``\\/``, any
-    number of backslashes, for JSON inside JSON) or URL-encoded (``%73``)."""
-    forms = [re.escape(char), rf"\\+u{ord(char):04x}"] if ord(char) < 0x10000 else [re.escape(char)]
-    if char == "/":
-        forms.append(r"\\+/")
-    forms += ["".join(f"%{byte:02x}" for byte in char.encode("utf-8"))]
+    """A character as a server may echo it: plain, JSON-escaped (``\\u0073``, ``\\/``,
+    ``\\"``, with any number of backslashes, for JSON inside JSON) or URL-encoded (``%73``)."""
+    forms = [r"\\*" + re.escape(char)]
+    if ord(char) < 0x10000:
+        forms.append(rf"\\+u{ord(char):04x}")
+    forms.append("".join(f"%{byte:02x}" for byte in char.encode("utf-8")))
     return "(?:" + "|".join(forms) + ")"
 
 
