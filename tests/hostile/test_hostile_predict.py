@@ -198,3 +198,17 @@ def test_bad_base_url_is_one_error(tmp_path: Path, cli: Cli, url: str) -> None:
     errors = [line for line in result.err.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and errors[0].startswith("error: --base-url"), result.err
     assert "Traceback" not in result.err
+
+
+def test_image_over_the_size_limit_is_one_error(
+    tmp_path: Path, cli: Cli, server: ChatServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PARSESCORE_MAX_FILE_MB", "1")
+    folder = images(tmp_path)
+    big = folder / "big.png"
+    big.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 1_500_000)
+    result = predict(server, folder, tmp_path / "out", cli)
+    errors = [line for line in result.err.splitlines() if line.startswith("error:")]
+    assert result.code == 2 and len(errors) == 1, result.err
+    assert "big.png" in errors[0] and "PARSESCORE_MAX_FILE_MB" in errors[0]
+    assert server.requests == []
