@@ -497,3 +497,15 @@ def test_sigint_then_rerun_gives_identical_output(tmp_path: Path, cli: Cli) -> N
     clean = tmp_path / "clean.json"
     assert cli(*_sequence_argv(truth, pred, clean, "--quiet")).code == 0
     assert out.read_bytes() == clean.read_bytes()
+
+
+def test_sequence_report_over_a_foreign_folder_needs_force(tmp_path: Path, cli: Cli) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "table1.md").write_text("my notes")
+    args = ("sequence", "--truth", SEQ / "truth", "--pred", SEQ / "model_a", "--quiet")
+    one_error(cli(*args, "--report", folder), "--report", "--force")
+    assert (folder / "table1.md").read_text() == "my notes"
+    assert cli(*args, "--report", folder, "--force").code == 0
+    assert (folder / "table1.md").read_text() != "my notes"
+    assert cli(*args, "--report", folder).code == 0  # now marked as ours
