@@ -1,10 +1,12 @@
-"""``parsescore sequence``: score PlantUML sequence diagrams (files, directories or git refs)."""
+"""``parsescore sequence``: score PlantUML / Mermaid sequence diagrams (files, directories or
+git refs)."""
 
 from __future__ import annotations
 
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -35,6 +37,14 @@ if TYPE_CHECKING:
     from parsescore.sequence.metrics import ModelScore
 
 __all__ = ["register", "run_sequence", "summarise"]
+
+
+class FormatChoice(StrEnum):
+    """The dialects a script can be read as (``auto``: by content, then by file name)."""
+
+    auto = "auto"
+    plantuml = "plantuml"
+    mermaid = "mermaid"
 
 
 def _table2(models: list[ModelScore]) -> Table:
@@ -150,6 +160,9 @@ def run_sequence(
     result: Path | None = None,
     csv: Path | None = None,
     threshold: float = DEFAULT_THRESHOLD,
+    ignore_colours: bool = False,
+    truth_format: str = "auto",
+    pred_format: str = "auto",
     check: bool = False,
     report: Path | None = None,
     repo: Path | None = None,
@@ -190,6 +203,8 @@ def run_sequence(
             raise InputError("--truth-ref/--pred-ref need --repo")
         pairs = [(truth, pred) for pred in preds]
     options: dict[str, object] = {"threshold": threshold, "repo": repo, "jobs": jobs}
+    options |= {"ignore_colours": ignore_colours}
+    options |= {"truth_format": truth_format, "pred_format": pred_format}
     options |= {"quiet": quiet, "dask_scheduler": dask_scheduler, "cache": cache}
     results = [evaluate("sequence", t, p, **options) for t, p in pairs]
     models = [r.computed for r in results]
@@ -219,7 +234,8 @@ def register(app: typer.Typer) -> None:
     @app.command("sequence")
     def sequence(
         truth: Annotated[
-            Path | None, typer.Option("--truth", help="Ground-truth .puml file or directory.")
+            Path | None,
+            typer.Option("--truth", help="Ground-truth .puml/.mmd file or directory."),
         ] = None,
         pred: Annotated[
             list[Path] | None,
@@ -236,6 +252,22 @@ def register(app: typer.Typer) -> None:
                 "for a removed/added pair to count as a substitution.",
             ),
         ] = DEFAULT_THRESHOLD,
+        ignore_colours: Annotated[
+            bool,
+            typer.Option(
+                "--ignore-colours",
+                help="Colours never count (default: a changed colour is a substitution, as in "
+                "the paper's git diff).",
+            ),
+        ] = False,
+        truth_format: Annotated[
+            FormatChoice,
+            typer.Option("--truth-format", help="Ground-truth dialect (auto: by content, name)."),
+        ] = FormatChoice.auto,
+        pred_format: Annotated[
+            FormatChoice,
+            typer.Option("--pred-format", help="Prediction dialect (auto: by content, name)."),
+        ] = FormatChoice.auto,
         check_syntax_: Annotated[
             bool,
             typer.Option("--check-syntax", help="Report predictions PlantUML cannot compile."),
@@ -262,7 +294,7 @@ def register(app: typer.Typer) -> None:
         cache: CacheOption = None,
         quiet: QuietOption = False,
     ) -> None:
-        """Score PlantUML sequence diagrams with the image-to-UML paper's metrics."""
+        """Score PlantUML or Mermaid sequence diagrams with the image-to-UML paper's metrics."""
         run_sequence(
             truth,
             list(pred or []),
@@ -270,6 +302,9 @@ def register(app: typer.Typer) -> None:
             result=result,
             csv=csv,
             threshold=threshold,
+            ignore_colours=ignore_colours,
+            truth_format=truth_format.value,
+            pred_format=pred_format.value,
             check=check_syntax_,
             report=report,
             repo=repo,
