@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from sequence_helpers import MWDI_FILES
 
 from parsescore.sequence import compare_scripts, parse_plantuml
-from parsescore.sequence.model import Arrow, Note, Participant
+from parsescore.sequence.model import Arrow, NoMetric, Note, Participant
 
 
 def only(text: str) -> Arrow | Note | Participant | object:
@@ -41,7 +41,6 @@ def only(text: str) -> Arrow | Note | Participant | object:
         ("A -[#red]> B : c", "A -[#red]> B : c", "-[#red]>"),
         ("A -[#red]-> B", "A -[#red]-> B", "-[#red]->"),
         ("A -[dotted]> B", "A --> B", "-->"),
-        ("A -[hidden]> B", "A -[hidden]-> B", "-[hidden]->"),
         ("[-> A : in", "[-> A : in", "->"),
         ("A ->] : out", "A ->] : out", "->"),
         ("[<- A", "[<- A", "->"),
@@ -415,3 +414,12 @@ def test_autoactivate_and_par2_also() -> None:
     assert [d.message for d in diagram.diagnostics] == [
         "no @startuml line: this may not be a PlantUML script"
     ]
+
+
+def test_hidden_arrows_are_no_elements() -> None:
+    """PlantUML neither draws nor numbers a ``[hidden]`` arrow (checked with autonumber on
+    Debian's PlantUML): it is a layout spacer, so it carries no metric."""
+    for line in ("A -[hidden]> B", "A -[hidden]-> B : x", "[-[hidden]> A"):
+        diagram = parse_plantuml(line)
+        assert diagram.arrows == ()
+        assert [e.keyword for e in diagram.elements if isinstance(e, NoMetric)] == ["hidden arrow"]

@@ -76,7 +76,7 @@ _ARROW = "|".join(
     )
 )
 #: A character of a name: not an arrow character, not the start of a reversed half arrow.
-_NAME_CHAR = r"(?:(?![/\\]\|?-|//-|\\\\-)[^+\-<>:,;\n])"
+_NAME_CHAR = r"(?:(?![/\\]\|?-|//-|\\\\-|\(\))[^+\-<>:,;\n])"
 #: A name: runs of name characters joined by dashes that do not start an arrow
 #: (``my-service`` is a name; ``a-xB`` is ``a``, a cross arrow and ``B``).
 _NAME = rf"{_NAME_CHAR}+(?:(?!-{{1,2}}(?:[xX)>|]|\\\\|//))-+{_NAME_CHAR}+)*"
@@ -103,7 +103,7 @@ end: END
 note: NOTE SIDE NAME TEXT?
     | NOTE OVER NAME ("," NAME)? TEXT?
 nometric: NOMETRIC REST?
-signal: NAME ARROW ACTIVATION? NAME TEXT?
+signal: NAME CENTRAL? ARROW (ACTIVATION | CENTRAL)? NAME TEXT?
 
 PTYPE.3: /(participant|actor)(?![\w-])/i
 CREATE.3: /create(?![\w-])/i
@@ -122,6 +122,7 @@ REST: /.+/
 TEXT: /:.*/
 ARROW: /{_slashed(_ARROW)}/
 ACTIVATION: /[+-]/
+CENTRAL: "()"
 NAME: /{_slashed(_NAME)}/
 
 %ignore /[ \t\f\r]+/
@@ -433,6 +434,7 @@ class _Reader:
         self.elements.append(NoMetric(st.line, st.line, st.raw, parts[0].lower()))
 
     def _signal(self, st: _Statement, parts: list[str]) -> None:
+        parts = [p for p in parts if p != "()"]  # a central connection: drawing only
         source, arrow = parts[0].strip(), parts[1]
         rest = parts[2:]
         activation = rest.pop(0) if rest and rest[0] in "+-" else ""

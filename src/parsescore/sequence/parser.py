@@ -417,7 +417,7 @@ class _Parser:
                 "dotted",
                 "",
                 "normal",
-                message=collapse(match["message"] or ""),
+                message=_message(match["message"]),
                 is_return=True,
             )
         )
@@ -457,6 +457,9 @@ class _Parser:
         body = (match["ba1"] or match["ba2"] or "") + (match["bb1"] or match["bb2"] or "")
         style_text = (match["st1"] or match["st2"] or "").lower()
         line_style = _line_style(len(body) > 1, style_text)
+        if line_style == "hidden":  # PlantUML draws (and numbers) nothing: no element
+            self.elements.append(NoMetric(number, number, raw, "hidden arrow"))
+            return True
         if reverse:
             source, target = p2, p1
             source_dress, target_dress = d2, d1
@@ -496,7 +499,7 @@ class _Parser:
                 part=part,
                 source_circle="o" in source_dress,
                 target_circle="o" in target_dress,
-                message=collapse(match["message"] or ""),
+                message=_message(match["message"]),
                 activation=activation,
                 colour=_style_colour(style_text),
             )
@@ -541,6 +544,9 @@ class _Parser:
         body = "".join(match[name] or "" for name in ("ba1", "bb1", "bb2", "ba2", "ba2b"))
         style_text = (match["st1"] or match["st2"] or "").lower()
         line_style = _line_style("--" in body, style_text)
+        if line_style == "hidden":  # PlantUML draws (and numbers) nothing: no element
+            self.elements.append(NoMetric(number, number, raw, "hidden arrow"))
+            return
         sync = len(dressing) == 2
         moves_right = exo_type in ("from_left", "to_right")
         part = "full"
@@ -571,7 +577,7 @@ class _Parser:
                 part=part,
                 source_circle=source_circle,
                 target_circle=target_circle,
-                message=collapse(match["message"] or ""),
+                message=_message(match["message"]),
                 exo=True,
                 activation=activation,
                 colour=_style_colour(style_text),
@@ -612,6 +618,16 @@ class _Parser:
             self.elements[index] = replace(
                 note, participants=tuple(resolve(end).name for end in names)
             )
+
+
+_INVISIBLE = re.compile(r"\\n|<[^>]*>|\*\*|//|\"\"|__|\s")
+
+
+def _message(text: str | None) -> str:
+    """A message as compared: whitespace collapsed; "" when nothing of it is drawn (``\\n``,
+    ``<i> </i>``: PlantUML draws no text, so it is no message)."""
+    message = collapse(text or "")
+    return message if _INVISIBLE.sub("", message) else ""
 
 
 def _style_colour(style_text: str) -> str:

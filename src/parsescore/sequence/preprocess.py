@@ -8,7 +8,12 @@ counting both would count what PlantUML never draws. Supported (our own evaluato
   ``!define`` names are substituted in the other lines;
 * ``!if`` / ``!elseif`` / ``!else`` / ``!endif`` (and ``!ifdef`` / ``!ifndef``) with ``==``,
   ``!=``, ``<``, ``>``, ``<=``, ``>=``, ``and``/``&&``, ``or``/``||``, ``not``/``!``,
-  parentheses, ``true``/``false``, numbers, quoted strings and ``$var``;
+  parentheses, ``%true()``/``%false()``, whole numbers, quoted strings and ``$var``. Values
+  follow PlantUML (checked against Debian's PlantUML 1.2020.2 with ``-preproc``): ``0`` and
+  ``""`` are false, ``"0"`` is true, ``5 == "5"``; a bare word such as ``true`` or ``false`` is
+  no keyword but PlantUML's *undefined* value, which is true, equal to every other bare word
+  and printed ``undefined`` (so after ``!$simplified = false``, ``$simplified == true`` holds
+  and ``$simplified != true`` does not, exactly as PlantUML draws it);
 * ``!include`` / ``!include_once`` / ``!include_many`` of a local file, relative to the
   including file and inside the dataset's root, looked up in ``includes`` (read beforehand by
   :func:`collect_includes`), never a URL, never outside the root, at most
@@ -211,29 +216,45 @@ class _Expression:
 
     def _atom(self) -> object:
         kind, text = self._take()
+        if kind == "op" and text == "!":
+            return not _truth(self._atom())
         if kind == "op" and text == "(":
             inner = self._or()
             if self._take() != ("op", ")"):
                 raise ValueError("a '(' is never closed in the condition")
             return inner
         if kind == "num":
-            return float(text)
+            return int(float(text)) if float(text).is_integer() else text
         if kind == "str":
             return text[1:-1]
         if kind == "var":
             if text not in self.variables:
                 raise ValueError(f"{text} is not defined")
             return self.variables[text]
-        if kind == "word" and text.lower() in ("true", "%true()"):
-            return True
-        if kind == "word" and text.lower() in ("false", "%false()"):
-            return False
+        if kind == "word" and text.lower() == "%true()":
+            return 1
+        if kind == "word" and text.lower() == "%false()":
+            return 0
+        if kind == "word" and not text.startswith("%"):
+            return UNDEFINED
         raise ValueError(f"unexpected {text or 'end'!r} in the condition")
 
 
+class _Undefined:
+    """PlantUML's value of a bare word (``true``, ``false``, ``foo``): see the module doc."""
+
+    def __repr__(self) -> str:
+        return "undefined"
+
+
+UNDEFINED = _Undefined()
+
+
 def _truth(value: object) -> bool:
+    if value is UNDEFINED:
+        return True
     if isinstance(value, str):
-        return value.lower() not in ("", "0", "false")
+        return value != ""
     return bool(value)
 
 
@@ -247,36 +268,32 @@ def _number(value: object) -> float:
 
 
 def _same(a: object, b: object) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return _truth(a) == _truth(b)
-    if isinstance(a, float) or isinstance(b, float):
-        try:
-            return _number(a) == _number(b)
-        except ValueError:
-            return False
-    return a == b
+    if a is UNDEFINED or b is UNDEFINED:
+        return a is b
+    return _text_of(a) == _text_of(b)
 
 
 def _literal(text: str) -> object:
-    """The value of ``!$x = text``: a quoted string, a number, true/false, else the text."""
+    """The value of ``!$x = text``: a quoted string, a whole number, ``%true()`` /
+    ``%false()``, PlantUML's undefined value for a bare word, else the text."""
     text = text.strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
         return text[1:-1]
-    if re.fullmatch(r"-?\d+(?:\.\d+)?", text):
-        return float(text)
-    if text.lower() in ("true", "%true()"):
-        return True
-    if text.lower() in ("false", "%false()"):
-        return False
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    if text.lower() == "%true()":
+        return 1
+    if text.lower() == "%false()":
+        return 0
+    if re.fullmatch(r"[A-Za-z_]\w*", text):
+        return UNDEFINED
     return text
 
 
 def _text_of(value: object) -> str:
     if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+        return "1" if value else "0"
+    return "undefined" if value is UNDEFINED else str(value)
 
 
 @dataclass(slots=True)
@@ -314,7 +331,7 @@ class _Preprocessor:
                 if index + 1 >= len(raw):
                     break
                 index += 1
-                joined = joined.rstrip()[:-1] + raw[index].lstrip()
+                joined = joined.rstrip()[:-1] + raw[index]
             lines.append((number, joined))
             index += 1
         stack: list[_Branch] = []
