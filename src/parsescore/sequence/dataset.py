@@ -1,10 +1,12 @@
 """Scoring a dataset: ground-truth files matched with one model's files by relative path.
 
 Paths are matched without their diagram suffix, so ``a.puml`` (truth) pairs with ``a.mmd``
-(a Mermaid answer). A truth file with no prediction counts as everything deleted (and is
-reported); a prediction file with no truth is reported and skipped; a file that cannot be read
-(or a Mermaid file that is not a sequence diagram) is reported and the run goes on with the
-others: an unreadable prediction counts as everything deleted, an unreadable truth is skipped.
+(a Mermaid answer). A file that another script of the same source includes (``!include``) is
+part of that script, not scored on its own. A truth file with no prediction counts as
+everything deleted (and is reported); a prediction file with no truth is reported and skipped;
+a file that cannot be read (or a Mermaid file that is not a sequence diagram) is reported and
+the run goes on with the others: an unreadable prediction counts as everything deleted, an
+unreadable truth is skipped.
 
 Files are read here, in order; each readable pair is then scored by a pure function through
 :mod:`parsescore.runner` (local processes, Dask, content-hash cache), so the result does not
@@ -224,6 +226,21 @@ def score_model(
                 () if pred_rel is None else _includes(pred, pred_rel, pred_text),
             )
         )
+    # A file another script includes is a part of that script, not a diagram of its own.
+    parts = {rel for slot in slots if not isinstance(slot, SkippedFile) for rel, _ in slot[6]}
+    pred_parts = {rel for slot in slots if not isinstance(slot, SkippedFile) for rel, _ in slot[7]}
+    if parts:
+        kept: list[SkippedFile | _Pair] = []
+        kept_warnings: dict[int, str] = {}
+        for index, slot in enumerate(slots):
+            if isinstance(slot, SkippedFile) or slot[0] not in parts:
+                if index in skip_warnings:
+                    kept_warnings[len(kept)] = skip_warnings[index]
+                kept.append(slot)
+            elif advance:
+                advance()
+        slots, skip_warnings = kept, kept_warnings
+    orphans = [rel for rel in orphans if rel not in pred_parts]
     to_score = [slot for slot in slots if not isinstance(slot, SkippedFile)]
     options: dict[str, Any] = {"threshold": threshold, "ignore_colours": ignore_colours}
     options |= {"truth_format": truth_format, "pred_format": pred_format}

@@ -48,6 +48,8 @@ __all__ = [
 MAX_INCLUDE_DEPTH = 8
 #: Most lines a file may grow to through includes (a bound on memory).
 MAX_LINES = 200_000
+#: Deepest nesting of parentheses / negations in a condition (a bound on recursion).
+MAX_NESTING = 100
 
 _LINE_BREAK = re.compile(r"\r\n|\n|\r")
 _DIRECTIVE = re.compile(r"^\s*!\s*(?P<name>\$?\w+)(?P<rest>.*)$")
@@ -160,6 +162,7 @@ class _Expression:
             position = match.end()
         self.variables = variables
         self.index = 0
+        self.depth = 0
 
     def _peek(self) -> tuple[str, str]:
         return self.tokens[self.index] if self.index < len(self.tokens) else ("end", "")
@@ -198,7 +201,12 @@ class _Expression:
     def _not(self) -> object:
         if self._is("not", "!"):
             self._take()
-            return not _truth(self._not())
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise ValueError(f"operators nested more than {MAX_NESTING} deep")
+            value = not _truth(self._not())
+            self.depth -= 1
+            return value
         return self._compare()
 
     def _compare(self) -> object:
@@ -217,9 +225,18 @@ class _Expression:
     def _atom(self) -> object:
         kind, text = self._take()
         if kind == "op" and text == "!":
-            return not _truth(self._atom())
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise ValueError(f"operators nested more than {MAX_NESTING} deep")
+            value = not _truth(self._atom())
+            self.depth -= 1
+            return value
         if kind == "op" and text == "(":
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise ValueError(f"parentheses nested more than {MAX_NESTING} deep")
             inner = self._or()
+            self.depth -= 1
             if self._take() != ("op", ")"):
                 raise ValueError("a '(' is never closed in the condition")
             return inner
@@ -420,7 +437,11 @@ class _Preprocessor:
             return
         if match["op"] == "?=" and match["var"] in self.variables:
             return
-        self.variables[match["var"]] = _literal(self._substitute(match["value"]))
+        try:  # an expression, as PlantUML reads it (``!$b = $a``, ``!$c = "x"``, ``!$d = 5``)
+            value = _Expression(match["value"], self.variables).value()
+        except ValueError:  # else plain text, with variables substituted
+            value = _literal(self._substitute(match["value"]))
+        self.variables[match["var"]] = value
 
     def _include(
         self, line: str, at: int, number: int, path: str, chain: tuple[str, ...], where: str
