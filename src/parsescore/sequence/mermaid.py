@@ -81,7 +81,7 @@ _NAME_CHAR = r"(?:(?![/\\]\|?-|//-|\\\\-|\(\))[^+\-<>:,;\n])"
 #: (``my-service`` is a name; ``a-xB`` is ``a``, a cross arrow and ``B``).
 _NAME = rf"{_NAME_CHAR}+(?:(?!-{{1,2}}(?:[xX)>|]|\\\\|//))-+{_NAME_CHAR}+)*"
 #: A declared name stops before `` as ``, ``@{`` or the end of the statement.
-_PNAME = r"[^<>:,;@\s][^<>:,;@]*?(?=[ \t]+as[ \t]|[ \t]*@\{|[ \t]*$)"
+_PNAME = r"[^<>:,;@\s][^<>:,;@]*?(?=[ \t]+as[ \t]|[ \t]*@\{|[ \t]*(?:\n|\Z))"
 
 
 def _slashed(pattern: str) -> str:
@@ -92,7 +92,9 @@ def _slashed(pattern: str) -> str:
 #: The statement grammar. Keywords outrank names (priority 3), so ``loop`` opens a block while
 #: ``loopback->>B`` is a message; names stop at the characters Mermaid's lexer stops at.
 GRAMMAR = rf"""
-start: participant | create | box | block | branch | end | note | nometric | signal
+start: statement
+document: statement (_NL statement)*
+?statement: participant | create | box | block | branch | end | note | nometric | signal
 
 participant: PTYPE PNAME CONFIG? (AS REST?)?
 create: CREATE PTYPE PNAME CONFIG? (AS REST?)?
@@ -121,6 +123,7 @@ CONFIG: /@\{{[^}}]*\}}/
 REST: /.+/
 TEXT: /:.*/
 ARROW: /{_slashed(_ARROW)}/
+_NL: /\n/
 ACTIVATION: /[+-]/
 CENTRAL: "()"
 NAME: /{_slashed(_NAME)}/
@@ -242,10 +245,13 @@ MAX_STATEMENT = 10_000
 
 
 @cache
-def _parser() -> Lark:
+def _parser(start: str = "start") -> Lark:
+    """The LALR parser of one statement (``start``), a whole document of statements, one a
+    line (``document``: one call for the common case of a file without errors), or a message
+    alone (``signal``)."""
     from lark import Lark
 
-    return Lark(GRAMMAR, parser="lalr", lexer="contextual", maybe_placeholders=False)
+    return Lark(GRAMMAR, parser="lalr", lexer="contextual", start=start, maybe_placeholders=False)
 
 
 def _decode(text: str) -> str:
@@ -259,13 +265,16 @@ def _decode(text: str) -> str:
         decoded = html.unescape(f"&{name};")
         return decoded if decoded != f"&{name};" else f"#{name};"
 
-    return html.unescape(_PLACEHOLDER.sub(entity, text))
+    if "\ue000" in text:
+        text = _PLACEHOLDER.sub(entity, text)
+    return html.unescape(text) if "&" in text else text
 
 
 def _clean(text: str) -> str:
     """Message / note / label text as compared: decoded, ``<br>`` = ``\\n``, spaces collapsed."""
-    text = _WRAP.sub("", text.strip())
-    text = _BR.sub("\\\\n", _decode(text))
+    text = _decode(_WRAP.sub("", text.strip()) if "wrap:" in text.lower() else text)
+    if "<" in text:
+        text = _BR.sub("\\\\n", text)
     return _SPACES.sub(" ", text).strip()
 
 
@@ -351,7 +360,30 @@ class _Reader:
             return
         node = tree.children[0]
         assert not isinstance(node, str)
+        self.handle(st, node)
+
+    def handle(self, st: _Statement, node: Tree[Token]) -> None:
+        """Turn one parsed statement into its element."""
         getattr(self, f"_{node.data}")(st, [str(t) for t in node.children])
+
+    def document(self, statements: list[_Statement]) -> bool:
+        """Read all statements with one parse; False (nothing done) when some statement does
+        not parse, so that each is then read alone and the bad ones reported."""
+        from lark import Tree
+        from lark.exceptions import LarkError
+
+        if not statements or any(len(st.text) > MAX_STATEMENT for st in statements):
+            return False
+        try:
+            tree = _parser("document").parse("\n".join(st.text for st in statements))
+        except LarkError:
+            return False
+        nodes = [node for node in tree.children if isinstance(node, Tree)]
+        if len(nodes) != len(statements):
+            return False
+        for st, node in zip(statements, nodes, strict=True):
+            self.handle(st, node)
+        return True
 
     @staticmethod
     def _as_signal(text: str) -> Tree[Token] | None:
@@ -360,7 +392,7 @@ class _Reader:
         from lark.exceptions import LarkError
 
         try:
-            return Tree("start", [_signal_parser().parse(text)])
+            return Tree("start", [_parser("signal").parse(text)])
         except LarkError:
             return None
 
@@ -464,15 +496,6 @@ class _Reader:
             self.warn(line, f"{keyword} opened here is never closed by 'end'")
 
 
-@cache
-def _signal_parser() -> Lark:
-    from lark import Lark
-
-    return Lark(
-        GRAMMAR, parser="lalr", lexer="contextual", start="signal", maybe_placeholders=False
-    )
-
-
 def parse_mermaid(text: str, *, path: str = "") -> ParsedDiagram:
     """Read a Mermaid ``sequenceDiagram`` into PlantUML's elements (same canonical forms).
 
@@ -501,10 +524,12 @@ def parse_mermaid(text: str, *, path: str = "") -> ParsedDiagram:
     reader = _Reader(path)
     reader.elements.append(NoMetric(first.line, first.line, first.raw, "sequenceDiagram"))
     remainder = first.text[header.end() :].strip() if header else ""
+    rest = statements[1:]
     if remainder:
-        reader.statement(_Statement(first.line, first.column, remainder, first.raw))
-    for st in statements[1:]:
-        reader.statement(st)
+        rest.insert(0, _Statement(first.line, first.column, remainder, first.raw))
+    if not reader.document(rest):
+        for st in rest:
+            reader.statement(st)
     reader.finish()
     return ParsedDiagram(
         tuple(reader.elements), tuple(reader.diagnostics), line_count, path, format="mermaid"
