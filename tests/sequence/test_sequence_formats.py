@@ -447,3 +447,18 @@ def test_large_inputs_are_read_in_bounded_time() -> None:
     parse_mermaid("sequenceDiagram\n" + "loop x\n" * 5000)
     preprocess("!if (" + "(" * 3000 + "1" + ")" * 3000 + ")\nx\n!endif\n")
     assert time.perf_counter() - started < 20
+
+
+def test_check_syntax_leaves_mermaid_predictions_out(tmp_path: Path, cli) -> None:  # type: ignore[no-untyped-def]
+    from test_sequence_plantuml_reference import _plantuml
+
+    _plantuml()  # installed as the reference tests install it
+    (tmp_path / "t.puml").write_text("@startuml\nA -> B : hi\n@enduml\n", "utf-8")
+    (tmp_path / "p.mmd").write_text("sequenceDiagram\n  A->>B: hi\n", "utf-8")
+    run = cli(
+        "sequence", "--truth", str(tmp_path / "t.puml"), "--pred", str(tmp_path / "p.mmd"),
+        "--check-syntax",
+    )  # fmt: skip
+    assert run.code == 0
+    assert "syntax check: 1 Mermaid prediction(s) not checked" in run.out
+    assert "does not compile" not in run.out

@@ -100,6 +100,7 @@ def _syntax_check(
     """Compile every prediction with PlantUML (in parallel) and list the ones that fail."""
     from rich.markup import escape
 
+    from parsescore.sequence.read import detect_format
     from parsescore.sequence.report import unique_names
     from parsescore.sequence.syntax import check_syntax, find_plantuml
 
@@ -112,12 +113,20 @@ def _syntax_check(
         )
         return
     jobs: list[tuple[str, str, str]] = []
+    mermaid = 0
     for name, source in zip(unique_names(models), pred_sources, strict=True):
         for rel in source.paths:
             try:
-                jobs.append((name, rel, source.read(rel)))
+                text = source.read(rel)
             except InputError as exc:
                 console.print(escape(f"[{name}] {rel}: not checked ({exc})"), highlight=False)
+                continue
+            if detect_format(text, rel) == "mermaid":
+                mermaid += 1  # PlantUML cannot compile Mermaid: the reader's warnings say it all
+            else:
+                jobs.append((name, rel, text))
+    if mermaid:
+        console.print(f"syntax check: {mermaid} Mermaid prediction(s) not checked", highlight=False)
     with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
         results = list(pool.map(lambda job: check_syntax(command, job[1], job[2]), jobs))
     failures = 0
