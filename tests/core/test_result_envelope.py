@@ -451,7 +451,12 @@ def test_sequence_git_mode_writes_one_envelope_per_model(tmp_path: Path, cli: Cl
     for path, ref in zip(paths, ("m/one", "two"), strict=True):
         assert f"Wrote {path}" in printed
         doc = _doc(path)
-        assert doc["inputs"] == {"repo": str(repo), "truth_ref": "main", "pred_ref": ref}
+        assert doc["inputs"] == {
+            "repo": str(repo),
+            "truth_ref": "main",
+            "pred_ref": ref,
+            "formats": {"truth": {"plantuml": 1}, "pred": {"plantuml": 1}},
+        }
         assert _schema_errors(doc) == []
     assert load_result(paths[0]).totals["error_rate"] == 0.0
     assert load_result(paths[1]).totals["error_rate"] > 0.0
