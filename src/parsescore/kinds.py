@@ -131,6 +131,10 @@ class PredictParts:
             with some predictions missing).
         pred_for_run: ``(truth, predictions folder, {stem: image file name}, target) -> pred``:
             what ``run`` scores as the prediction (default: the folder itself).
+        default_format: the name of the answer format these parts ask for ("" when the kind
+            has one format only).
+        formats: other answer formats the kind can be asked for (``--format NAME``), each with
+            its own suffix, prompt and check.
     """
 
     suffix: str
@@ -139,6 +143,8 @@ class PredictParts:
     response_format: Callable[[], Mapping[str, Any]] | None = None
     run_options: Mapping[str, Any] = field(default_factory=dict)
     pred_for_run: Callable[[Path, Path, Mapping[str, str], Path], Path] | None = None
+    default_format: str = ""
+    formats: Mapping[str, PredictParts] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

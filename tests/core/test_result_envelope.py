@@ -378,8 +378,17 @@ def test_table_details_are_the_cells_teds_sees_differ() -> None:
 def test_sequence_envelopes(made: dict[str, tuple[Path, list[Path]]]) -> None:
     seq = DATA / "sequence"
     one = _doc(made["sequence"][1][0])
-    assert one["inputs"] == {"truth": str(seq / "truth"), "pred": str(seq / "model_a")}
-    assert one["options"] == {"threshold": 0.5}
+    assert one["inputs"] == {
+        "truth": str(seq / "truth"),
+        "pred": str(seq / "model_a"),
+        "formats": {"truth": {"plantuml": 6}, "pred": {"plantuml": 6}},  # what auto read
+    }
+    assert one["options"] == {
+        "threshold": 0.5,
+        "ignore_colours": False,
+        "truth_format": "auto",
+        "pred_format": "auto",
+    }
     assert one["dataset"] == {"missing_predictions": [], "skipped": []}
     native = _doc(made["sequence"][0])
     for file, item in zip(native["files"], one["items"], strict=True):
@@ -442,7 +451,12 @@ def test_sequence_git_mode_writes_one_envelope_per_model(tmp_path: Path, cli: Cl
     for path, ref in zip(paths, ("m/one", "two"), strict=True):
         assert f"Wrote {path}" in printed
         doc = _doc(path)
-        assert doc["inputs"] == {"repo": str(repo), "truth_ref": "main", "pred_ref": ref}
+        assert doc["inputs"] == {
+            "repo": str(repo),
+            "truth_ref": "main",
+            "pred_ref": ref,
+            "formats": {"truth": {"plantuml": 1}, "pred": {"plantuml": 1}},
+        }
         assert _schema_errors(doc) == []
     assert load_result(paths[0]).totals["error_rate"] == 0.0
     assert load_result(paths[1]).totals["error_rate"] > 0.0

@@ -264,7 +264,7 @@ def test_bad_files_are_reported_and_the_run_goes_on(tmp_path: Path, cli: Cli) ->
         (["--truth", "{file}", "--pred", "{file}", "--threshold", "1.5"], "between 0 and 1"),
         (["--repo", "{dir}", "--truth-ref", "main"], "needs --truth-ref and at least one"),
         (["--truth", "{file}", "--pred", "{file}", "--pred-ref", "x"], "need --repo"),
-        (["--truth", "{emptydir}", "--pred", "{emptydir}"], "no PlantUML scripts"),
+        (["--truth", "{emptydir}", "--pred", "{emptydir}"], "no sequence-diagram scripts"),
     ],
 )
 def test_bad_arguments_give_one_line_errors(

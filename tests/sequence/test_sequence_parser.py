@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from sequence_helpers import MWDI_FILES
 
 from parsescore.sequence import compare_scripts, parse_plantuml
-from parsescore.sequence.model import Arrow, Note, Participant
+from parsescore.sequence.model import Arrow, NoMetric, Note, Participant
 
 
 def only(text: str) -> Arrow | Note | Participant | object:
@@ -38,10 +38,9 @@ def only(text: str) -> Arrow | Note | Participant | object:
         ("A ->x B", "A -x B", "-x"),
         ("A ->o B", "A ->o B", "->o"),
         ("A o-> B", "A o-> B", "o->"),
-        ("A -[#red]> B : c", "A -> B : c", "->"),
-        ("A -[#red]-> B", "A --> B", "-->"),
+        ("A -[#red]> B : c", "A -[#red]> B : c", "-[#red]>"),
+        ("A -[#red]-> B", "A -[#red]-> B", "-[#red]->"),
         ("A -[dotted]> B", "A --> B", "-->"),
-        ("A -[hidden]> B", "A -[hidden]-> B", "-[hidden]->"),
         ("[-> A : in", "[-> A : in", "->"),
         ("A ->] : out", "A ->] : out", "->"),
         ("[<- A", "[<- A", "->"),
@@ -102,7 +101,7 @@ def test_not_an_arrow_without_a_head() -> None:
         ('participant "Long Name" as L', 'participant "Long Name" as L', "L"),
         ('participant L as "Long Name"', 'participant "Long Name" as L', "L"),
         ('participant "Long  Name"', 'participant "Long Name"', "Long Name"),
-        ("actor Bob #red", "actor Bob", "Bob"),
+        ("actor Bob #red", "actor Bob #red", "Bob"),
         ("database DB <<store>> order 10", "database DB <<store>>", "DB"),
         ("create control C", "control C", "C"),
         ("create C", "participant C", "C"),
@@ -142,7 +141,11 @@ def test_multiline_participant() -> None:
         ("rnote over A : r", "rnote over A : r", (1, 1)),
         ("note across : all", "note across : all", (1, 1)),
         ("note left : on arrow", "note left : on arrow", (1, 1)),
-        ("note over A #LightCoral\n  one\n  two\nend note", "note over A : one\\ntwo", (1, 4)),
+        (
+            "note over A #LightCoral\n  one\n  two\nend note",
+            "note over A #lightcoral : one\\ntwo",
+            (1, 4),
+        ),
         ("hnote over A\nx\nendhnote", "hnote over A : x", (1, 3)),
         ("note right\nx\nend note", "note right : x", (1, 3)),
     ],
@@ -167,8 +170,8 @@ def test_groups_else_and_box() -> None:
         "opt\nend\npar\nend\nbreak x\nend\ncritical y\nend"
     )
     assert [g.canonical for g in diagram.groups] == [
-        "alt success case",
-        "else failure",
+        "alt #gold success case",
+        "else #pink failure",
         "group My own label [my secondary]",
         "loop 1000 times",
         "opt",
@@ -176,7 +179,7 @@ def test_groups_else_and_box() -> None:
         "break x",
         "critical y",
     ]
-    assert [b.canonical for b in diagram.boxes] == ['box "Back end"']
+    assert [b.canonical for b in diagram.boxes] == ['box "Back end" #lightblue']
     assert [d.message for d in diagram.diagnostics] == [
         "no @startuml line: this may not be a PlantUML script"
     ]
@@ -411,3 +414,12 @@ def test_autoactivate_and_par2_also() -> None:
     assert [d.message for d in diagram.diagnostics] == [
         "no @startuml line: this may not be a PlantUML script"
     ]
+
+
+def test_hidden_arrows_are_no_elements() -> None:
+    """PlantUML neither draws nor numbers a ``[hidden]`` arrow (checked with autonumber on
+    Debian's PlantUML): it is a layout spacer, so it carries no metric."""
+    for line in ("A -[hidden]> B", "A -[hidden]-> B : x", "[-[hidden]> A"):
+        diagram = parse_plantuml(line)
+        assert diagram.arrows == ()
+        assert [e.keyword for e in diagram.elements if isinstance(e, NoMetric)] == ["hidden arrow"]

@@ -99,7 +99,10 @@ def test_arrow_style_is_one_direction_type_substitution(truth: str, pred: str) -
 
 def test_equivalent_arrow_spellings_count_nothing() -> None:
     assert counts("A --> B : hello", "A -[dashed]> B : hello") == {}
-    assert counts("A -> B : hello", "A -[#red]> B : hello") == {}  # colours are ignored
+    # a colour is part of the arrow's type, as in the paper's git diff ...
+    assert counts("A -> B : hello", "A -[#red]> B : hello") == {"direction_type": (0, 0, 1)}
+    # ... unless colours are ignored
+    assert counts("A -> B : hello", "A -[#red]> B : hello", ignore_colours=True) == {}
     assert counts("A -> B : hello", "A -> B ++ : hello") == {}  # activation is no metric
     assert counts("A ->x B : hello", "A -x B : hello") == {}
 
@@ -228,7 +231,11 @@ def test_multi_line_note_is_one_element() -> None:
 def test_note_position_or_participant_change_is_a_substitution() -> None:
     assert counts("note over A : text here", "note left of A : text here") == {"note": (0, 0, 1)}
     assert counts("note over A : text here", "note over B : text here") == {"note": (0, 0, 1)}
-    assert counts("note over A : text here", "note over A #pink : text here") == {}
+    assert counts("note over A : text here", "note over A #pink : text here") == {"note": (0, 0, 1)}
+    assert (
+        counts("note over A : text here", "note over A #pink : text here", ignore_colours=True)
+        == {}
+    )
 
 
 # -- groups, else, boxes ---------------------------------------------------------------------
@@ -258,7 +265,29 @@ def test_box() -> None:
     assert counts(truth, 'box "Internals"\nparticipant A\nend box\nA -> B : x') == {
         "box": (0, 0, 1)
     }
-    assert counts(truth, 'box "Internal"\nparticipant A\nend box\nA -> B : x') == {}
+    # the colour differs: a substitution (the paper's changed line) unless colours are ignored
+    assert counts(truth, 'box "Internal"\nparticipant A\nend box\nA -> B : x') == {"box": (0, 0, 1)}
+    assert counts(truth, 'box "Internal" #lightblue\nparticipant A\nend box\nA -> B : x') == {}
+    other = 'box "Internal"\nparticipant A\nend box\nA -> B : x'
+    assert counts(truth, other, ignore_colours=True) == {}
+
+
+def test_colours_as_the_paper_counts_them() -> None:
+    """Each colour difference is one substitution of its element; case, ``#`` and spacing of
+    a colour do not count; ``ignore_colours`` drops them all."""
+    cases = [
+        ("participant A #red", "participant A #blue", {"participant": (0, 0, 1)}),
+        ("participant A #red", "participant A #RED", {}),
+        ("alt #Gold ok\nA -> B : x\nend", "alt ok\nA -> B : x\nend", {"group": (0, 0, 1)}),
+        ("A -[#red]-> B : x", "A -[#blue]-> B : x", {"direction_type": (0, 0, 1)}),
+        ("A -[#red]-> B : x", "A -[#red,dashed]> B : x", {}),
+        ("[-[#red]> A : x", "[-> A : x", {"direction_type": (0, 0, 1)}),
+        ("note left of A #aqua : n", "note left of A : n", {"note": (0, 0, 1)}),
+    ]
+    for truth, pred, expected in cases:
+        assert counts(truth, pred) == expected, (truth, pred)
+        assert counts(pred, truth) == {c: (d, i, s) for c, (i, d, s) in expected.items()}
+        assert counts(truth, pred, ignore_colours=True) == {}
 
 
 # -- participants --------------------------------------------------------------------------

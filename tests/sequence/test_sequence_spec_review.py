@@ -731,6 +731,7 @@ def test_decision_a_space_between_words_is_text() -> None:
     assert errors("note over A, B : x", "note over A,B:x") == {}
 
 
-def test_decision_create_keyword_and_colours_do_not_count() -> None:
+def test_decision_create_keyword_does_not_count_colours_do() -> None:
     assert errors("participant Carol", "create Carol") == {}
-    assert errors("actor Carol", "create actor Carol #red") == {}
+    assert errors("actor Carol", "create actor Carol #red") == {"participant": (0, 0, 1)}
+    assert errors("actor Carol", "create actor Carol #red", ignore_colours=True) == {}

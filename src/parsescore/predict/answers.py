@@ -50,22 +50,29 @@ def unwrap_fences(answer: str) -> str:
     return match.group(1) if match else answer
 
 
-def predict_parts(kind: str) -> PredictParts:
-    """The predict parts of ``kind``; a kind that is not predicted from images is an error."""
+def predict_parts(kind: str, format: str | None = None) -> PredictParts:
+    """The predict parts of ``kind`` for the answer ``format`` (None: its default format); a
+    kind that is not predicted from images, or a format it has not, is an error."""
     parts = get_kind(kind).predict
     if parts is None:
         able = ", ".join(k.name for k in kinds() if k.predict is not None)
         raise InputError(f"predict supports {able}; got {kind!r}")
-    return parts
+    if format is None or format == parts.default_format:
+        return parts
+    if format not in parts.formats:
+        known = [name for name in (parts.default_format, *parts.formats) if name]
+        offer = f"one of {', '.join(known)}" if known else "no --format (it has one format)"
+        raise InputError(f"--format {format!r} is not a format of {kind}; expected {offer}")
+    return parts.formats[format]
 
 
-def accept_answer(kind: str, answer: str, *, stem: str) -> Prediction:
+def accept_answer(kind: str, answer: str, *, stem: str, format: str | None = None) -> Prediction:
     """The prediction file made from a model's answer, or :class:`AnswerError` saying why not."""
     text = unwrap_fences(answer).strip()
     if not text:
         raise AnswerError("the answer is empty")
     try:
-        body, warnings = predict_parts(kind).accept(text, stem)
+        body, warnings = predict_parts(kind, format).accept(text, stem)
     except AnswerError:
         raise
     except ValueError as exc:  # a kind's check may raise any ValueError with the reason

@@ -89,6 +89,14 @@ RetryBaseOption = Annotated[
     float, typer.Option("--retry-base", hidden=True, help="First backoff in seconds.")
 ]
 QuietOption = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
+FormatOption = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        help="Answer format to ask for, for kinds with several (see each kind's docs); "
+        "default: the kind's own.",
+    ),
+]
 
 
 def _options(
@@ -106,6 +114,7 @@ def _options(
     temperature: float | None,
     max_tokens: int | None,
     retry_base: float,
+    format: str | None = None,
 ) -> PredictOptions:
     from parsescore.files import read_text
     from parsescore.predict.engine import PredictOptions
@@ -125,6 +134,7 @@ def _options(
         structured_output=structured_output,
         temperature=temperature,
         max_tokens=max_tokens,
+        format=format,
     )
 
 
@@ -224,7 +234,7 @@ def run_images(
     if not truth.exists():
         raise InputError("--truth does not exist", path=truth)
     console = console or wide_console()
-    parts = predict_parts(kind)
+    parts = predict_parts(kind, options.format)
     summary = run_predict(kind, images, out / "predictions", options, quiet=quiet, console=console)
     if summary.done + summary.skipped == 0:
         raise InputError("no image gave a valid prediction; nothing to score")
@@ -281,6 +291,7 @@ def register(app: typer.Typer) -> None:
         max_tokens: MaxTokensOption = None,
         retry_base: RetryBaseOption = 1.0,
         quiet: QuietOption = False,
+        format: FormatOption = None,
     ) -> None:
         """Ask a vision-language model for a prediction of every image (OpenAI-compatible API).
 
@@ -300,6 +311,7 @@ def register(app: typer.Typer) -> None:
             temperature=temperature,
             max_tokens=max_tokens,
             retry_base=retry_base,
+            format=format,
         )
         from rich.console import Console
 
@@ -334,6 +346,7 @@ def register(app: typer.Typer) -> None:
         max_tokens: MaxTokensOption = None,
         retry_base: RetryBaseOption = 1.0,
         quiet: QuietOption = False,
+        format: FormatOption = None,
     ) -> None:
         """Predict every image, score the predictions against --truth and write the report.
 
@@ -355,14 +368,15 @@ def register(app: typer.Typer) -> None:
             temperature=temperature,
             max_tokens=max_tokens,
             retry_base=retry_base,
+            format=format,
         )
         summary, _ = run_images(kind.value, images, truth, out, options, quiet=quiet)
         if summary.failed:
             raise typer.Exit(1)
 
     @command("prompt")
-    def prompt_command(kind: Any) -> None:
+    def prompt_command(kind: Any, format: FormatOption = None) -> None:
         """Print the default prompt of a kind (save it, edit it, pass it with --prompt)."""
         from parsescore.predict.inputs import default_prompt
 
-        typer.echo(default_prompt(kind.value), nl=False)
+        typer.echo(default_prompt(kind.value, format), nl=False)

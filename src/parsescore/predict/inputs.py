@@ -131,11 +131,11 @@ def caption_for(image: Image, captions: dict[str, str]) -> str | None:
     return captions.get(image.path.name, captions.get(image.stem))
 
 
-def default_prompt(kind: str) -> str:
+def default_prompt(kind: str, format: str | None = None) -> str:
     """The bundled prompt template of a kind (its package's ``prompt.txt``; docs/predict.md)."""
     from parsescore.predict.answers import predict_parts
 
-    return predict_parts(kind).prompt()
+    return predict_parts(kind, format).prompt()
 
 
 def render_prompt(template: str, *, caption: str, stem: str) -> str:

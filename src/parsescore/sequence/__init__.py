@@ -1,9 +1,10 @@
-"""PlantUML sequence-diagram conversion metrics (the image-to-UML paper, seed 003).
+"""Sequence-diagram conversion metrics (the image-to-UML paper, seed 003), PlantUML or Mermaid.
 
-Parse scripts into typed elements, compare a prediction with its ground truth through a minimal
-line diff of canonical forms, pair removed/added lines by Levenshtein with linear sum
-assignment, and count node / direction / direction_type / message / box / group / note /
-participant insertions, deletions and substitutions.
+Read scripts (PlantUML, or Mermaid ``sequenceDiagram``) into the same typed elements, compare a
+prediction with its ground truth through a minimal line diff of canonical forms, pair
+removed/added lines by Levenshtein with linear sum assignment, and count node / direction /
+direction_type / message / box / group / note / participant insertions, deletions and
+substitutions.
 
 >>> from parsescore.sequence import compare_scripts
 >>> score = compare_scripts("A -> B : hello", "A --> B : hello")
@@ -18,6 +19,9 @@ from parsescore.lazy import lazy_exports
 if TYPE_CHECKING:
     from parsescore.sequence.dataset import (
         score_model,
+    )
+    from parsescore.sequence.mermaid import (
+        parse_mermaid,
     )
     from parsescore.sequence.metrics import (
         DEFAULT_THRESHOLD,
@@ -36,6 +40,10 @@ if TYPE_CHECKING:
     from parsescore.sequence.parser import (
         parse_plantuml,
     )
+    from parsescore.sequence.read import (
+        detect_format,
+        read_diagram,
+    )
 
 _EXPORTS = {
     "score_model": "parsescore.sequence.dataset",
@@ -49,7 +57,10 @@ _EXPORTS = {
     "ground_truth_counts": "parsescore.sequence.metrics",
     "CATEGORIES": "parsescore.sequence.model",
     "ParsedDiagram": "parsescore.sequence.model",
+    "parse_mermaid": "parsescore.sequence.mermaid",
     "parse_plantuml": "parsescore.sequence.parser",
+    "detect_format": "parsescore.sequence.read",
+    "read_diagram": "parsescore.sequence.read",
 }
 __all__ = [
     "CATEGORIES",
@@ -61,8 +72,11 @@ __all__ = [
     "ParsedDiagram",
     "compare_diagrams",
     "compare_scripts",
+    "detect_format",
     "ground_truth_counts",
+    "parse_mermaid",
     "parse_plantuml",
+    "read_diagram",
     "score_model",
 ]
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -1,10 +1,12 @@
-"""``parsescore sequence``: score PlantUML sequence diagrams (files, directories or git refs)."""
+"""``parsescore sequence``: score PlantUML / Mermaid sequence diagrams (files, directories or
+git refs)."""
 
 from __future__ import annotations
 
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -37,6 +39,14 @@ if TYPE_CHECKING:
     from parsescore.sequence.metrics import ModelScore
 
 __all__ = ["register", "run_sequence", "summarise"]
+
+
+class FormatChoice(StrEnum):
+    """The dialects a script can be read as (``auto``: by content, then by file name)."""
+
+    auto = "auto"
+    plantuml = "plantuml"
+    mermaid = "mermaid"
 
 
 def _table2(models: list[ModelScore]) -> Table:
@@ -92,6 +102,7 @@ def _syntax_check(
     """Compile every prediction with PlantUML (in parallel) and list the ones that fail."""
     from rich.markup import escape
 
+    from parsescore.sequence.read import detect_format
     from parsescore.sequence.report import unique_names
     from parsescore.sequence.syntax import check_syntax, find_plantuml
 
@@ -104,12 +115,20 @@ def _syntax_check(
         )
         return
     jobs: list[tuple[str, str, str]] = []
+    mermaid = 0
     for name, source in zip(unique_names(models), pred_sources, strict=True):
         for rel in source.paths:
             try:
-                jobs.append((name, rel, source.read(rel)))
+                text = source.read(rel)
             except InputError as exc:
                 console.print(escape(f"[{name}] {rel}: not checked ({exc})"), highlight=False)
+                continue
+            if detect_format(text, rel) == "mermaid":
+                mermaid += 1  # PlantUML cannot compile Mermaid: the reader's warnings say it all
+            else:
+                jobs.append((name, rel, text))
+    if mermaid:
+        console.print(f"syntax check: {mermaid} Mermaid prediction(s) not checked", highlight=False)
     with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
         results = list(pool.map(lambda job: check_syntax(command, job[1], job[2]), jobs))
     failures = 0
@@ -152,6 +171,9 @@ def run_sequence(
     result: Path | None = None,
     csv: Path | None = None,
     threshold: float = DEFAULT_THRESHOLD,
+    ignore_colours: bool = False,
+    truth_format: str = "auto",
+    pred_format: str = "auto",
     check: bool = False,
     report: Path | None = None,
     repo: Path | None = None,
@@ -195,6 +217,8 @@ def run_sequence(
     if report is not None:
         output_folder(report, force=force, option="--report")
     options: dict[str, object] = {"threshold": threshold, "repo": repo, "jobs": jobs}
+    options |= {"ignore_colours": ignore_colours}
+    options |= {"truth_format": truth_format, "pred_format": pred_format}
     options |= {"quiet": quiet, "dask_scheduler": dask_scheduler, "cache": cache}
     results = [evaluate("sequence", t, p, **options) for t, p in pairs]
     models = [r.computed for r in results]
@@ -224,7 +248,8 @@ def register(app: typer.Typer) -> None:
     @app.command("sequence")
     def sequence(
         truth: Annotated[
-            Path | None, typer.Option("--truth", help="Ground-truth .puml file or directory.")
+            Path | None,
+            typer.Option("--truth", help="Ground-truth .puml/.mmd file or directory."),
         ] = None,
         pred: Annotated[
             list[Path] | None,
@@ -241,6 +266,22 @@ def register(app: typer.Typer) -> None:
                 "for a removed/added pair to count as a substitution.",
             ),
         ] = DEFAULT_THRESHOLD,
+        ignore_colours: Annotated[
+            bool,
+            typer.Option(
+                "--ignore-colours",
+                help="Colours never count (default: a changed colour is a substitution, as in "
+                "the paper's git diff).",
+            ),
+        ] = False,
+        truth_format: Annotated[
+            FormatChoice,
+            typer.Option("--truth-format", help="Ground-truth dialect (auto: by content, name)."),
+        ] = FormatChoice.auto,
+        pred_format: Annotated[
+            FormatChoice,
+            typer.Option("--pred-format", help="Prediction dialect (auto: by content, name)."),
+        ] = FormatChoice.auto,
         check_syntax_: Annotated[
             bool,
             typer.Option("--check-syntax", help="Report predictions PlantUML cannot compile."),
@@ -268,7 +309,7 @@ def register(app: typer.Typer) -> None:
         quiet: QuietOption = False,
         force: ForceOption = False,
     ) -> None:
-        """Score PlantUML sequence diagrams with the image-to-UML paper's metrics."""
+        """Score PlantUML or Mermaid sequence diagrams with the image-to-UML paper's metrics."""
         run_sequence(
             truth,
             list(pred or []),
@@ -276,6 +317,9 @@ def register(app: typer.Typer) -> None:
             result=result,
             csv=csv,
             threshold=threshold,
+            ignore_colours=ignore_colours,
+            truth_format=truth_format.value,
+            pred_format=pred_format.value,
             check=check_syntax_,
             report=report,
             repo=repo,

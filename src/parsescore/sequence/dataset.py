@@ -1,8 +1,12 @@
 """Scoring a dataset: ground-truth files matched with one model's files by relative path.
 
-A truth file with no prediction counts as everything deleted (and is reported); a prediction
-file with no truth is reported and skipped; a file that cannot be read is reported and the run
-goes on with the others.
+Paths are matched without their diagram suffix, so ``a.puml`` (truth) pairs with ``a.mmd``
+(a Mermaid answer). A file that another script of the same source includes (``!include``) is
+part of that script, not scored on its own. A truth file with no prediction counts as
+everything deleted (and is reported); a prediction file with no truth is reported and skipped;
+a file that cannot be read (or a Mermaid file that is not a sequence diagram) is reported and
+the run goes on with the others: an unreadable prediction counts as everything deleted, an
+unreadable truth is skipped.
 
 Files are read here, in order; each readable pair is then scored by a pure function through
 :mod:`parsescore.runner` (local processes, Dask, content-hash cache), so the result does not
@@ -32,13 +36,16 @@ from parsescore.sequence.metrics import (
     SkippedFile,
     compare_diagrams,
 )
-from parsescore.sequence.parser import parse_plantuml
+from parsescore.sequence.preprocess import collect_includes
+from parsescore.sequence.read import SUFFIXES, read_diagram
 
 __all__ = ["score_model"]
 
+#: Files a script includes: (root-relative path, text) pairs, read beforehand.
+_Includes = tuple[tuple[str, str], ...]
 #: One readable pair: truth path and text, prediction path (None if absent) and text,
-#: whether the prediction is missing, and the notes made while reading.
-_Pair = tuple[str, str, str | None, str, bool, tuple[str, ...]]
+#: whether the prediction is missing, the notes made while reading, and each side's includes.
+_Pair = tuple[str, str, str | None, str, bool, tuple[str, ...], _Includes, _Includes]
 
 
 _DIFFERENCE_FIELDS = tuple(f.name for f in fields(Difference))
@@ -74,16 +81,39 @@ def _file_from_record(record: dict[str, Any]) -> FileScore:
     )
 
 
-def _score_pair(pair: _Pair, *, threshold: float) -> dict[str, Any]:
-    """Parse and compare one file pair (pure and picklable: the runner's scoring function)."""
-    truth_rel, truth_text, pred_rel, pred_text, missing, read_notes = pair
+def _score_pair(
+    pair: _Pair,
+    *,
+    threshold: float,
+    ignore_colours: bool = False,
+    truth_format: str = "auto",
+    pred_format: str = "auto",
+) -> dict[str, Any]:
+    """Read and compare one file pair (pure and picklable: the runner's scoring function).
+
+    A truth file that cannot be read gives ``{"truth_error": reason}``; a prediction that
+    cannot be read is scored as empty (everything deleted) with a note saying why.
+    """
+    truth_rel, truth_text, pred_rel, pred_text, missing, read_notes, t_inc, p_inc = pair
     notes = list(read_notes)
-    truth_diagram = parse_plantuml(truth_text, path=truth_rel)
-    pred_diagram = parse_plantuml(pred_text, path=pred_rel or truth_rel)
+    try:
+        truth_diagram = read_diagram(
+            truth_text, format=truth_format, path=truth_rel, includes=dict(t_inc)
+        )
+    except InputError as exc:
+        return {"truth_error": str(exc)}
+    try:
+        pred_diagram = read_diagram(
+            pred_text, format=pred_format, path=pred_rel or truth_rel, includes=dict(p_inc)
+        )
+    except InputError as exc:
+        pred_diagram = read_diagram("", format="plantuml", path=pred_rel or truth_rel)
+        missing = True
+        notes.append(f"prediction unreadable ({exc}): everything counted as deleted")
     notes.extend(f"truth {d}" for d in truth_diagram.diagnostics)
     if not missing:
         notes.extend(f"prediction {d}" for d in pred_diagram.diagnostics)
-    return _file_record(
+    record = _file_record(
         compare_diagrams(
             truth_diagram,
             pred_diagram,
@@ -91,8 +121,31 @@ def _score_pair(pair: _Pair, *, threshold: float) -> dict[str, Any]:
             path=truth_rel,
             diagnostics=notes,
             prediction_missing=missing,
+            ignore_colours=ignore_colours,
         )
     )
+    record["formats"] = [truth_diagram.format, None if missing else pred_diagram.format]
+    return record
+
+
+def match_key(relative: str) -> str:
+    """How a script is matched across sources: its relative path without the diagram suffix.
+
+    >>> match_key("calls/attach.puml") == match_key("calls/attach.mmd")
+    True
+    """
+    lower = relative.lower()
+    for suffix in SUFFIXES:
+        if lower.endswith(suffix):
+            return relative[: -len(suffix)]
+    return relative
+
+
+def _includes(source: ScriptSource, relative: str, text: str) -> _Includes:
+    """The local files a PlantUML script includes, read from its source (see preprocess)."""
+    if "!include" not in text.lower():
+        return ()
+    return tuple(sorted(collect_includes(relative, text, source.read).items()))
 
 
 def _repeat(call: Callable[[], None], times: int) -> None:
@@ -105,6 +158,9 @@ def score_model(
     pred: ScriptSource,
     *,
     threshold: float = DEFAULT_THRESHOLD,
+    ignore_colours: bool = False,
+    truth_format: str = "auto",
+    pred_format: str = "auto",
     name: str | None = None,
     advance: Callable[[], None] | None = None,
     jobs: int = 1,
@@ -116,6 +172,9 @@ def score_model(
 ) -> ModelScore:
     """Score every ground-truth script of ``truth`` against ``pred`` (truth first).
 
+    ``truth_format`` / ``pred_format``: ``auto`` (by content, then file name), ``plantuml`` or
+    ``mermaid``; ``ignore_colours``: colours never count (default: they do, as in the paper).
+
     ``jobs``, ``dask_scheduler`` and ``cache_dir`` choose how the pairs are scored (see
     :mod:`parsescore.runner`); ``progress`` shows a bar (on ``console``, default stderr) when
     it is a terminal. ``advance`` is called once per ground-truth file.
@@ -124,9 +183,12 @@ def score_model(
         pairs: list[tuple[str, str | None]] = [(truth.paths[0], pred.paths[0])]
         orphans: list[str] = []
     else:
-        pred_paths = set(pred.paths)
-        pairs = [(rel, rel if rel in pred_paths else None) for rel in truth.paths]
-        orphans = sorted(pred_paths - set(truth.paths))
+        by_key: dict[str, str] = {}
+        for rel in pred.paths:
+            by_key.setdefault(match_key(rel), rel)
+        pairs = [(rel, by_key.get(match_key(rel))) for rel in truth.paths]
+        matched = {p for _, p in pairs if p is not None}
+        orphans = sorted(set(pred.paths) - matched)
     # Read everything first (in order), keeping unreadable ground truth as a skip.
     slots: list[SkippedFile | _Pair] = []
     skip_warnings: dict[int, str] = {}
@@ -152,14 +214,44 @@ def score_model(
                 pred_text = ""
                 missing = True
                 notes.append(f"prediction unreadable ({exc}): everything counted as deleted")
-        slots.append((truth_rel, truth_text, pred_rel, pred_text, missing, tuple(notes)))
+        slots.append(
+            (
+                truth_rel,
+                truth_text,
+                pred_rel,
+                pred_text,
+                missing,
+                tuple(notes),
+                _includes(truth, truth_rel, truth_text),
+                () if pred_rel is None else _includes(pred, pred_rel, pred_text),
+            )
+        )
+    # A file another script includes is a part of that script, not a diagram of its own.
+    parts = {rel for slot in slots if not isinstance(slot, SkippedFile) for rel, _ in slot[6]}
+    pred_parts = {rel for slot in slots if not isinstance(slot, SkippedFile) for rel, _ in slot[7]}
+    if parts:
+        kept: list[SkippedFile | _Pair] = []
+        kept_warnings: dict[int, str] = {}
+        for index, slot in enumerate(slots):
+            if isinstance(slot, SkippedFile) or slot[0] not in parts:
+                if index in skip_warnings:
+                    kept_warnings[len(kept)] = skip_warnings[index]
+                kept.append(slot)
+            elif advance:
+                advance()
+        slots, skip_warnings = kept, kept_warnings
+    orphans = [rel for rel in orphans if rel not in pred_parts]
     to_score = [slot for slot in slots if not isinstance(slot, SkippedFile)]
+    options: dict[str, Any] = {"threshold": threshold, "ignore_colours": ignore_colours}
+    options |= {"truth_format": truth_format, "pred_format": pred_format}
     run = run_items(
-        partial(_score_pair, threshold=threshold),
+        partial(_score_pair, **options),
         to_score,
         kind="sequence",
-        options={"threshold": threshold},
-        item_input=lambda p: item_bytes(p[0], p[1], p[2], p[3], str(p[4]), *p[5]),
+        options=options,
+        item_input=lambda p: item_bytes(
+            p[0], p[1], p[2], p[3], str(p[4]), *p[5], *(t for pair in p[6] + p[7] for t in pair)
+        ),
         jobs=jobs,
         dask_scheduler=dask_scheduler,
         cache_dir=cache_dir,
@@ -172,15 +264,28 @@ def score_model(
     files: list[FileScore] = []
     skipped: list[SkippedFile] = []
     warnings: list[str] = []
+    formats: dict[str, dict[str, int]] = {"truth": {}, "pred": {}}
     for index, slot in enumerate(slots):
         if isinstance(slot, SkippedFile):
             skipped.append(slot)
             warnings.append(skip_warnings[index])
             continue
-        file = _file_from_record(next(scored))
+        record = next(scored)
+        if "truth_error" in record:
+            skipped.append(
+                SkippedFile(slot[0], f"ground truth unreadable: {record['truth_error']}")
+            )
+            warnings.append(f"{slot[0]}: ground truth skipped: {record['truth_error']}")
+            continue
+        for side, chosen in zip(("truth", "pred"), record["formats"], strict=True):
+            if chosen is not None:
+                formats[side][chosen] = formats[side].get(chosen, 0) + 1
+        file = _file_from_record(record)
         files.append(file)
         warnings.extend(f"{file.path}: {note}" for note in file.diagnostics)
     for rel in orphans:
         skipped.append(SkippedFile(rel, "prediction without ground truth, skipped"))
         warnings.append(f"{rel}: prediction without ground truth, skipped")
-    return ModelScore(name or pred.name, tuple(files), tuple(skipped), tuple(warnings))
+    return ModelScore(
+        name or pred.name, tuple(files), tuple(skipped), tuple(warnings), formats=formats
+    )

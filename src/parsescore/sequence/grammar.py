@@ -37,12 +37,12 @@ ARROW = re.compile(
     + _part("p1")
     + ANCHOR
     + r"\s*"
-    + r"(?P<d1>\s[ox]|(?:\s[ox]|\(\d+\))?<<?_?|(?:\s[ox])?//?|(?:\s[ox])?\\\\?)?"
+    + r"(?P<d1>\s[oxOX]|(?:\s[oxOX]|\(\d+\))?<<?_?|(?:\s[oxOX])?//?|(?:\s[oxOX])?\\\\?)?"
     # PlantUML's body is ``-+[style]?-*`` or ``-*[style]?-+``: the same language as below,
     # written with possessive runs so that a long run of dashes cannot backtrack.
     + r"(?:(?P<ba1>-++)(?:\[(?P<st1>[^\]]*)\])?(?P<bb1>-*+)"
     + r"|(?P<ba2>)\[(?P<st2>[^\]]*)\](?P<bb2>-++))"
-    + r"(?P<d2>_?>>?(?:[ox]\s|\(\d+\))?|//?(?:[ox]\s)?|\\\\?(?:[ox]\s)?|[ox]\s)?"
+    + r"(?P<d2>_?>>?(?:[oxOX]\s|\(\d+\))?|//?(?:[oxOX]\s)?|\\\\?(?:[oxOX]\s)?|[oxOX]\s)?"
     + r"\s*"
     + _part("p2")
     + rf"(?P<multicast>(?:\s+&\s+{CODE})*)"
@@ -65,9 +65,9 @@ _EXO_TAIL = (
 )
 
 EXO_LEFT = re.compile(
-    r"^(?P<parallel>&\s*)?(?P<short>[?\[\]][ox]?)?"
+    r"^(?P<parallel>&\s*)?(?P<short>[?\[\]][oxOX]?)?"
     + _EXO_ARROW
-    + r"(?P<supp>[ox]\s+)?\s*"
+    + r"(?P<supp>[oxOX]\s+)?\s*"
     + rf"(?P<participant>{CODE}|{QUOTED})"
     + _EXO_TAIL
 )
@@ -75,9 +75,9 @@ EXO_LEFT = re.compile(
 EXO_RIGHT = re.compile(
     r"^(?P<parallel>&\s*)?"
     + rf"(?P<participant>{CODE}|{QUOTED})"
-    + r"(?:(?P<supp>\s+[ox])|\s*+)"
+    + r"(?:(?P<supp>\s+[oxOX])|\s*+)"
     + _EXO_ARROW
-    + r"(?P<short>[ox]?[?\]\[])?"
+    + r"(?P<short>[oxOX]?[?\]\[])?"
     + _EXO_TAIL
 )
 
@@ -122,7 +122,7 @@ COUNTED_GROUP_KEYWORDS = ("group", "alt", "opt", "loop", "par", "break", "critic
 GROUP = re.compile(
     r"^(?P<parallel>&\s*)?"
     r"(?P<keyword>opt|alt|loop|par2|par|break|critical|else|also|group|partition)"
-    r"(?:(?<!else)(?<!also)#\w+)?(?:\s+#\w+)?(?:\s+(?P<label>.*?))?\s*$",
+    r"(?P<color1>(?<!else)(?<!also)#\w+)?(?:\s+(?P<color2>#\w+))?(?:\s+(?P<label>.*?))?\s*$",
     re.IGNORECASE,
 )
 
@@ -131,7 +131,7 @@ END = re.compile(r"^end(?:\s*(?P<what>.*?))?\s*$", re.IGNORECASE)
 BOX = re.compile(r"^box(?:\s+(?P<rest>.*?))?\s*$", re.IGNORECASE)
 BOX_REST = re.compile(
     rf"^(?:{QUOTE}(?P<quoted>{NOT_QUOTE}*){QUOTE}|(?P<plain>[^#<]*?))"
-    rf"\s*(?:<<.*?>>)?\s*(?:{COLOR})?\s*$"
+    rf"\s*(?:<<.*?>>)?\s*(?P<color>{COLOR})?\s*$"
 )
 END_BOX = re.compile(r"^end\s*box\s*$", re.IGNORECASE)
 
@@ -140,7 +140,7 @@ NOTE = re.compile(
     r"^(?P<aligned>/\s*)?(?P<shape>note|hnote|rnote)\s+"
     r"(?:(?P<across>across)|(?P<position>left|right|over)(?:\s+of)?)"
     rf"(?:\s*(?<![\w.@]){NOTE_PARTICIPANTS})?"
-    rf"\s*(?:{COLOR})?"
+    rf"\s*(?P<color>{COLOR})?"
     r"\s*(?:\[\[[^\]]*\]\])?"
     r"\s*(?::\s*(?P<text>.*))?\s*$",
     re.IGNORECASE,
@@ -188,7 +188,8 @@ BLOCKS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
     ),
 )
 
-SKINPARAM_BLOCK = re.compile(r"^skinparam\b[^{]*\{\s*$", re.IGNORECASE)
+# ``{ ... }`` blocks that carry no metric: ``skinparam x {``, ``sprite $name [16x16/16] {``.
+BRACE_BLOCK = re.compile(r"^(?P<keyword>skinparam|sprite)\b[^{]*\{\s*$", re.IGNORECASE)
 
 # Single lines that carry no metric.
 NO_METRIC: tuple[tuple[str, re.Pattern[str]], ...] = (

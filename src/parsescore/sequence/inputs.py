@@ -2,9 +2,10 @@
 
 A :class:`ScriptSource` maps relative paths to a loader; loading a file that is missing,
 binary or not UTF-8 raises :class:`~parsescore.errors.InputError` for that file only, so a
-dataset run reports it and goes on. Git is read with real ``git`` (``ls-tree`` / ``show``
-through ``subprocess``), as the paper's set-up has ground truth on one branch and each model
-on another.
+dataset run reports it and goes on. Its ``loader`` also reads the other files of the source's
+root (a PlantUML ``!include``), never a file outside it. Git is read with real ``git``
+(``ls-tree`` / ``show`` through ``subprocess``), as the paper's set-up has ground truth on one
+branch and each model on another.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from pathlib import Path, PurePosixPath
 
 from parsescore.errors import InputError
 from parsescore.files import decode_text, read_text
+from parsescore.sequence.read import SUFFIXES
 
 __all__ = [
-    "PLANTUML_SUFFIXES",
+    "SUFFIXES",
     "ScriptSource",
     "decode_script",
     "directory_source",
@@ -27,9 +29,6 @@ __all__ = [
     "git_source",
     "path_source",
 ]
-
-#: File name endings taken as PlantUML scripts in directories and git trees.
-PLANTUML_SUFFIXES: tuple[str, ...] = (".puml", ".plantuml", ".pu", ".iuml", ".wsd")
 
 
 def decode_script(data: bytes, path: str) -> str:
@@ -44,7 +43,9 @@ class ScriptSource:
     Attributes:
         name: how reports call it (a directory name, a file name or a git ref).
         paths: relative paths, sorted.
-        single_file: a lone file (matched with the other side's lone file whatever its name).
+        loader: root-relative POSIX path → text (the scripts, and files they include).
+        single_file: a lone file (matched with the other side's lone file whatever its name;
+            its root is its folder).
     """
 
     name: str
@@ -57,22 +58,41 @@ class ScriptSource:
 
 
 def _is_script(name: str) -> bool:
-    return name.lower().endswith(PLANTUML_SUFFIXES)
+    return name.lower().endswith(SUFFIXES)
+
+
+def _under(root: Path, relative: str) -> str:
+    """The text of ``root / relative``; a path that leaves ``root`` (``..``, a symbolic link
+    pointing out) is an InputError, never read."""
+    target = (root / relative).resolve()
+    if not target.is_relative_to(root.resolve()):
+        raise InputError("is outside the dataset's root: not read", path=root / relative)
+    return read_text(target)
 
 
 def file_source(path: Path) -> ScriptSource:
-    """One file; it is read (and any error raised) only when scored."""
-    return ScriptSource(path.stem, (path.name,), lambda _rel: read_text(path), single_file=True)
+    """One file (its folder is the root its includes may read); read only when scored."""
+    return ScriptSource(
+        path.stem,
+        (path.name,),
+        lambda rel: read_text(path) if rel == path.name else _under(path.parent, rel),
+        single_file=True,
+    )
 
 
 def directory_source(root: Path) -> ScriptSource:
-    """Every PlantUML script under ``root`` (recursively), keyed by path relative to it."""
+    """Every PlantUML or Mermaid script under ``root`` (recursively), keyed by relative path."""
     paths = sorted(
         p.relative_to(root).as_posix()
         for p in root.rglob("*")
         if p.is_file() and _is_script(p.name)
     )
-    return ScriptSource(root.name or str(root), tuple(paths), lambda rel: read_text(root / rel))
+    listed = frozenset(paths)
+    return ScriptSource(
+        root.name or str(root),
+        tuple(paths),
+        lambda rel: read_text(root / rel) if rel in listed else _under(root, rel),
+    )
 
 
 def path_source(path: Path) -> ScriptSource:
@@ -99,7 +119,8 @@ def _git(repo: Path, *args: str) -> bytes:
 
 
 def git_source(repo: Path, ref: str) -> ScriptSource:
-    """The PlantUML scripts of ``ref`` in ``repo`` (an unknown ref is an InputError)."""
+    """The PlantUML and Mermaid scripts of ``ref`` in ``repo`` (an unknown ref is an
+    InputError)."""
     if not repo.is_dir():
         raise InputError("no such repository directory", path=repo)
     try:

@@ -63,6 +63,14 @@ KIND = Kind(
         suffix=".puml",
         prompt=lazy("parsescore.sequence.predict:prompt"),
         accept=lazy("parsescore.sequence.predict:accept"),
+        default_format="plantuml",
+        formats={
+            "mermaid": PredictParts(
+                suffix=".mmd",
+                prompt=lazy("parsescore.sequence.predict:prompt_mermaid"),
+                accept=lazy("parsescore.sequence.predict:accept_mermaid"),
+            )
+        },
     ),
     demo=lazy("parsescore.sequence.demo:run_demo"),
 )

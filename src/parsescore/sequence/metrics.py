@@ -45,8 +45,9 @@ from parsescore.sequence.model import (
     Note,
     ParsedDiagram,
     Participant,
+    without_colours,
 )
-from parsescore.sequence.parser import parse_plantuml
+from parsescore.sequence.read import read_diagram
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -230,12 +231,17 @@ class SkippedFile:
 
 @dataclass(frozen=True, slots=True)
 class ModelScore:
-    """All file scores of one model, and dataset totals (counts summed, then divided)."""
+    """All file scores of one model, and dataset totals (counts summed, then divided).
+
+    ``formats``: how many truth / prediction files were read as each format
+    (``{"truth": {"plantuml": 30}, "pred": {"mermaid": 30}}``).
+    """
 
     name: str
     files: tuple[FileScore, ...]
     skipped: tuple[SkippedFile, ...] = ()
     warnings: tuple[str, ...] = field(default=())
+    formats: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def totals(self) -> dict[str, CategoryCounts]:
@@ -495,8 +501,13 @@ def compare_diagrams(
     path: str = "",
     diagnostics: Iterable[str] = (),
     prediction_missing: bool = False,
+    ignore_colours: bool = False,
 ) -> FileScore:
     """Score one prediction against its ground truth (steps 1-3 of the module docstring).
+
+    Colours count by default, as in the paper's git diff: a box, participant, note or group
+    whose colour differs is a substitution of that element, an arrow's a ``direction_type``
+    substitution. ``ignore_colours`` drops every colour first.
 
     >>> from parsescore.sequence.parser import parse_plantuml
     >>> score = compare_diagrams(parse_plantuml("A -> B : hi"), parse_plantuml("B -> A : hi"))
@@ -505,6 +516,8 @@ def compare_diagrams(
     """
     if not 0 <= threshold <= 1:
         raise ValueError(f"threshold must be between 0 and 1, got {threshold}")
+    if ignore_colours:
+        truth, pred = without_colours(truth), without_colours(pred)
     truth_elements = truth.metric_elements
     pred_elements = pred.metric_elements
     ops, flip = _oriented_diff(
@@ -596,21 +609,33 @@ def compare_diagrams(
 
 
 def compare_scripts(
-    truth_text: str, pred_text: str, *, threshold: float = DEFAULT_THRESHOLD, path: str = ""
+    truth_text: str,
+    pred_text: str,
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    path: str = "",
+    ignore_colours: bool = False,
+    truth_format: str = "auto",
+    pred_format: str = "auto",
 ) -> FileScore:
-    """Parse two scripts and score them (truth first); parser warnings go in ``diagnostics``.
+    """Read two scripts (PlantUML or Mermaid, see :func:`~parsescore.sequence.read.read_diagram`)
+    and score them (truth first); reader warnings go in ``diagnostics``.
 
     >>> compare_scripts("A -> B : hi", "A -> B : hello").counts["message"].substitution
     1
+    >>> mermaid = "sequenceDiagram\\n    A->>B: hi"
+    >>> compare_scripts("@startuml\\nA -> B : hi\\n@enduml", mermaid).errors
+    0
     """
-    truth = parse_plantuml(truth_text, path=path)
-    pred = parse_plantuml(pred_text, path=path)
+    truth = read_diagram(truth_text, format=truth_format, path=path)
+    pred = read_diagram(pred_text, format=pred_format, path=path)
     return compare_diagrams(
         truth,
         pred,
         threshold=threshold,
         path=path,
         diagnostics=_diagnostic_lines(truth.diagnostics, pred.diagnostics),
+        ignore_colours=ignore_colours,
     )
 
 

@@ -3,14 +3,16 @@
 Every element keeps ``line`` / ``end_line`` (1-based, inclusive) and ``raw`` (the script text it
 came from) so that each counted difference can show both lines. Elements that carry a metric
 (arrows, notes, groups, boxes, participant declarations) have a ``canonical`` one-line form:
-parsed, then rendered in one fixed way, so that spacing, indentation, colours, ``A <- B`` versus
-``B -> A`` and aliases never make two equal elements look different.
+parsed, then rendered in one fixed way, so that spacing, indentation, ``A <- B`` versus
+``B -> A`` and aliases never make two equal elements look different. Colours are part of the
+canonical form (the paper counts a changed colour as a changed line); :func:`without_colours`
+drops them (``--ignore-colours``).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 __all__ = [
@@ -29,7 +31,9 @@ __all__ = [
     "Other",
     "ParsedDiagram",
     "Participant",
+    "normalise_colour",
     "render_name",
+    "without_colours",
 ]
 
 #: The largest normalised Levenshtein distance at which a removed and an added line count as
@@ -52,6 +56,21 @@ _PLAIN_CODE = re.compile(r"[\w.@]+")
 
 LineStyle = Literal["solid", "dotted", "hidden"]
 Severity = Literal["warning", "error"]
+
+
+def normalise_colour(text: str) -> str:
+    """A colour as canonical forms write it: lower case, no ``#``, no spaces; none is "".
+
+    Colours are compared as written (``#red`` is not ``#FF0000``), as a line diff compares them;
+    only case, the ``#`` and spacing are normalised. ``transparent`` (Mermaid's "no colour") is
+    no colour.
+    """
+    colour = re.sub(r"\s+", "", text).lower().lstrip("#")
+    return "" if colour == "transparent" else colour
+
+
+def _with_colour(text: str, colour: str) -> str:
+    return f"{text} #{colour}" if colour else text
 
 
 def render_name(code: str) -> str:
@@ -115,6 +134,7 @@ class Arrow:
         source_circle, target_circle: an ``o`` decoration at that end.
         message: text after ``:``, trimmed, inner whitespace runs collapsed ("" when none).
         multicast: extra targets written ``& C``.
+        colour: the arrow's colour (``-[#red]>``), normalised; part of its shape.
         is_return: written as ``return``.
         exo: the line is an incoming/outgoing arrow (``[->``, ``->]``, ``?->``).
     """
@@ -135,6 +155,7 @@ class Arrow:
     is_return: bool = False
     exo: bool = False
     activation: str = ""
+    colour: str = ""
 
     kind = "arrow"
 
@@ -176,11 +197,15 @@ class Arrow:
         return ("o" if circle else "") + symbol
 
     def _body(self) -> str:
+        if self.colour:
+            hidden = "hidden," if self.line_style == "hidden" else ""
+            dots = "-" if self.line_style != "solid" else ""
+            return f"-[{hidden}#{self.colour}]{dots}"
         return {"solid": "-", "dotted": "--", "hidden": "-[hidden]-"}[self.line_style]
 
     @property
     def shape(self) -> str:
-        """The arrow drawn from source (left) to target (right): line style and heads only.
+        """The arrow drawn from source (left) to target (right): line style, colour and heads.
 
         Two arrows differ in ``direction_type`` exactly when their shapes differ.
         """
@@ -237,6 +262,7 @@ class Participant:
         code: the name arrows use (the alias when there is one).
         display: the displayed name (equal to ``code`` when there is no alias).
         stereotype: ``<<...>>`` text or "".
+        colour: the declared colour, normalised ("" when none).
     """
 
     line: int
@@ -247,6 +273,7 @@ class Participant:
     display: str
     stereotype: str = ""
     created: bool = False
+    colour: str = ""
 
     kind = "participant"
 
@@ -256,7 +283,7 @@ class Participant:
             text = f'{self.type} "{self.display}" as {render_name(self.code)}'
         else:
             text = f"{self.type} {render_name(self.code)}"
-        return f"{text} {self.stereotype}" if self.stereotype else text
+        return _with_colour(f"{text} {self.stereotype}" if self.stereotype else text, self.colour)
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +305,7 @@ class Note:
     participants: tuple[str, ...]
     text: str
     multiline: bool = False
+    colour: str = ""
 
     kind = "note"
 
@@ -286,40 +314,47 @@ class Note:
         head = f"{self.shape} {self.position}"
         if self.participants:
             head += " " + ", ".join(render_name(p) for p in self.participants)
+        head = _with_colour(head, self.colour)
         return f"{head} : {self.text}" if self.text else head
 
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    """A group opening line (``group alt opt loop par break critical``) or an ``else`` line."""
+    """A group opening line (``group alt opt loop par break critical``) or an ``else`` line.
+
+    ``colour``: its colours (``alt#Gold #LightBlue``), normalised and joined with ``#``.
+    """
 
     line: int
     end_line: int
     raw: str
     keyword: str
     label: str
+    colour: str = ""
 
     kind = "group"
 
     @property
     def canonical(self) -> str:
-        return f"{self.keyword} {self.label}" if self.label else self.keyword
+        keyword = _with_colour(self.keyword, self.colour)
+        return f"{keyword} {self.label}" if self.label else keyword
 
 
 @dataclass(frozen=True, slots=True)
 class Box:
-    """A ``box`` opening line (its title; colours are ignored)."""
+    """A ``box`` opening line: its title and colour."""
 
     line: int
     end_line: int
     raw: str
     title: str
+    colour: str = ""
 
     kind = "box"
 
     @property
     def canonical(self) -> str:
-        return f'box "{self.title}"' if self.title else "box"
+        return _with_colour(f'box "{self.title}"' if self.title else "box", self.colour)
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,12 +411,14 @@ METRIC_KINDS: tuple[str, ...] = ("arrow", "note", "group", "box", "participant")
 
 @dataclass(frozen=True, slots=True)
 class ParsedDiagram:
-    """A parsed script: its elements in file order, diagnostics, and the line count."""
+    """A parsed script: its elements in file order, diagnostics, the line count, and the format
+    it was read from (``plantuml`` or ``mermaid``)."""
 
     elements: tuple[Element, ...]
     diagnostics: tuple[Diagnostic, ...]
     line_count: int
     path: str = ""
+    format: str = "plantuml"
 
     @property
     def metric_elements(self) -> tuple[Arrow | Participant | Note | Group | Box, ...]:
@@ -414,3 +451,12 @@ class ParsedDiagram:
     @property
     def canonical_lines(self) -> tuple[str, ...]:
         return tuple(e.canonical for e in self.metric_elements)
+
+
+def without_colours(diagram: ParsedDiagram) -> ParsedDiagram:
+    """The same diagram with every colour dropped (``--ignore-colours``: colours never count)."""
+    elements = tuple(
+        replace(e, colour="") if isinstance(e, Arrow | Participant | Note | Group | Box) else e
+        for e in diagram.elements
+    )
+    return replace(diagram, elements=elements)

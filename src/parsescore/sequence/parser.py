@@ -11,6 +11,7 @@ same node). Unknown lines become :class:`Other` elements with a warning; nothing
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from parsescore.sequence import grammar as g
@@ -29,23 +30,15 @@ from parsescore.sequence.model import (
     Other,
     ParsedDiagram,
     Participant,
+    normalise_colour,
 )
+from parsescore.sequence.preprocess import preprocess, split_lines
 
 __all__ = ["parse_plantuml", "split_lines"]
 
-_LINE_BREAK = re.compile(r"\r\n|\n|\r")
+_ENDUML = re.compile(r"^@end\w*\s*$", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
 _QUOTES = '"\u201c\u201d'
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines as editors and ``git`` number them (``\\r\\n``, ``\\n`` or ``\\r`` end a line)."""
-    if not text:
-        return []
-    lines = _LINE_BREAK.split(text)
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 def collapse(text: str) -> str:
@@ -77,10 +70,13 @@ class _Activation:
 
 
 class _Parser:
-    def __init__(self, text: str) -> None:
-        self.lines = split_lines(text)
+    def __init__(self, text: str, path: str, includes: Mapping[str, str] | None) -> None:
+        self.line_count = len(split_lines(text))
+        prepared = preprocess(text, path=path, includes=includes)
+        self.lines = [line.text for line in prepared.lines]
+        self.numbers = [line.number for line in prepared.lines]
         self.elements: list[Element] = []
-        self.diagnostics: list[Diagnostic] = []
+        self.diagnostics: list[Diagnostic] = list(prepared.diagnostics)
         self.open_structures: list[tuple[str, int]] = []  # ("group"|"box", line)
         self.activations: list[_Activation] = []
         self.last_arrow: tuple[_RawEnd, _RawEnd] | None = None
@@ -91,14 +87,22 @@ class _Parser:
         self.inline_aliases: dict[str, str] = {}
 
     # -- helpers -------------------------------------------------------------------------
+    def no(self, index: int) -> int:
+        """The line number, in the file as written, of preprocessed line ``index``."""
+        return self.numbers[index] if self.numbers else 0
+
     def warn(self, line: int, message: str) -> None:
         self.diagnostics.append(Diagnostic(line, message))
 
     def _block(self, start: int, end_re: re.Pattern[str], what: str) -> int | None:
-        """Index of the line closing a block opened at ``start`` (None when never closed)."""
+        """Index of the line closing a block opened at ``start`` (None when never closed: the
+        search stops at ``@enduml``, where PlantUML stops reading the diagram)."""
         for j in range(start + 1, len(self.lines)):
-            if end_re.match(self.lines[j].strip()):
+            line = self.lines[j].strip()
+            if end_re.match(line):
                 return j
+            if _ENDUML.match(line):
+                return None
         return None
 
     # -- main loop -----------------------------------------------------------------------
@@ -108,7 +112,7 @@ class _Parser:
         while i < len(lines):
             raw = lines[i]
             s = raw.strip()
-            number = i + 1
+            number = self.no(i)
             if not s:
                 i += 1
                 continue
@@ -123,30 +127,34 @@ class _Parser:
         for kind, line in reversed(self.open_structures):
             closer = "end" if kind == "group" else "end box"
             self.warn(line, f"{kind} opened here is never closed by '{closer}'")
-        if self.lines and not self.saw_start:
+        if self.line_count and not self.saw_start:
             self.warn(0, "no @startuml line: this may not be a PlantUML script")
-        if self.lines and not any(e.kind not in ("other", "comment") for e in self.elements):
+        if self.line_count and not any(e.kind not in ("other", "comment") for e in self.elements):
             self.warn(0, "no PlantUML sequence-diagram statement recognised")
 
     def _block_comment(self, i: int) -> int:
         s = self.lines[i].strip()
         close = s.find("'/", 2)
         if close >= 0:
-            self.elements.append(Comment(i + 1, i + 1, self.lines[i]))
+            self.elements.append(Comment(self.no(i), self.no(i), self.lines[i]))
             rest = s[close + 2 :].strip()
             if rest:
                 return self._statement(i, rest, self.lines[i])
             return i + 1
         for j in range(i + 1, len(self.lines)):
             if "'/" in self.lines[j]:
-                self.elements.append(Comment(i + 1, j + 1, "\n".join(self.lines[i : j + 1])))
+                self.elements.append(
+                    Comment(self.no(i), self.no(j), "\n".join(self.lines[i : j + 1]))
+                )
                 return j + 1
-        self.warn(i + 1, "block comment opened here is never closed by '/")
-        self.elements.append(Comment(i + 1, len(self.lines), "\n".join(self.lines[i:])))
+        self.warn(self.no(i), "block comment opened here is never closed by '/")
+        self.elements.append(
+            Comment(self.no(i), self.no(len(self.lines) - 1), "\n".join(self.lines[i:]))
+        )
         return len(self.lines)
 
     def _statement(self, i: int, s: str, raw: str) -> int:
-        number = i + 1
+        number = self.no(i)
         # Multi-line blocks without metric.
         for keyword, open_re, close_re in g.BLOCKS:
             if open_re.match(s):
@@ -156,20 +164,22 @@ class _Parser:
                     self.elements.append(NoMetric(number, number, raw, keyword))
                     return i + 1
                 self.elements.append(
-                    NoMetric(number, j + 1, "\n".join(self.lines[i : j + 1]), keyword)
+                    NoMetric(number, self.no(j), "\n".join(self.lines[i : j + 1]), keyword)
                 )
                 return j + 1
-        if g.SKINPARAM_BLOCK.match(s):
+        brace = g.BRACE_BLOCK.match(s)
+        if brace:
+            keyword = brace["keyword"].lower()
             depth = 0
             for j in range(i, len(self.lines)):
                 depth += self.lines[j].count("{") - self.lines[j].count("}")
                 if depth <= 0:
                     self.elements.append(
-                        NoMetric(number, j + 1, "\n".join(self.lines[i : j + 1]), "skinparam")
+                        NoMetric(number, self.no(j), "\n".join(self.lines[i : j + 1]), keyword)
                     )
                     return j + 1
-            self.warn(number, "skinparam block opened here is never closed by '}'")
-            self.elements.append(NoMetric(number, number, raw, "skinparam"))
+            self.warn(number, f"{keyword} block opened here is never closed by '}}'")
+            self.elements.append(NoMetric(number, number, raw, keyword))
             return i + 1
         # Arrows before keyword lines: a participant may be called ``title`` or ``show``.
         match = g.ARROW.match(s)
@@ -248,7 +258,7 @@ class _Parser:
         self.elements.append(End(number, number, raw, kind))
 
     def _note(self, i: int, match: re.Match[str], raw: str) -> int:
-        number = i + 1
+        number = self.no(i)
         shape = match["shape"].lower()
         position = "across" if match["across"] else match["position"].lower()
         names: tuple[_RawEnd, ...] = ()
@@ -257,9 +267,10 @@ class _Parser:
                 _RawEnd(*_unquote(part))
                 for part in re.findall(rf"{g.QUOTED}|{g.CODE}", match["participants"])
             )
+        colour = normalise_colour(match["color"] or "")
         if match["text"] is not None:
             text = collapse(match["text"])
-            note = Note(number, number, raw, shape, position, (), text)
+            note = Note(number, number, raw, shape, position, (), text, colour=colour)
             self.note_names[len(self.elements)] = names
             self.elements.append(note)
             return i + 1
@@ -267,7 +278,7 @@ class _Parser:
         if j is None:
             self.warn(number, f"{shape} opened here is never closed by 'end {shape}'")
             self.note_names[len(self.elements)] = names
-            self.elements.append(Note(number, number, raw, shape, position, (), ""))
+            self.elements.append(Note(number, number, raw, shape, position, (), "", colour=colour))
             return i + 1
         body = [collapse(line) for line in self.lines[i + 1 : j]]
         while body and not body[0]:
@@ -276,13 +287,14 @@ class _Parser:
             body.pop()
         note = Note(
             number,
-            j + 1,
+            self.no(j),
             "\n".join(self.lines[i : j + 1]),
             shape,
             position,
             (),
             "\\n".join(body),
             multiline=True,
+            colour=colour,
         )
         self.note_names[len(self.elements)] = names
         self.elements.append(note)
@@ -292,7 +304,7 @@ class _Parser:
         self, i: int, match: re.Match[str], raw: str, *, create_only: bool = False
     ) -> int | None:
         """Parse a declaration; None when the rest of the line is not one (try other forms)."""
-        number = i + 1
+        number = self.no(i)
         rest = g.PARTICIPANT_REST.match(match["rest"])
         if rest is None:
             return None
@@ -307,6 +319,7 @@ class _Parser:
         else:
             code = display = rest["code5"]
         end_line = number
+        following = i + 1
         text = raw
         if rest["multiline"]:
             j = self._block(i, re.compile(r"^\]\s*$"), "participant")
@@ -315,7 +328,8 @@ class _Parser:
             else:
                 body = [collapse(line) for line in self.lines[i + 1 : j] if line.strip()]
                 display = "\\n".join(body) or display
-                end_line = j + 1
+                end_line = self.no(j)
+                following = j + 1
                 text = "\n".join(self.lines[i : j + 1])
         kind = "participant" if create_only else match["type"].lower()
         self.elements.append(
@@ -328,19 +342,22 @@ class _Parser:
                 display,
                 collapse(rest["stereo"] or ""),
                 created=create_only or bool(match.groupdict().get("create")),
+                colour=normalise_colour(rest["color"] or ""),
             )
         )
-        return end_line
+        return following
 
     def _box(self, number: int, match: re.Match[str], raw: str) -> None:
         rest = (match["rest"] or "").strip()
         parsed = g.BOX_REST.match(rest)
+        colour = ""
         if parsed is None:
             title = collapse(rest)
         else:
             title = collapse(parsed["quoted"] if parsed["quoted"] is not None else parsed["plain"])
+            colour = normalise_colour(parsed["color"] or "")
         self.open_structures.append(("box", number))
-        self.elements.append(Box(number, number, raw, title))
+        self.elements.append(Box(number, number, raw, title, colour))
 
     def _group(self, number: int, match: re.Match[str], raw: str) -> None:
         keyword = match["keyword"].lower()
@@ -351,7 +368,8 @@ class _Parser:
         else:
             self.open_structures.append(("group", number))
         if keyword in g.COUNTED_GROUP_KEYWORDS:
-            self.elements.append(Group(number, number, raw, keyword, label))
+            colours = [normalise_colour(c) for c in (match["color1"], match["color2"]) if c]
+            self.elements.append(Group(number, number, raw, keyword, label, "#".join(colours)))
         else:
             # ``par2`` / ``also`` / ``partition``: real PlantUML grouping, but not one of the
             # spec's group keywords, so structure only (like ``end``).
@@ -399,7 +417,7 @@ class _Parser:
                 "dotted",
                 "",
                 "normal",
-                message=collapse(match["message"] or ""),
+                message=_message(match["message"]),
                 is_return=True,
             )
         )
@@ -439,6 +457,9 @@ class _Parser:
         body = (match["ba1"] or match["ba2"] or "") + (match["bb1"] or match["bb2"] or "")
         style_text = (match["st1"] or match["st2"] or "").lower()
         line_style = _line_style(len(body) > 1, style_text)
+        if line_style == "hidden":  # PlantUML draws (and numbers) nothing: no element
+            self.elements.append(NoMetric(number, number, raw, "hidden arrow"))
+            return True
         if reverse:
             source, target = p2, p1
             source_dress, target_dress = d2, d1
@@ -478,8 +499,9 @@ class _Parser:
                 part=part,
                 source_circle="o" in source_dress,
                 target_circle="o" in target_dress,
-                message=collapse(match["message"] or ""),
+                message=_message(match["message"]),
                 activation=activation,
+                colour=_style_colour(style_text),
             )
         )
         return True
@@ -500,7 +522,7 @@ class _Parser:
             self._deactivate(source.name)
 
     def _exo(self, number: int, match: re.Match[str], raw: str, *, left: bool) -> None:
-        short = match["short"] or ""
+        short = (match["short"] or "").lower()
         d1, d2 = match["d1"], match["d2"]
         dressing = d1 if d1 is not None else d2
         if left:
@@ -522,6 +544,9 @@ class _Parser:
         body = "".join(match[name] or "" for name in ("ba1", "bb1", "bb2", "ba2", "ba2b"))
         style_text = (match["st1"] or match["st2"] or "").lower()
         line_style = _line_style("--" in body, style_text)
+        if line_style == "hidden":  # PlantUML draws (and numbers) nothing: no element
+            self.elements.append(NoMetric(number, number, raw, "hidden arrow"))
+            return
         sync = len(dressing) == 2
         moves_right = exo_type in ("from_left", "to_right")
         part = "full"
@@ -529,11 +554,12 @@ class _Parser:
             part = "bottom" if moves_right else "top"
         elif "\\" in dressing:
             part = "top" if moves_right else "bottom"
-        crossed = "x" in short or "x" in (match["supp"] or "")
+        supp = (match["supp"] or "").lower()
+        crossed = "x" in short or "x" in supp
         head = "cross" if crossed else ("async" if sync else "normal")
         both = match["both"] is not None
         border_circle = "o" in short
-        participant_circle = "o" in (match["supp"] or "")
+        participant_circle = "o" in supp
         source_circle = border_circle if source is border else participant_circle
         target_circle = participant_circle if source is border else border_circle
         activation = match["activation"] or ""
@@ -551,9 +577,10 @@ class _Parser:
                 part=part,
                 source_circle=source_circle,
                 target_circle=target_circle,
-                message=collapse(match["message"] or ""),
+                message=_message(match["message"]),
                 exo=True,
                 activation=activation,
+                colour=_style_colour(style_text),
             )
         )
 
@@ -593,6 +620,23 @@ class _Parser:
             )
 
 
+_INVISIBLE = re.compile(r"\\n|<[^>]*>|\*\*|//|\"\"|__|\s")
+
+
+def _message(text: str | None) -> str:
+    """A message as compared: whitespace collapsed; "" when nothing of it is drawn (``\\n``,
+    ``<i> </i>``: PlantUML draws no text, so it is no message)."""
+    message = collapse(text or "")
+    return message if _INVISIBLE.sub("", message) else ""
+
+
+def _style_colour(style_text: str) -> str:
+    """The colour of an arrow's ``[#red,dashed]`` style ("" when it has none)."""
+    return "#".join(
+        normalise_colour(part) for part in style_text.split(",") if part.strip().startswith("#")
+    )
+
+
 def _line_style(dotted: bool, style_text: str) -> LineStyle:
     styles = {part.strip() for part in style_text.split(",")}
     if "hidden" in styles:
@@ -602,7 +646,9 @@ def _line_style(dotted: bool, style_text: str) -> LineStyle:
     return "solid"
 
 
-def parse_plantuml(text: str, *, path: str = "") -> ParsedDiagram:
+def parse_plantuml(
+    text: str, *, path: str = "", includes: Mapping[str, str] | None = None
+) -> ParsedDiagram:
     """Parse a PlantUML sequence-diagram script; never raises on bad content.
 
     Unknown lines become :class:`Other` elements and warnings; unterminated notes, groups and
@@ -612,7 +658,7 @@ def parse_plantuml(text: str, *, path: str = "") -> ParsedDiagram:
     >>> [e.canonical for e in diagram.metric_elements]
     ['participant "Long Name" as L', 'B -> L : hi']
     """
-    parser = _Parser(text)
+    parser = _Parser(text, path, includes)
     parser.run()
     parser.resolve()
-    return ParsedDiagram(tuple(parser.elements), tuple(parser.diagnostics), len(parser.lines), path)
+    return ParsedDiagram(tuple(parser.elements), tuple(parser.diagnostics), parser.line_count, path)

@@ -19,6 +19,7 @@ from parsescore.results import Reader, Result
 from parsescore.sequence.kind import is_block
 from parsescore.sequence.metrics import DEFAULT_THRESHOLD, CategoryCounts, ModelScore
 from parsescore.sequence.model import CATEGORIES
+from parsescore.sequence.read import SUFFIXES
 
 __all__ = ["COUNTS", "RATES", "evaluate", "read", "sources", "to_result"]
 
@@ -47,7 +48,7 @@ def sources(
         raise InputError("--truth and --pred must both be files or both be directories")
     if not truth_source.paths:
         raise InputError(
-            "no PlantUML scripts (.puml, .plantuml, .pu, .iuml, .wsd) found", path=Path(truth)
+            f"no sequence-diagram scripts ({', '.join(SUFFIXES)}) found", path=Path(truth)
         )
     return truth_source, pred_source, {"truth": str(truth), "pred": str(pred)}
 
@@ -57,6 +58,9 @@ def evaluate(
     pred: str | Path,
     *,
     threshold: float = DEFAULT_THRESHOLD,
+    ignore_colours: bool = False,
+    truth_format: str = "auto",
+    pred_format: str = "auto",
     repo: str | Path | None = None,
     jobs: int = 1,
     dask_scheduler: str | None = None,
@@ -64,30 +68,41 @@ def evaluate(
     quiet: bool = False,
     name: str | None = None,
 ) -> Result:
-    """Score one model's PlantUML scripts ``pred`` against the ground truth ``truth``.
+    """Score one model's sequence diagrams ``pred`` against the ground truth ``truth``.
 
-    Both are files or folders (scripts paired by relative path); with ``repo`` they are git
-    refs of that repository (the paper's set-up). ``threshold`` is the largest normalised
-    Levenshtein distance at which a removed and an added line count as one substitution.
+    Both are files or folders of PlantUML or Mermaid scripts (paired by relative path without
+    the suffix); with ``repo`` they are git refs of that repository (the paper's set-up).
+    ``threshold`` is the largest normalised Levenshtein distance at which a removed and an
+    added line count as one substitution. Colours count as the paper counts them unless
+    ``ignore_colours``. ``truth_format`` / ``pred_format``: ``auto``, ``plantuml``, ``mermaid``.
     """
     from rich.console import Console
 
     from parsescore.sequence.dataset import score_model
+    from parsescore.sequence.read import FORMATS
 
     if not 0 <= threshold <= 1:
         raise InputError(f"--threshold must be between 0 and 1, got {threshold}")
+    for option, value in (("--truth-format", truth_format), ("--pred-format", pred_format)):
+        if value not in FORMATS:
+            raise InputError(f"{option} must be one of {', '.join(FORMATS)}, got {value!r}")
     truth_source, pred_source, inputs = sources(truth, pred, repo=repo)
     model = score_model(
         truth_source,
         pred_source,
         threshold=threshold,
+        ignore_colours=ignore_colours,
+        truth_format=truth_format,
+        pred_format=pred_format,
         jobs=jobs,
         dask_scheduler=dask_scheduler,
         cache_dir=cache,
         progress=not quiet,
         console=Console(stderr=True),
     )
-    return to_result(model, inputs=inputs, threshold=threshold, name=name or model.name)
+    options: dict[str, Any] = {"threshold": threshold, "ignore_colours": ignore_colours}
+    options |= {"truth_format": truth_format, "pred_format": pred_format}
+    return to_result(model, inputs=inputs, options=options, name=name or model.name)
 
 
 def _rates(counts: Mapping[str, CategoryCounts]) -> dict[str, float]:
@@ -108,8 +123,12 @@ def _error_rate(counts: Iterable[CategoryCounts]) -> float:
     return errors / gt * 100 if gt else 0.0
 
 
-def to_result(model: ModelScore, *, inputs: dict[str, str], threshold: float, name: str) -> Result:
-    """The model's :class:`Result`, its ``--out`` block (``{"totals", "files"}``) as ``native``."""
+def to_result(
+    model: ModelScore, *, inputs: dict[str, Any], options: dict[str, Any], name: str
+) -> Result:
+    """The model's :class:`Result`, its ``--out`` block (``{"totals", "files"}``) as ``native``.
+
+    ``inputs`` also records which format each side's files were read as (``formats``)."""
     items: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
     for file in model.files:
@@ -127,8 +146,8 @@ def to_result(model: ModelScore, *, inputs: dict[str, str], threshold: float, na
         name,
         items,
         _rates(model.totals),
-        inputs=inputs,
-        options={"threshold": threshold},
+        inputs=inputs | {"formats": model.formats},
+        options=options,
         version=__version__,
         details=details,
         dataset={
