@@ -12,6 +12,8 @@ same bytes.
 
 from __future__ import annotations
 
+import difflib
+import hashlib
 import html
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -32,19 +34,27 @@ from parsescore.report import plots
 from parsescore.results import Result
 
 __all__ = [
+    "Cell",
     "ReportOptions",
     "Salt",
     "System",
+    "badness",
+    "char_diff",
     "compact",
     "dicts",
     "e",
     "figure",
     "fmt",
+    "headline_metric",
     "html_table",
+    "item_anchor",
+    "item_details",
     "item_summary",
     "num",
     "render_report",
+    "scale_style",
     "text_cell",
+    "text_pair",
     "worst_first",
 ]
 
@@ -52,7 +62,7 @@ CSS = """
 :root{--fg:#1d2430;--muted:#5b6573;--line:#d9dee5;--head:#f2f4f7;--good:#0b6b3a;--bad:#a01c1c}
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
-color:var(--fg);margin:0;padding:0 28px 40px;max-width:1500px}
+color:var(--fg);margin:0;padding:0 28px 40px;max-width:1500px;overflow-wrap:anywhere}
 header{padding:18px 0 6px;border-bottom:2px solid var(--fg);margin-bottom:8px}
 h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:28px 0 8px;
 border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:16px;margin:20px 0 6px}
@@ -77,6 +87,26 @@ details.item>summary{cursor:pointer}
 figure{margin:10px 0 18px}figcaption{color:var(--muted);font-size:13px}
 svg{max-width:100%;height:auto}
 button{font:inherit;margin-right:8px}
+.scroll{max-width:100%;overflow-x:auto}.scroll>table{margin:6px 0}
+del{background:#ffc9c9;text-decoration:line-through;color:#7a0000}
+ins{background:#b8f0c8;text-decoration:none;color:#004d1a}
+.drawing{margin:8px 0}.pair{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}
+.pair>div{flex:1 1 300px;min-width:0;max-width:100%;overflow-x:auto}
+.pair h5{margin:4px 0;font-size:13px}
+svg.flow text{font:11px system-ui,sans-serif}
+td.del,td.ins,td.sub{background:#fde2e2}td.ins{background:#e0f5e6}td.sub{background:#fff1cc}
+th.del{background:#f5b5b5}th.ins{background:#b8e6c4}
+td.gapcell,tr.gap td{background:repeating-linear-gradient(45deg,#f4f4f4 0 6px,#e6e6e6 6px 12px)}
+table.grid td{max-width:240px;font-size:12px}table.grid th{font-size:11px;color:var(--muted)}
+td.ln{color:var(--muted);font-size:11px;text-align:right}
+table.split td{font-family:ui-monospace,"DejaVu Sans Mono",monospace;white-space:pre-wrap;
+font-size:12px;word-break:break-word;min-width:60px}
+.legend span{display:inline-block;margin-right:12px}
+input.filter{font:inherit;margin:4px 0;max-width:100%}
+th.sort{cursor:pointer}
+.item-list td.num{font-weight:600}
+@media (max-width:700px){body{padding:0 10px 30px}h1{font-size:20px}
+figure{margin:8px 0}.pair>div{flex-basis:100%}}
 """
 
 SCRIPT = """
@@ -84,6 +114,32 @@ document.querySelectorAll('button[data-open]').forEach(function (button) {
   button.addEventListener('click', function () {
     var open = button.getAttribute('data-open') === '1';
     document.querySelectorAll('#drilldown details').forEach(function (d) { d.open = open; });
+  });
+});
+document.querySelectorAll('table.sortable').forEach(function (table) {
+  var body = table.tBodies[0], input = document.createElement('input');
+  input.className = 'filter'; input.type = 'search'; input.placeholder = 'filter rows';
+  table.parentNode.insertBefore(input, table);
+  input.addEventListener('input', function () {
+    var q = input.value.toLowerCase();
+    Array.from(body.rows).forEach(function (r) {
+      r.hidden = q !== '' && r.textContent.toLowerCase().indexOf(q) < 0;
+    });
+  });
+  Array.from(table.tHead.rows[0].cells).forEach(function (th, col) {
+    th.classList.add('sort'); th.title = 'sort';
+    th.addEventListener('click', function () {
+      var down = th.getAttribute('data-dir') !== 'asc';
+      th.setAttribute('data-dir', down ? 'asc' : 'desc');
+      var key = function (r) {
+        var c = r.cells[col], v = c ? c.getAttribute('data-v') : null;
+        return v !== null ? parseFloat(v) : (c ? c.textContent : '');
+      };
+      Array.from(body.rows).sort(function (a, b) {
+        var x = key(a), y = key(b), o = x < y ? -1 : (x > y ? 1 : 0);
+        return down ? o : -o;
+      }).forEach(function (r) { body.appendChild(r); });
+    });
   });
 });
 """
@@ -161,24 +217,39 @@ def _p(value: float) -> str:
     return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
 
 
+#: A table cell: its HTML, or ``(HTML, extra <td> attributes)`` (a colour, a sort key).
+Cell = str | tuple[str, str]
+
+
 def html_table(
-    header: Sequence[tuple[str, bool]], rows: Iterable[Sequence[str]], row_class: Sequence[str] = ()
+    header: Sequence[tuple[str, bool]],
+    rows: Iterable[Sequence[Cell]],
+    row_class: Sequence[str] = (),
+    *,
+    sortable: bool = False,
 ) -> str:
-    """A table; ``header`` is ``[(escaped title, numeric)]``, cells are already-escaped HTML."""
+    """A table in its own horizontal scroll box (a wide table never widens the page);
+    ``header`` is ``[(escaped title, numeric)]``, cells are already-escaped HTML. A
+    ``sortable`` table gets a filter box and sortable columns from the page's script."""
     numeric = [n for _, n in header]
-    out = ["<table><thead><tr>"]
+    out = [
+        '<div class="scroll"><table class="sortable">'
+        if sortable
+        else '<div class="scroll"><table>'
+    ]
+    out.append("<thead><tr>")
     out += [f"<th{' class=num' if n else ''}>{title}</th>" for title, n in header]
     out.append("</tr></thead><tbody>")
     classes = list(row_class)
     for k, row in enumerate(rows):
         cls = classes[k] if k < len(classes) and classes[k] else ""
         out.append(f'<tr class="{cls}">' if cls else "<tr>")
-        out += [
-            f"<td{' class=num' if k2 < len(numeric) and numeric[k2] else ''}>{cell}</td>"
-            for k2, cell in enumerate(row)
-        ]
+        for k2, cell in enumerate(row):
+            content, extra = (cell, "") if isinstance(cell, str) else cell
+            num_class = " class=num" if k2 < len(numeric) and numeric[k2] else ""
+            out.append(f"<td{num_class}{' ' + extra if extra else ''}>{content}</td>")
         out.append("</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
@@ -186,6 +257,112 @@ def text_cell(value: Any) -> str:
     """A text (node text, cell, line) in a monospace block; ``–`` when there is none."""
     return (
         '<span class="muted">–</span>' if value is None else f'<div class="text">{e(value)}</div>'
+    )
+
+
+#: Texts longer than this are compared in words rather than characters (bounded time).
+_CHAR_LIMIT = 2000
+
+
+def _tokens(text: str, words: bool) -> list[str]:
+    if not words:
+        return list(text)
+    out: list[str] = []
+    for k, part in enumerate(text.split(" ")):
+        out += ([" "] if k else []) + ([part] if part else [])
+    return out
+
+
+def char_diff(truth: str, pred: str) -> tuple[str, str]:
+    """Both texts as escaped HTML with what differs marked, as ``git diff --word-diff`` does
+    by characters: truth's deleted characters in ``<del>``, the prediction's inserted ones in
+    ``<ins>`` (difflib's opcodes; longer texts are compared word by word, bounding the time).
+
+    >>> char_diff("n=114", "n=115")
+    ('n=11<del>4</del>', 'n=11<ins>5</ins>')
+    """
+    words = max(len(truth), len(pred)) > _CHAR_LIMIT
+    a, b = _tokens(truth, words), _tokens(pred, words)
+    left: list[str] = []
+    right: list[str] = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        old, new = e("".join(a[i1:i2])), e("".join(b[j1:j2]))
+        if op == "equal":
+            left.append(old)
+            right.append(new)
+            continue
+        if old:
+            left.append(f"<del>{old}</del>")
+        if new:
+            right.append(f"<ins>{new}</ins>")
+    return "".join(left), "".join(right)
+
+
+def text_pair(truth: Any, pred: Any) -> tuple[str, str]:
+    """Two :func:`text_cell` blocks with their character differences marked (a side that is
+    missing shows ``–``)."""
+    if not isinstance(truth, str) or not isinstance(pred, str):
+        return text_cell(truth), text_cell(pred)
+    old, new = char_diff(truth, pred)
+    return f'<div class="text">{old}</div>', f'<div class="text">{new}</div>'
+
+
+def headline_metric(kind: Kind, values: Mapping[str, float] | None = None) -> str | None:
+    """The metric items are ranked and coloured by: the first headline metric on a fixed scale
+    (a score in [0, 1] or a percentage), so that a big item's raw cost does not outrank a
+    small item's worse score; the first headline metric when none is on a fixed scale. With
+    ``values``, the first such metric the item has."""
+    names = [n for n in kind.headline_metrics() if values is None or n in values]
+    scaled = [n for n in names if kind.metric(n).format in ("score", "percent")]
+    chosen = scaled or names
+    return chosen[0] if chosen else None
+
+
+def badness(kind: Kind, metric: str, value: float) -> float | None:
+    """How bad a value is on a 0 (perfect) to 1 (worst) scale, monotone in the value; None for
+    a metric not on a fixed scale (a cost) or an unranked one."""
+    m = kind.metric(metric)
+    if m.higher_is_better is None or value != value:
+        return None
+    if m.format == "score":
+        bad = 1 - value if m.higher_is_better else value
+    elif m.format == "percent":
+        bad = (100 - value if m.higher_is_better else value) / 100
+    else:
+        return None
+    # the square root spreads the near-perfect end, where most items are
+    return math.sqrt(min(1.0, max(0.0, bad)))
+
+
+def scale_style(bad: float | None) -> str:
+    """A background from green (0, perfect) through yellow to red (1, worst)."""
+    if bad is None:
+        return ""
+    return f"background:hsl({round(120 * (1 - bad))},70%,{round(86 - 6 * bad)}%)"
+
+
+def _value_cell(kind: Kind, metric: str, value: float | None) -> Cell:
+    """A metric's value, coloured by :func:`badness`, with its number as the sort key."""
+    if value is None:
+        return '<span class="muted">–</span>'
+    bad = badness(kind, metric, value)
+    style = scale_style(bad)
+    extra = f'data-v="{value!r}"' + (f' style="{style}"' if style else "")
+    return kind.metric(metric).show(value), extra
+
+
+def item_anchor(system: System, item: str) -> str:
+    """A stable element id for an item's drill-down (no user text in ids)."""
+    digest = hashlib.sha1(f"{system.name}\0{item}".encode()).hexdigest()[:12]
+    return f"item-{digest}"
+
+
+def item_details(system: System, item: str, body: str, extra: str = "") -> str:
+    """An item's collapsible drill-down: its summary line (and ``extra`` HTML), then ``body``."""
+    return (
+        f'<details class="item" id="{item_anchor(system, item)}"><summary>'
+        f"{item_summary(system, item)}{extra}</summary>{body}</details>"
     )
 
 
@@ -209,6 +386,13 @@ def _best(higher: bool | None, values: Sequence[float | None]) -> float | None:
     return best if present.count(best) == 1 else None
 
 
+def _counts(kind: Kind, system: System) -> list[tuple[str, int]]:
+    """The overview's counts of a system: the kind's own (``ReportParts.counts``) or its items."""
+    if kind.report.counts is not None:
+        return list(kind.report.counts(system.result))
+    return [(kind.items, len(system.result.items))]
+
+
 def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) -> str:
     present = {
         name: [
@@ -218,17 +402,22 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
         ]
         for name, members in groups.items()
     }
-    width = 2 + max(len(columns) for columns in present.values())
-    out = ['<table id="overview-table">']
+    counted = {
+        name: [label for label, _ in _counts(get_kind(name), members[0])]
+        for name, members in groups.items()
+    }
+    width = 1 + max(len(counted[name]) + len(columns) for name, columns in present.items())
+    out = ['<div class="scroll"><table id="overview-table">']
     for name, members in groups.items():
         kind = get_kind(name)
         columns = present[name]
+        pad = width - 1 - len(counted[name]) - len(columns)
         out.append(f'<tbody class="kind" data-kind="{e(name)}">')
         out.append(f'<tr class="kind-title"><th colspan="{width}">{e(kind.title)}</th></tr>')
         out.append('<tr class="kind-head"><th>system</th>')
-        out.append(f'<th class="num">{e(kind.items)}</th>')
+        out += [f'<th class="num">{e(label)}</th>' for label in counted[name]]
         out += [f'<th class="num">{e(m.label)} {m.arrow}</th>' for m in columns]
-        out += ['<th class="pad"></th>'] * (width - 2 - len(columns))
+        out += ['<th class="pad"></th>'] * pad
         out.append("</tr>")
         bests = {
             m.name: _best(m.higher_is_better, [s.result.totals.get(m.name) for s in members])
@@ -236,22 +425,24 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
         }
         for system in members:
             title = "" if system.path is None else f' title="{e(system.path)}"'
-            cells = [
-                f'<td><a href="#{e(anchors[id(system)])}"{title}>{e(system.name)}</a></td>',
-                f'<td class="num">{len(system.result.items)}</td>',
-            ]
+            cells = [f'<td><a href="#{e(anchors[id(system)])}"{title}>{e(system.name)}</a></td>']
+            cells += [f'<td class="num">{n}</td>' for _, n in _counts(kind, system)]
             for metric in columns:
                 value = system.result.totals.get(metric.name)
                 cls = "num best" if value is not None and value == bests[metric.name] else "num"
-                cells.append(f'<td class="{cls}">{metric.show(value)}</td>')
-            cells += ['<td class="pad"></td>'] * (width - 2 - len(columns))
+                bad = None if value is None else badness(kind, metric.name, value)
+                style = f' style="{scale_style(bad)}"' if bad is not None else ""
+                cells.append(f'<td class="{cls}"{style}>{metric.show(value)}</td>')
+            cells += ['<td class="pad"></td>'] * pad
             out.append(f'<tr class="system-row">{"".join(cells)}</tr>')
         out.append("</tbody>")
-    out.append("</table>")
+    out.append("</table></div>")
     notes = "; ".join(get_kind(name).totals_note for name in groups)
     out.append(
-        f'<p class="note">Dataset-level numbers as each kind computes them ({e(notes)}). '
-        "↑ higher is better, ↓ lower is better; green: the best of several systems.</p>"
+        f'<p class="note">Dataset-level numbers as each kind computes them ({e(notes)}); the '
+        "comparison below gives means per item, named so. ↑ higher is better, ↓ lower is "
+        "better; bold green: the best of several systems; background: green (perfect) to red "
+        "(worst) for scores and percentages.</p>"
     )
     return "".join(out)
 
@@ -259,8 +450,13 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
 # -- comparison ---------------------------------------------------------------------------------
 
 
-def _comparison_tables(comparison: Comparison, metrics: Sequence[str]) -> str:
+def _comparison_tables(kind: Kind, comparison: Comparison, metrics: Sequence[str]) -> str:
     level = f"{comparison.confidence * 100:g}%"
+
+    def title(metric: str) -> str:
+        """Per-item means are named apart from the overview's dataset-level numbers."""
+        return f"mean per {kind.item} of {kind.metric(metric).label}"
+
     mean_rows: list[list[str]] = []
     for metric in metrics:
         entry = comparison.metrics[metric]
@@ -270,7 +466,9 @@ def _comparison_tables(comparison: Comparison, metrics: Sequence[str]) -> str:
             cls = "num best" if summary.mean == best and values.count(best) == 1 else "num"
             mean_rows.append(
                 [
-                    e(f"{metric} {'↑' if entry.higher_is_better else '↓'}") if k == 0 else "",
+                    e(f"{title(metric)} {'↑' if entry.higher_is_better else '↓'}")
+                    if k == 0
+                    else "",
                     str(len(entry.items)) if k == 0 else "",
                     e(name),
                     f'<span class="{cls}">{fmt(summary.mean)}</span>',
@@ -283,7 +481,7 @@ def _comparison_tables(comparison: Comparison, metrics: Sequence[str]) -> str:
             significant = d.p_value < 0.05
             diff_rows.append(
                 [
-                    e(metric) if k == 0 else "",
+                    e(title(metric)) if k == 0 else "",
                     e(f"{d.a} − {d.b}"),
                     f"{d.mean_difference:+.4f}",
                     f"[{d.ci_low:+.4f}, {d.ci_high:+.4f}]",
@@ -291,7 +489,13 @@ def _comparison_tables(comparison: Comparison, metrics: Sequence[str]) -> str:
                 ]
             )
     means = html_table(
-        [("metric", False), ("n", True), ("system", False), ("mean", True), (f"{level} CI", True)],
+        [
+            ("metric", False),
+            ("n", True),
+            ("system", False),
+            (f"mean over {e(kind.items)}", True),
+            (f"{level} CI", True),
+        ],
         mean_rows,
     )
     diffs = html_table(
@@ -338,11 +542,11 @@ def _comparison(kind: Kind, members: Sequence[System], options: ReportOptions) -
     headline = [m for m in kind.headline_metrics() if m in comparison.metrics]
     rest = [m for m in comparison.metrics if m not in headline]
     if headline:
-        out.append(_comparison_tables(comparison, headline))
+        out.append(_comparison_tables(kind, comparison, headline))
     if rest:
         out.append(
             f"<details><summary>All other metrics ({len(rest)})</summary>"
-            f"{_comparison_tables(comparison, rest)}</details>"
+            f"{_comparison_tables(kind, comparison, rest)}</details>"
         )
     out.append("</section>")
     return "".join(out)
@@ -396,19 +600,25 @@ def _plots(kind: Kind, members: Sequence[System], salt: Salt) -> str:
 # -- drill-down ---------------------------------------------------------------------------------
 
 
-def _badness(kind: Kind, values: Mapping[str, float]) -> float:
-    """How bad an item is by the first headline metric it has (larger: worse)."""
-    for name in kind.headline_metrics():
-        if name in values:
-            return values[name] if kind.metric(name).higher_is_better else -values[name]
-    return math.inf
+def _rank(kind: Kind, values: Mapping[str, float]) -> float:
+    """How bad an item is (larger: worse) by its :func:`headline_metric`."""
+    metric = headline_metric(kind, values)
+    if metric is None:
+        return math.inf
+    value = values[metric]
+    if value != value:
+        return math.inf
+    bad = badness(kind, metric, value)
+    if bad is not None:
+        return bad
+    return value if kind.metric(metric).higher_is_better is False else -value
 
 
 def worst_first(system: System) -> list[str]:
-    """Item ids, the worst first by each item's first headline metric (ties by id)."""
+    """Item ids, the worst first by each item's :func:`headline_metric` (ties by id)."""
     kind = get_kind(system.kind)
     items = system.result.items
-    return sorted(items, key=lambda item: (_badness(kind, items[item]), item))
+    return sorted(items, key=lambda item: (-_rank(kind, items[item]), item))
 
 
 def item_summary(system: System, item: str) -> str:
@@ -423,6 +633,28 @@ def item_summary(system: System, item: str) -> str:
     )
 
 
+def item_table(system: System, items: Sequence[str], linked: set[str] | None = None) -> str:
+    """The per-item table: every listed item, worst first, with its headline metrics coloured
+    from green (perfect) to red (worst); sortable and filterable. Items in ``linked`` (those
+    with a drill-down on the page) link to it."""
+    kind = get_kind(system.kind)
+    metrics = [
+        m for m in kind.headline_metrics() if any(m in system.result.items[i] for i in items)
+    ]
+    rows = []
+    for item in items:
+        values = system.result.items[item]
+        name = e(item)
+        if linked is None or item in linked:
+            name = f'<a href="#{item_anchor(system, item)}">{name}</a>'
+        rows.append([name, *(_value_cell(kind, m, values.get(m)) for m in metrics)])
+    header = [
+        (e(kind.item), False),
+        *((f"{e(kind.metric(m).label)} {kind.metric(m).arrow}", True) for m in metrics),
+    ]
+    return f'<div class="item-list">{html_table(header, rows, sortable=True)}</div>'
+
+
 def _drilldown(system: System, anchor: str, options: ReportOptions) -> str:
     kind = get_kind(system.kind)
     items = worst_first(system)
@@ -433,10 +665,13 @@ def _drilldown(system: System, anchor: str, options: ReportOptions) -> str:
         shown = f"{len(items)} of {total} {kind.items}, worst first"
     else:
         shown = f"{total} {kind.items}, worst first"
+    ranked = headline_metric(kind)
+    order = "" if ranked is None else f" by {kind.metric(ranked).label}"
     return (
         f'<details class="system" id="{e(anchor)}" data-kind="{e(system.kind)}">'
         f'<summary>{e(system.name)} <span class="muted">({e(kind.title)}; '
-        f"{e(shown)})</span></summary>{kind.report.drilldown(system, items)}</details>"
+        f"{e(shown + order)})</span></summary>"
+        f"{item_table(system, items)}{kind.report.drilldown(system, items)}</details>"
     )
 
 
