@@ -56,8 +56,11 @@ def plots_html(members: Sequence[System], salt: Salt) -> str:
     ]
     if not panels:
         return ""
-    svg = plots.size_scatter_svg(panels, points, xlabel="ground-truth nodes", salt=salt())
-    return figure(svg, "Errors by diagram size.", "plot-size")
+    svgs = [
+        plots.size_scatter_svg([panel], points, xlabel="ground-truth nodes", salt=salt())
+        for panel in panels
+    ]
+    return figure(svgs, "Errors by diagram size.", "plot-size")
 
 
 _MATCHED = DrawNode(0, "", fill="#e8f0fe", stroke="#4a6fa5")

@@ -88,10 +88,17 @@ def drawing(item: str, detail: Mapping[str, Any]) -> str:
             else:
                 node(entry, side)
     if not nodes:
+        counted = detail.get(rung)
+        tp = counted.get("tp") if isinstance(counted, dict) else None
+        what = "nodes" if section == "node" else "edges"
+        text = (
+            f"{label}: all {tp} {what} matched" if isinstance(tp, int) else f"{label}: all matched"
+        )
+        box = DrawNode(label, text, fill="#dcf5e3", stroke="#2e7d32", title=text)
+        svg = svg_graph([box], [], layered_layout([label], []), label=text)
         return (
-            f'<p class="note item-drawing">Nothing unmatched at the {e(rung)} rung: every '
-            f"{'node' if section == 'node' else 'edge'} of {e(label)} was extracted and "
-            "nothing else.</p>"
+            f'<div class="item-drawing" data-drawing="graph"><h5>Nothing unmatched at the '
+            f"{e(rung)} rung</h5>{svg}</div>"
         )
     if len(nodes) > MAX_DRAWN:
         rows = [

@@ -62,7 +62,8 @@ CSS = """
 :root{--fg:#1d2430;--muted:#5b6573;--line:#d9dee5;--head:#f2f4f7;--good:#0b6b3a;--bad:#a01c1c}
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
-color:var(--fg);margin:0;padding:0 28px 40px;max-width:1500px;overflow-wrap:anywhere}
+color:var(--fg);margin:0;padding:0 28px 40px;max-width:1500px}
+p,h1,h2,h3,h4,summary{overflow-wrap:anywhere}
 header{padding:18px 0 6px;border-bottom:2px solid var(--fg);margin-bottom:8px}
 h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:28px 0 8px;
 border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:16px;margin:20px 0 6px}
@@ -87,6 +88,8 @@ details.item>summary{cursor:pointer}
 figure{margin:10px 0 18px}figcaption{color:var(--muted);font-size:13px}
 svg{max-width:100%;height:auto}
 button{font:inherit;margin-right:8px}
+.panels{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:flex-start}
+.panels>svg{flex:0 1 auto;min-width:0}
 .scroll{max-width:100%;overflow-x:auto}.scroll>table{margin:6px 0}
 del{background:#ffc9c9;text-decoration:line-through;color:#7a0000}
 ins{background:#b8f0c8;text-decoration:none;color:#004d1a}
@@ -566,9 +569,14 @@ class Salt:
         return f"parsescore-report-{self.count}"
 
 
-def figure(svg: str, caption: str, css_class: str) -> str:
-    """A figure with its caption (``caption`` is HTML)."""
-    return f'<figure class="{css_class}">{svg}<figcaption>{caption}</figcaption></figure>'
+def figure(svg: str | Sequence[str], caption: str, css_class: str) -> str:
+    """A figure with its caption (``caption`` is HTML); several panels (one SVG each) sit side
+    by side where the page is wide and stack where it is narrow."""
+    panels = [svg] if isinstance(svg, str) else list(svg)
+    return (
+        f'<figure class="{css_class}"><div class="panels">{"".join(panels)}</div>'
+        f"<figcaption>{caption}</figcaption></figure>"
+    )
 
 
 def _plots(kind: Kind, members: Sequence[System], salt: Salt) -> str:
@@ -585,7 +593,10 @@ def _plots(kind: Kind, members: Sequence[System], salt: Salt) -> str:
         }
         out.append(
             figure(
-                plots.distribution_svg(metrics, values, salt=salt()),
+                [
+                    plots.distribution_svg([(m, up)], {m: values[m]}, salt=salt())
+                    for m, up in metrics
+                ],
                 f"Score distributions per {e(kind.item)}: a box per system, "
                 "every item a dot (boxes of more than 400 items show their outliers instead).",
                 "plot-distribution",

@@ -191,17 +191,20 @@ def plots_html(members: Sequence[System], salt: Salt) -> str:
     for s in members:
         for category, by_bin in figure67_rates(s).items():
             rates[category][s.name] = by_bin
-    svg = plots.binned_lines_svg(
-        rates,
-        bins=[label for label, _, _ in LINE_BINS],
-        titles={c: f"{TABLE2_HEADERS[c]} error (%)" for c in PLOT_CATEGORIES},
-        xlabel="ground-truth lines",
-        ylabel="insertions + deletions + substitutions (%)",
-        salt=salt(),
-    )
+    svgs = [
+        plots.binned_lines_svg(
+            {category: by_model},
+            bins=[label for label, _, _ in LINE_BINS],
+            titles={category: f"{TABLE2_HEADERS[category]} error (%)"},
+            xlabel="ground-truth lines",
+            ylabel="insertions + deletions + substitutions (%)",
+            salt=salt(),
+        )
+        for category, by_model in rates.items()
+    ]
     out.append(
         figure(
-            svg,
+            svgs,
             "The paper's Figure 6/7: error % (insertions + deletions + substitutions over "
             "ground-truth elements, summed over the files of each bin) of nodes, messages "
             "and direction changes by ground-truth line count; one line per model, no "
