@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = (
     "--headless",
