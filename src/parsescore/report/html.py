@@ -51,6 +51,7 @@ __all__ = [
     "item_details",
     "item_summary",
     "num",
+    "render_pages",
     "render_report",
     "scale_style",
     "text_cell",
@@ -644,10 +645,10 @@ def item_summary(system: System, item: str) -> str:
     )
 
 
-def item_table(system: System, items: Sequence[str], linked: set[str] | None = None) -> str:
-    """The per-item table: every listed item, worst first, with its headline metrics coloured
-    from green (perfect) to red (worst); sortable and filterable. Items in ``linked`` (those
-    with a drill-down on the page) link to it."""
+def item_table(system: System, items: Sequence[str], where: Mapping[str, str]) -> str:
+    """The per-item table: the listed items, worst first, with their headline metrics coloured
+    from green (perfect) to red (worst); sortable and filterable. ``where[item]`` is the page
+    (``""``: this one) holding an item's drill-down; items not in it are not linked."""
     kind = get_kind(system.kind)
     metrics = [
         m for m in kind.headline_metrics() if any(m in system.result.items[i] for i in items)
@@ -656,8 +657,8 @@ def item_table(system: System, items: Sequence[str], linked: set[str] | None = N
     for item in items:
         values = system.result.items[item]
         name = e(item)
-        if linked is None or item in linked:
-            name = f'<a href="#{item_anchor(system, item)}">{name}</a>'
+        if item in where:
+            name = f'<a href="{e(where[item])}#{item_anchor(system, item)}">{name}</a>'
         rows.append([name, *(_value_cell(kind, m, values.get(m)) for m in metrics)])
     header = [
         (e(kind.item), False),
@@ -666,23 +667,56 @@ def item_table(system: System, items: Sequence[str], linked: set[str] | None = N
     return f'<div class="item-list">{html_table(header, rows, sortable=True)}</div>'
 
 
-def _drilldown(system: System, anchor: str, options: ReportOptions) -> str:
+#: At most this many rows in a system's item table on the main page (the detail pages list
+#: the rest), so that the main page stays small for any number of items.
+MAX_LISTED = 2000
+
+
+def _drilldown(system: System, anchor: str, options: ReportOptions, pages: dict[str, str]) -> str:
+    """The system's item table and its worst items' drill-down on the main page; with more
+    items than ``options.max_items``, the rest go to detail pages ``items/ANCHOR-N.html``
+    (added to ``pages``), linked from the table and a list of pages."""
     kind = get_kind(system.kind)
     items = worst_first(system)
     total = len(items)
-    if options.max_items and total > options.max_items:
-        items = items[: options.max_items]
-    if len(items) < total:
-        shown = f"{len(items)} of {total} {kind.items}, worst first"
-    else:
-        shown = f"{total} {kind.items}, worst first"
+    size = options.max_items or total or 1
+    chunks = [items[k : k + size] for k in range(0, total, size)] or [[]]
+    where = {item: "" for item in chunks[0]}
+    names = [f"items/{anchor}-{k + 1}.html" for k in range(len(chunks))]
+    for name, chunk in zip(names[1:], chunks[1:], strict=True):
+        where |= dict.fromkeys(chunk, name)
+    listed = items[:MAX_LISTED]
     ranked = headline_metric(kind)
     order = "" if ranked is None else f" by {kind.metric(ranked).label}"
+    shown = f"{total} {kind.items}, worst first{order}"
+    links = ""
+    if len(chunks) > 1:
+        links = (
+            f'<p class="pages">Detail of {len(chunks[0])} {e(kind.items)} below; the others on '
+            + " ".join(f'<a href="{e(n)}">{k + 2}</a>' for k, n in enumerate(names[1:]))
+            + f" ({size} per page).</p>"
+        )
+        for k, (name, chunk) in enumerate(zip(names[1:], chunks[1:], strict=True)):
+            back = f"../index.html#{e(anchor)}"
+            first = (k + 1) * size + 1
+            title = f"{system.name}: {kind.items} {first}–{first + len(chunk) - 1} of {total}"
+            pages[name] = _page(
+                title,
+                f'<header><h1>{e(title)}</h1><p><a href="{back}">Back to the report</a>'
+                f"</p></header>{item_table(system, chunk, dict.fromkeys(chunk, ''))}"
+                f"{kind.report.drilldown(system, chunk)}",
+            )
+    more = ""
+    if len(listed) < total:
+        more = (
+            f'<p class="note">The {len(listed)} worst of {total} listed here; the detail '
+            "pages list the others.</p>"
+        )
     return (
         f'<details class="system" id="{e(anchor)}" data-kind="{e(system.kind)}">'
         f'<summary>{e(system.name)} <span class="muted">({e(kind.title)}; '
-        f"{e(shown + order)})</span></summary>"
-        f"{item_table(system, items)}{kind.report.drilldown(system, items)}</details>"
+        f"{e(shown)})</span></summary>{item_table(system, listed, where)}{more}{links}"
+        f"{kind.report.drilldown(system, chunks[0])}</details>"
     )
 
 
@@ -690,7 +724,13 @@ def _drilldown(system: System, anchor: str, options: ReportOptions) -> str:
 
 
 def render_report(systems: Sequence[System], options: ReportOptions | None = None) -> str:
-    """The whole page as a string (deterministic for the same systems and options)."""
+    """The main page as a string (deterministic for the same systems and options)."""
+    return render_pages(systems, options)["index.html"]
+
+
+def render_pages(systems: Sequence[System], options: ReportOptions | None = None) -> dict[str, str]:
+    """Every page of the report by its path in the report folder: ``index.html`` and, for a
+    system with more items than ``options.max_items``, its detail pages ``items/*.html``."""
     options = options or ReportOptions()
     systems = list(systems)
     if not systems:
@@ -730,21 +770,27 @@ def render_report(systems: Sequence[System], options: ReportOptions | None = Non
         '<button type="button" data-open="1">Expand all</button>'
         '<button type="button" data-open="0">Collapse all</button></p>'
     )
+    pages: dict[str, str] = {}
     for name, members in groups.items():
         body.append(f"<h3>{e(get_kind(name).title)}</h3>")
-        body += [_drilldown(s, anchors[id(s)], options) for s in members]
+        body += [_drilldown(s, anchors[id(s)], options, pages) for s in members]
     body.append("</section>")
+    return {"index.html": _page(options.title, "\n".join(part for part in body if part))} | pages
+
+
+def _page(title: str, body: str) -> str:
+    """A self-contained page: inline style and script, nothing fetched."""
     page = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{e(options.title)}</title>",
+        f"<title>{e(title)}</title>",
         f"<style>{CSS}</style></head><body>",
-        *body,
+        body,
         f"<script>{SCRIPT}</script>",
         "</body></html>",
         "",
     ]
-    return "\n".join(part for part in page if part)
+    return "\n".join(page)

@@ -68,10 +68,17 @@ def _place(cell: Mapping[str, Any]) -> tuple[int, int, int, int]:
     )
 
 
-def _extent(cells: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+_Placed = tuple[tuple[int, int, int, int], str]
+
+
+def _placed(cells: Sequence[Mapping[str, Any]]) -> list[_Placed]:
+    """Each cell's place (row, column, spans) and text, read once."""
+    return [(_place(c), str(c.get("text", ""))) for c in cells]
+
+
+def _extent(cells: Sequence[_Placed]) -> tuple[int, int]:
     rows = cols = 0
-    for c in cells:
-        r, k, rs, cs = _place(c)
+    for (r, k, rs, cs), _ in cells:
         rows, cols = max(rows, r + rs), max(cols, k + cs)
     return rows, cols
 
@@ -81,7 +88,7 @@ MAX_SLOTS = 4000
 
 
 def _side(
-    cells: Sequence[Mapping[str, Any]],
+    cells: Sequence[_Placed],
     rows: list[tuple[int | None, int | None]],
     cols: list[tuple[int | None, int | None]],
     side: int,
@@ -93,14 +100,13 @@ def _side(
     col_at = {c[side]: k for k, c in enumerate(cols) if c[side] is not None}
     placed: dict[tuple[int, int], str] = {}
     covered: set[tuple[int, int]] = set()
-    for cell in cells:
-        r0, c0, rs, cs = _place(cell)
+    for (r0, c0, rs, cs), text in cells:
         r1, c1 = r0 + rs - 1, c0 + cs - 1
         if r0 not in row_at or c0 not in col_at:
             continue
         m0, n0 = row_at[r0], col_at[c0]
         m1, n1 = row_at.get(r1, m0), col_at.get(c1, n0)
-        cls, content = marks.get((r0, c0), ("", e(cell.get("text", ""))))
+        cls, content = marks.get((r0, c0)) or ("", e(text))
         spans = (f' rowspan="{m1 - m0 + 1}"' if m1 > m0 else "") + (
             f' colspan="{n1 - n0 + 1}"' if n1 > n0 else ""
         )
@@ -147,7 +153,7 @@ def drawing(detail: Mapping[str, Any]) -> str:
             "cells (an envelope from <code>parsescore table --result</code> has both tables)."
             "</p>"
         )
-    truth, pred = dicts(grid.get("truth")), dicts(grid.get("pred"))
+    truth, pred = _placed(dicts(grid.get("truth"))), _placed(dicts(grid.get("pred")))
     (tr, tc), (pr, pc) = _extent(truth), _extent(pred)
     rows = _merged(grid.get("rows"), tr, pr)
     cols = _merged(grid.get("cols"), tc, pc)
