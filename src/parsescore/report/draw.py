@@ -201,13 +201,26 @@ def svg_graph(
                 f'marker-end="url(#{marker_id[edge.colour]})"/>'
             )
             continue
-        sx, sy = _clip(x2, y2, x1, y1)
-        tx, ty = _clip(x1, y1, x2, y2)
         title = f"<title>{e(edge.label)}</title>" if edge.label else ""
+        step = _H + _GAP_Y
+        if abs(y2 - y1) <= step * 1.2 and y1 != y2:  # between neighbouring rows: straight
+            sx, sy = _clip(x2, y2, x1, y1)
+            tx, ty = _clip(x1, y1, x2, y2)
+            out.append(
+                f'<line x1="{sx:.1f}" y1="{sy:.1f}" x2="{tx:.1f}" y2="{ty:.1f}" '
+                f'stroke="{edge.colour}" stroke-width="1.6"{dash} '
+                f'marker-end="url(#{marker_id[edge.colour]})">{title}</line>'
+            )
+            continue
+        # a longer edge (or one within a row) bows out to the side, clear of the boxes between
+        bow = _W * 0.75 + 0.15 * abs(y2 - y1)
+        cx, cy = (x1 + x2) / 2 + bow, (y1 + y2) / 2 - (30 if y1 == y2 else 0)
+        sx, sy = _clip(cx, cy, x1, y1)
+        tx, ty = _clip(cx, cy, x2, y2)
         out.append(
-            f'<line x1="{sx:.1f}" y1="{sy:.1f}" x2="{tx:.1f}" y2="{ty:.1f}" '
+            f'<path d="M{sx:.1f},{sy:.1f} Q{cx:.1f},{cy:.1f} {tx:.1f},{ty:.1f}" fill="none" '
             f'stroke="{edge.colour}" stroke-width="1.6"{dash} '
-            f'marker-end="url(#{marker_id[edge.colour]})">{title}</line>'
+            f'marker-end="url(#{marker_id[edge.colour]})">{title}</path>'
         )
     for node in nodes:
         if node.id not in layout:
@@ -238,6 +251,6 @@ def canvas(layout: Mapping[Hashable, tuple[float, float]]) -> tuple[float, float
     """The width and height a layout needs."""
     if not layout:
         return _W + _GAP_X, _H + 20
-    width = max(x for x, _ in layout.values()) + _W / 2 + _GAP_X / 2 + 20
+    width = max(x for x, _ in layout.values()) + _W / 2 + _GAP_X / 2 + 60
     height = max(y for _, y in layout.values()) + _H / 2 + 10
     return width, height

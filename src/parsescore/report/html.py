@@ -75,7 +75,7 @@ table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}
 th,td{border:1px solid var(--line);padding:3px 8px;vertical-align:top;text-align:left}
 th.pad,td.pad,tr.kind-head th.pad{border:0;background:none}
 th{background:var(--head);font-weight:600}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}td.num{white-space:nowrap}
 tr.kind-head th{background:#e3e8ef;font-size:13px}
 tr.kind-title th{background:#fff;border:0;font-size:15px;padding:12px 0 4px}
 .best{font-weight:700;color:var(--good)}

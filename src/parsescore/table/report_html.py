@@ -235,7 +235,7 @@ def drilldown(system: System, items: Sequence[str]) -> str:
         counts = detail.get("cell_changes") or {}
         tally = ", ".join(f"{n} {change}" for change, n in counts.items() if n) or "no change"
         body = drawing(detail)
-        if cells:
+        if cells and not isinstance(detail.get("grid"), dict):  # the drawing shows them
             body += "<h4>The cells that differ</h4>" + _cells(cells)
         out.append(item_details(system, item, body, f' <span class="muted">— {e(tally)}</span>'))
     return "".join(out)
