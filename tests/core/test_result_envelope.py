@@ -539,9 +539,11 @@ def test_report_from_an_envelope_shows_the_native_drilldown(
         )
         assert "Counted differences" in from_envelope
         (native.parent / "differences.csv").unlink()
-    if case in ("table_a", "graph"):  # the envelope adds what the native file cannot hold
+    if case in ("flowchart", "table_a", "graph"):  # what the native file cannot hold
         added, note = {
-            "table_a": ("The cells that differ (rows", "this file holds scores only"),
+            # the edges both sides share, drawn grey
+            "flowchart": ('stroke="#555"', "This file lists only the missing and extra edges"),
+            "table_a": ('data-drawing="table"', "this file holds scores only"),
             "graph": ("Unmatched nodes and edges", "the nodes themselves are in the result"),
         }[case]
         head = _shared(from_native, from_envelope)
