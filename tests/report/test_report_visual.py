@@ -191,3 +191,28 @@ def test_layered_layout_layers_follow_edges_and_cycles_terminate():
     assert layout["a"][1] < layout["b"][1] < layout["c"][1]
     wide = layered_layout([str(k) for k in range(10)], [], wrap=4)
     assert len({y for _, y in wide.values()}) == 3  # 4 + 4 + 2 per visual row
+
+
+def test_drawings_tolerate_malformed_detail(docs, write_doc):
+    """Wrong types in a result's detail are left out of the drawings, never a traceback."""
+    from parsescore.results import Result
+
+    flow = docs.flowchart()
+    flow["diagrams"][0]["node_matches"][0]["true_node"] = [1, 2]
+    flow["diagrams"][0]["flow"]["missing_edges"] = [["a", {}], [1], 5]
+    flow["diagrams"][0]["flow"]["extra_edges"] = "not a list"
+    table = Result(
+        "table",
+        "t",
+        {"x": {"TEDS": 0.5}},
+        {"TEDS": 0.5},
+        details={
+            "x": {
+                "cells": [{"change": "substitution", "truth": {"row": "a"}, "pred": 3}],
+                "grid": {"rows": 7, "cols": [[0, "b"]], "truth": [{"row": -1, "text": {}}]},
+            }
+        },
+    )
+    systems = load_report_systems([write_doc("f/f.json", flow), table])
+    page = render_report(systems, FAST)
+    assert page.count('class="pair item-drawing"') == 2

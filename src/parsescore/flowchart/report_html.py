@@ -69,9 +69,11 @@ _RED = "#c62828"
 
 
 def _edge_list(flow: Mapping[str, Any], key: str) -> list[tuple[int, int]]:
+    """The ``[source, target]`` integer pairs under ``key`` (anything else is left out)."""
+    value = flow.get(key)
     return [
         (edge[0], edge[1])
-        for edge in (flow.get(key) or [])
+        for edge in (value if isinstance(value, list) else [])
         if isinstance(edge, list | tuple)
         and len(edge) == 2
         and all(isinstance(x, int) and not isinstance(x, bool) for x in edge)
@@ -82,7 +84,14 @@ def drawings(detail: Mapping[str, Any]) -> str:
     """The truth and the prediction drawn with one layered layout: matched nodes in the same
     place and colour (✎ and an orange border where the texts differ), missing edges dashed
     red on the truth, extra edges and unmatched predicted nodes red on the prediction."""
-    matches = dicts(detail.get("node_matches"))
+    matches = [  # node numbers are integers (anything else is left out of the drawing)
+        m
+        for m in dicts(detail.get("node_matches"))
+        if all(
+            m.get(k) is None or (isinstance(m.get(k), int) and not isinstance(m.get(k), bool))
+            for k in ("true_node", "pred_node")
+        )
+    ]
     found = detail.get("flow")
     flow: Mapping[str, Any] = found if isinstance(found, dict) else {}
     matched_edges = _edge_list(flow, "matched_edges")
@@ -173,7 +182,7 @@ def _diagram(detail: Mapping[str, Any]) -> str:
     out = [drawings(detail)]
     matches = dicts(detail.get("node_matches"))
     true_text = {
-        m.get("true_node"): m.get("true_text") for m in matches if m.get("true_node") is not None
+        m["true_node"]: m.get("true_text") for m in matches if isinstance(m.get("true_node"), int)
     }
     rows, classes = [], []
     label_rows, label_classes = [], []
@@ -269,11 +278,7 @@ def _diagram(detail: Mapping[str, Any]) -> str:
             ("missing_edges", "Missing edges (in the truth, not in the prediction)"),
             ("extra_edges", "Extra edges (in the prediction, not in the truth)"),
         ):
-            edges = [
-                edge
-                for edge in (flow.get(key) or [])
-                if isinstance(edge, list | tuple) and len(edge) == 2
-            ]
+            edges = _edge_list(flow, key)
             out.append(f"<h4>{title}: {len(edges)}</h4>")
             if edges:
                 out.append(

@@ -36,7 +36,11 @@ def _merged(pairs: Any, n_truth: int, n_pred: int) -> list[tuple[int | None, int
     side, a deleted truth index or an inserted predicted one opposite a gap."""
     aligned = sorted(
         (int(a), int(b))
-        for a, b in (p for p in pairs if isinstance(p, list) and len(p) == 2)
+        for a, b in (
+            p
+            for p in (pairs if isinstance(pairs, list) else [])
+            if isinstance(p, list) and len(p) == 2
+        )
         if isinstance(a, int) and isinstance(b, int) and 0 <= a < n_truth and 0 <= b < n_pred
     )
     out: list[tuple[int | None, int | None]] = []
