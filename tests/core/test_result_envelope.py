@@ -366,10 +366,14 @@ def test_table_details_are_the_cells_teds_sees_differ() -> None:
         {"same": table, "changed": changed, "bare": bare, "no_truth": table},
     )
     assert set(details) == {"same", "changed", "bare"}  # no record: missing, unreadable truth
+    grid = details["same"].pop("grid")  # every cell and the alignment, for the report
     assert details["same"] == {
         "cells": [],
         "cell_changes": {"substitution": 0, "deletion": 0, "insertion": 0},
     }
+    assert grid["rows"] == [[0, 0]] and grid["cols"] == [[0, 0], [1, 1]]
+    assert [c["text"] for c in grid["truth"]] == [c["text"] for c in grid["pred"]] == ["x", "y"]
+    assert details["bare"]["grid"]["pred"] == []  # scored as no table
     assert [c["change"] for c in details["changed"]["cells"]] == ["substitution"]
     assert details["changed"]["cells"][0]["pred"]["text"] == "z"
     assert details["bare"]["cell_changes"] == {"substitution": 0, "deletion": 2, "insertion": 0}

@@ -115,7 +115,7 @@ def test_flowchart_envelope_draws_matched_edges_from_real_scoring(tmp_path):
     result = parsescore.evaluate("flowchart", data / "ground-truth", data / "predictions")
     for detail in result.details.values():
         flow = detail["flow"]
-        matched = flow["matched_edges"]
+        matched = detail["matched_edges"]
         # tp counts the edges both sides share
         assert len(matched) == flow["tp"]
         assert not {tuple(e) for e in matched} & {tuple(e) for e in flow["missing_edges"]}

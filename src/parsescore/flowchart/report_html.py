@@ -94,7 +94,7 @@ def drawings(detail: Mapping[str, Any]) -> str:
     ]
     found = detail.get("flow")
     flow: Mapping[str, Any] = found if isinstance(found, dict) else {}
-    matched_edges = _edge_list(flow, "matched_edges")
+    matched_edges = _edge_list(detail, "matched_edges")
     missing, extra = _edge_list(flow, "missing_edges"), _edge_list(flow, "extra_edges")
     truth_ids: list[Any] = [m["true_node"] for m in matches if m.get("true_node") is not None]
     lone_pred = [("pred", m.get("pred_node")) for m in matches if m.get("true_node") is None]
@@ -164,7 +164,7 @@ def drawings(detail: Mapping[str, Any]) -> str:
     )
     note = (
         ""
-        if "matched_edges" in flow
+        if "matched_edges" in detail
         else '<p class="note">This file lists only the missing and extra edges (the '
         "edges both sides share are in the result envelope, <code>--result</code>).</p>"
     )
