@@ -8,8 +8,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from parsescore.graph.kind import RUNGS
+from parsescore.kinds import get_kind
 from parsescore.report.draw import MAX_DRAWN, DrawEdge, DrawNode, layered_layout, svg_graph
 from parsescore.report.html import (
+    Cell,
     System,
     compact,
     dicts,
@@ -18,6 +20,7 @@ from parsescore.report.html import (
     html_table,
     item_details,
     text_cell,
+    value_cell,
 )
 from parsescore.results import Result
 
@@ -125,7 +128,9 @@ _SCORES = (("precision", "P"), ("recall", "R"), ("f1", "F1"))
 
 
 def _scores_table(system: System, items: Sequence[str], prefix: str, what: str) -> str:
-    rows, classes = [], []
+    kind = get_kind(system.kind)
+    rows: list[list[Cell]] = []
+    classes: list[str] = []
     for item in items:
         section, _, name = item.partition(":")
         if section != prefix:
@@ -143,7 +148,12 @@ def _scores_table(system: System, items: Sequence[str], prefix: str, what: str) 
                     fmt(counts.get("tp")),
                     fmt(counts.get("fp")),
                     fmt(counts.get("fn")),
-                    *(fmt(values.get(f"{prefix}_{rung}_{score}"), 3) for score, _ in _SCORES),
+                    *(
+                        value_cell(
+                            kind, f"{prefix}_{rung}_{score}", values.get(f"{prefix}_{rung}_{score}")
+                        )
+                        for score, _ in _SCORES
+                    ),
                 ]
             )
             classes.append("diff" if (counts.get("fp") or counts.get("fn")) else "")

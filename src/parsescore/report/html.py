@@ -56,6 +56,7 @@ __all__ = [
     "scale_style",
     "text_cell",
     "text_pair",
+    "value_cell",
     "worst_first",
 ]
 
@@ -346,7 +347,7 @@ def scale_style(bad: float | None) -> str:
     return f"background:hsl({round(120 * (1 - bad))},70%,{round(86 - 6 * bad)}%)"
 
 
-def _value_cell(kind: Kind, metric: str, value: float | None) -> Cell:
+def value_cell(kind: Kind, metric: str, value: float | None) -> Cell:
     """A metric's value, coloured by :func:`badness`, with its number as the sort key."""
     if value is None:
         return '<span class="muted">–</span>'
@@ -659,7 +660,7 @@ def item_table(system: System, items: Sequence[str], where: Mapping[str, str]) -
         name = e(item)
         if item in where:
             name = f'<a href="{e(where[item])}#{item_anchor(system, item)}">{name}</a>'
-        rows.append([name, *(_value_cell(kind, m, values.get(m)) for m in metrics)])
+        rows.append([name, *(value_cell(kind, m, values.get(m)) for m in metrics)])
     header = [
         (e(kind.item), False),
         *((f"{e(kind.metric(m).label)} {kind.metric(m).arrow}", True) for m in metrics),
