@@ -154,9 +154,20 @@ document.querySelectorAll('details.item').forEach(function (d) {
   });
   (items[kind] = items[kind] || []).push(drawn.length);
 });
+var table = document.querySelector('details.system[data-kind=table] table.sortable');
+var rows = function () { return Array.from(table.tBodies[0].rows); };
+var worst = rows().map(function (r) { return r.cells[0].textContent; });
+table.tHead.rows[0].cells[1].click();  // sort by the first metric, ascending
+var sorted = rows().map(function (r) { return parseFloat(r.cells[1].getAttribute('data-v')); });
+var filter = table.parentNode.querySelector('input.filter');
+filter.value = worst[worst.length - 1];
+filter.dispatchEvent(new Event('input'));
+var shown = rows().filter(function (r) { return !r.hidden; }).length;
+filter.value = ''; filter.dispatchEvent(new Event('input'));
 var out = document.createElement('pre'); out.id = 'measure';
 out.textContent = JSON.stringify({viewport: window.innerWidth,
-  document: document.documentElement.scrollWidth, items: items});
+  document: document.documentElement.scrollWidth, items: items,
+  worst: worst, sorted: sorted, shown: shown});
 document.body.appendChild(out);
 """
 
@@ -223,6 +234,19 @@ def test_screenshot_at_each_width_is_a_non_blank_png(measured, width):
     pixels = matplotlib.image.imread(measured[width]["shot"])[..., :3]
     assert pixels.shape == (900, width, 3)
     assert (pixels < 0.95).any(axis=2).mean() > 0.01, "the screenshot is (nearly) blank"
+
+
+def test_item_table_is_worst_first_and_its_script_sorts_and_filters(measured, demo_results):
+    """The table item list comes worst first by TEDS (as in the result file); a click on the
+    TEDS header sorts it ascending; the filter box narrows it to the matching row."""
+    import json
+
+    envelope = json.loads((demo_results[1].parent / "envelope.json").read_text(encoding="utf-8"))
+    teds = {item["id"]: item["metrics"]["TEDS"] for item in envelope["items"]}
+    found = measured[1280]
+    assert found["worst"] == sorted(teds, key=lambda name: (teds[name], name))
+    assert found["sorted"] == sorted(teds.values())
+    assert found["shown"] == 1
 
 
 def test_one_drawing_per_item_of_every_kind(measured, demo_results):
