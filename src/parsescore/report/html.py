@@ -1,13 +1,15 @@
-"""The HTML report: one self-contained static page (inline CSS and SVG, no network assets).
+"""The HTML report: a static main page (inline CSS, SVG and a few lines of script, no network
+assets), and detail pages beside it when a system has more items than the main page shows.
 
 Sections: an overview of every system grouped by kind (the kind's own dataset-level numbers),
 the comparison of systems of the same kind (:func:`parsescore.compare.compare_results`: means
-with paired-bootstrap intervals, differences, permutation p-values), plots (score
-distributions, and each kind's own figures) and a drill-down per item, drawn by each kind's
-renderers (:attr:`parsescore.kinds.Kind.report`) from ``Result.details``. This module holds the
-page and the helpers the kinds' renderers share; it names no kind. Every piece of user text goes
-through :func:`html.escape`; the page has no date and no random ids, so the same inputs give the
-same bytes.
+per item with paired-bootstrap intervals, differences, permutation p-values), plots (score
+distributions, and each kind's own figures) and per system a sortable item table, worst first
+and coloured, then a drill-down per item with its drawing, made by each kind's renderers
+(:attr:`parsescore.kinds.Kind.report`) from ``Result.details``. This module holds the page and
+the helpers the kinds' renderers share (escaping, tables, character-level differences, the
+colour scale); it names no kind. Every piece of user text goes through :func:`html.escape`;
+the pages have no date and no random ids, so the same inputs give the same bytes.
 """
 
 from __future__ import annotations
@@ -152,7 +154,8 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
 
 @dataclass(frozen=True)
 class ReportOptions:
-    """Settings of the comparison and of the drill-down."""
+    """Settings of the comparison and of the drill-down (``max_items``: items per system with
+    their detail on the main page, and per detail page; 0 puts every item on the main page)."""
 
     seed: int = 0
     n_resamples: int = DEFAULT_RESAMPLES
