@@ -110,11 +110,14 @@ class ReportParts:
         plots: ``(systems, salt) -> html``: the kind's own figures beyond the score
             distributions (systems as :class:`parsescore.report.System`).
         drilldown: ``(system, item ids) -> html``: the per-item detail of one system.
+        counts: ``(result) -> [(label, count)]``: what the overview counts of a system
+            (default: its items) when items are of several sorts.
     """
 
     prepare: Callable[[Result, Path | None], tuple[Result, dict[str, Any]]] | None
     plots: Callable[..., str] | None
     drilldown: Callable[..., str]
+    counts: Callable[[Result], Sequence[tuple[str, int]]] | None = None
 
 
 @dataclass(frozen=True)

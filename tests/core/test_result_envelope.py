@@ -366,10 +366,14 @@ def test_table_details_are_the_cells_teds_sees_differ() -> None:
         {"same": table, "changed": changed, "bare": bare, "no_truth": table},
     )
     assert set(details) == {"same", "changed", "bare"}  # no record: missing, unreadable truth
+    grid = details["same"].pop("grid")  # every cell and the alignment, for the report
     assert details["same"] == {
         "cells": [],
         "cell_changes": {"substitution": 0, "deletion": 0, "insertion": 0},
     }
+    assert grid["rows"] == [[0, 0]] and grid["cols"] == [[0, 0], [1, 1]]
+    assert [c["text"] for c in grid["truth"]] == [c["text"] for c in grid["pred"]] == ["x", "y"]
+    assert details["bare"]["grid"]["pred"] == []  # scored as no table
     assert [c["change"] for c in details["changed"]["cells"]] == ["substitution"]
     assert details["changed"]["cells"][0]["pred"]["text"] == "z"
     assert details["bare"]["cell_changes"] == {"substitution": 0, "deletion": 2, "insertion": 0}
@@ -553,9 +557,11 @@ def test_report_from_an_envelope_shows_the_native_drilldown(
         )
         assert "Counted differences" in from_envelope
         (native.parent / "differences.csv").unlink()
-    if case in ("table_a", "graph"):  # the envelope adds what the native file cannot hold
+    if case in ("flowchart", "table_a", "graph"):  # what the native file cannot hold
         added, note = {
-            "table_a": ("The cells that differ (rows", "this file holds scores only"),
+            # the edges both sides share, drawn grey
+            "flowchart": ('stroke="#555"', "This file lists only the missing and extra edges"),
+            "table_a": ('data-drawing="table"', "this file holds scores only"),
             "graph": ("Unmatched nodes and edges", "the nodes themselves are in the result"),
         }[case]
         head = _shared(from_native, from_envelope)

@@ -1,6 +1,8 @@
 """The demo report in headless Chromium: it loads with no console message (the page's
 Content-Security-Policy turns any network asset into one), the DOM shows the overview of every
-kind, and a screenshot is a valid, non-blank PNG.
+kind, and a screenshot is a valid, non-blank PNG; at 360, 420, 768 and 1280 px the page does not
+overflow horizontally (every drill-down open), a screenshot is taken at each width, and every
+item of the demo has its drawing.
 
 Chromium is Debian's ``chromium`` package (``apt-get install -y chromium``); without it these
 tests fail, they are never skipped.
@@ -8,6 +10,8 @@ tests fail, they are never skipped.
 
 from __future__ import annotations
 
+import html
+import re
 import shutil
 import struct
 import subprocess
@@ -15,8 +19,6 @@ import zlib
 from pathlib import Path
 
 import pytest
-
-from parsescore.report import ReportOptions, write_report
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = (
@@ -86,9 +88,11 @@ def png_pixels(path: Path) -> tuple[int, int, bytes]:
 
 
 @pytest.fixture(scope="module")
-def demo_page(demo_results: list[Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("report")
-    return write_report(demo_results, out, options=ReportOptions(n_resamples=2000))
+def demo_page(demo_results: list[Path]) -> Path:
+    """The report `parsescore demo` (`make demo`) writes."""
+    page = demo_results[0].parent.parent / "report" / "index.html"
+    assert page.is_file()
+    return page
 
 
 def test_console_detection_catches_errors_and_blocked_assets(tmp_path):
@@ -136,3 +140,122 @@ def test_demo_report_screenshot_is_a_non_blank_png(demo_page, tmp_path):
     not_white = (pixels < 0.95).any(axis=2)
     assert not_white.mean() > 0.01, "the screenshot is (nearly) blank"
     assert raw  # the image data decompressed
+
+
+#: Injected into a copy of the page: opens every drill-down, then records the viewport and
+#: document widths and, per item, how many drawings it holds (by the system's kind).
+MEASURE = """
+document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+var items = {};
+document.querySelectorAll('details.item').forEach(function (d) {
+  var kind = d.closest('details.system').getAttribute('data-kind');
+  var drawn = Array.from(d.querySelectorAll('.item-drawing')).filter(function (x) {
+    return x.querySelector('svg, table') !== null;
+  });
+  (items[kind] = items[kind] || []).push(drawn.length);
+});
+var table = document.querySelector('details.system[data-kind=table] table.sortable');
+var rows = function () { return Array.from(table.tBodies[0].rows); };
+var worst = rows().map(function (r) { return r.cells[0].textContent; });
+table.tHead.rows[0].cells[1].click();  // sort by the first metric, ascending
+var sorted = rows().map(function (r) { return parseFloat(r.cells[1].getAttribute('data-v')); });
+var filter = table.parentNode.querySelector('input.filter');
+filter.value = worst[worst.length - 1];
+filter.dispatchEvent(new Event('input'));
+var shown = rows().filter(function (r) { return !r.hidden; }).length;
+filter.value = ''; filter.dispatchEvent(new Event('input'));
+var out = document.createElement('pre'); out.id = 'measure';
+out.textContent = JSON.stringify({viewport: window.innerWidth,
+  document: document.documentElement.scrollWidth, items: items,
+  worst: worst, sorted: sorted, shown: shown});
+document.body.appendChild(out);
+"""
+
+#: Headless Chromium's window is at least 500 px wide: narrower screens are an iframe of that
+#: width (its media queries see the iframe's width), read by the host page.
+HOST = """<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" src="page.html" style="width:{width}px;height:900px;border:0;display:block">
+</iframe><script>
+document.getElementById('f').addEventListener('load', function () {{
+  var p = document.createElement('pre'); p.id = 'result';
+  p.textContent = this.contentDocument.getElementById('measure').textContent;
+  document.body.appendChild(p);
+}});
+</script></body></html>"""
+
+WIDTHS = (360, 420, 768, 1280)
+
+
+@pytest.fixture(scope="module")
+def measured(demo_page: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[int, dict]:
+    """Per width: the page's measures and a screenshot of the page at that width."""
+    import json
+
+    import matplotlib.image
+
+    folder = tmp_path_factory.mktemp("widths")
+    page = demo_page.read_text(encoding="utf-8")
+    assert page.count("</body>") == 1
+    (folder / "page.html").write_text(
+        page.replace("</body>", f"<script>{MEASURE}</script></body>"), encoding="utf-8"
+    )
+    out: dict[int, dict] = {}
+    for width in WIDTHS:
+        host = folder / f"host-{width}.html"
+        host.write_text(HOST.format(width=width), encoding="utf-8")
+        window = f"--window-size={max(width, 500)},900"
+        access = "--allow-file-access-from-files"
+        result = _run(host, folder / "profile", access, window, "--dump-dom")
+        assert result.returncode == 0, result.stderr[-2000:]
+        found = re.search(r'<pre id="result">(.*?)</pre>', result.stdout, re.S)
+        assert found, f"no measure at {width} px: {result.stdout[-500:]}"
+        shot = folder / f"shot-{width}.png"
+        taken = _run(host, folder / "profile", access, window, f"--screenshot={shot}")
+        assert taken.returncode == 0, taken.stderr[-2000:]
+        pixels = matplotlib.image.imread(shot)[:, :width, :3]
+        matplotlib.image.imsave(shot, pixels)  # the page's own width
+        out[width] = json.loads(html.unescape(found.group(1))) | {"shot": shot}
+    return out
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_horizontal_overflow_at_any_width(measured, width):
+    """Every drill-down open, the page is no wider than the screen: wide tables and drawings
+    scroll inside their own boxes."""
+    found = measured[width]
+    assert found["viewport"] == width
+    assert found["document"] <= width, found
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_screenshot_at_each_width_is_a_non_blank_png(measured, width):
+    import matplotlib.image
+
+    pixels = matplotlib.image.imread(measured[width]["shot"])[..., :3]
+    assert pixels.shape == (900, width, 3)
+    assert (pixels < 0.95).any(axis=2).mean() > 0.01, "the screenshot is (nearly) blank"
+
+
+def test_item_table_is_worst_first_and_its_script_sorts_and_filters(measured, demo_results):
+    """The table item list comes worst first by TEDS (as in the result file); a click on the
+    TEDS header sorts it ascending; the filter box narrows it to the matching row."""
+    import json
+
+    envelope = json.loads((demo_results[1].parent / "envelope.json").read_text(encoding="utf-8"))
+    teds = {item["id"]: item["metrics"]["TEDS"] for item in envelope["items"]}
+    found = measured[1280]
+    assert found["worst"] == sorted(teds, key=lambda name: (teds[name], name))
+    assert found["sorted"] == sorted(teds.values())
+    assert found["shown"] == 1
+
+
+def test_one_drawing_per_item_of_every_kind(measured, demo_results):
+    from parsescore.report import load_report_systems
+
+    expected: dict[str, int] = {}
+    for system in load_report_systems(demo_results):
+        expected[system.kind] = expected.get(system.kind, 0) + len(system.result.items)
+    assert expected == {"flowchart": 5, "table": 20, "sequence": 12, "graph": 9}
+    items = measured[1280]["items"]
+    assert {kind: len(counts) for kind, counts in items.items()} == expected
+    assert all(count == 1 for counts in items.values() for count in counts), items

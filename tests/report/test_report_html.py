@@ -180,16 +180,21 @@ def test_cli_bad_input_is_an_input_error(
     assert _is_input_error(result), result.err
 
 
-def test_max_items_keeps_the_worst(docs, write_doc, tmp_path):
+def test_max_items_pages_the_detail_worst_first(docs, write_doc, tmp_path):
     path = write_doc("t/t.json", docs.table({"good": 1.0, "bad": 0.1, "mid": 0.5}))
-    page = write_report(
+    index = write_report(
         [path],
         tmp_path / "o",
         options=ReportOptions(n_resamples=10, n_permutations=10, max_items=2),
-    ).read_text()
+    )
+    page = index.read_text()
     drill = page[page.index('id="drilldown"') :]
-    assert "2 of 3 tables, worst first" in drill
-    assert drill.index(">bad<") < drill.index(">mid<") and ">good<" not in drill
+    assert "3 tables, worst first by TEDS" in drill
+    assert drill.index(">bad<") < drill.index(">mid<") < drill.index(">good<")
+    second = tmp_path / "o" / "items" / "system-1-2.html"
+    assert 'href="items/system-1-2.html"' in drill and second.is_file()
+    rest = second.read_text()
+    assert ">good<" in rest and ">bad<" not in rest and 'href="../index.html#system-1"' in rest
 
 
 def test_without_matplotlib_the_page_says_so(every_kind, monkeypatch):
@@ -201,4 +206,5 @@ def test_without_matplotlib_the_page_says_so(every_kind, monkeypatch):
     monkeypatch.setattr(plots, "_pyplot", missing)
     page = render_report(load_report_systems(every_kind), FAST)
     assert "No plots: the report&#x27;s plots need matplotlib" in page
-    assert "<svg" not in page and 'id="overview-table"' in page
+    assert 'class="plot-' not in page and 'id="overview-table"' in page
+    assert 'data-drawing="flowchart"' in page  # the drawings need no matplotlib

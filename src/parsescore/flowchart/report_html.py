@@ -8,6 +8,7 @@ from typing import Any
 
 from parsescore.flowchart.models import FIRST_UNMATCHED_ENDPOINT_ID
 from parsescore.report import plots
+from parsescore.report.draw import MAX_DRAWN, DrawEdge, DrawNode, canvas, layered_layout, svg_graph
 from parsescore.report.html import (
     Salt,
     System,
@@ -16,9 +17,9 @@ from parsescore.report.html import (
     figure,
     fmt,
     html_table,
-    item_summary,
+    item_details,
     num,
-    text_cell,
+    text_pair,
 )
 
 __all__ = ["drilldown", "plots_html"]
@@ -55,27 +56,146 @@ def plots_html(members: Sequence[System], salt: Salt) -> str:
     ]
     if not panels:
         return ""
-    svg = plots.size_scatter_svg(panels, points, xlabel="ground-truth nodes", salt=salt())
-    return figure(svg, "Errors by diagram size.", "plot-size")
+    svgs = [
+        plots.size_scatter_svg([panel], points, xlabel="ground-truth nodes", salt=salt())
+        for panel in panels
+    ]
+    return figure(svgs, "Errors by diagram size.", "plot-size")
+
+
+_MATCHED = DrawNode(0, "", fill="#e8f0fe", stroke="#4a6fa5")
+_EDITED_STROKE = "#d97706"
+_RED = "#c62828"
+
+
+def _edge_list(flow: Mapping[str, Any], key: str) -> list[tuple[int, int]]:
+    """The ``[source, target]`` integer pairs under ``key`` (anything else is left out)."""
+    value = flow.get(key)
+    return [
+        (edge[0], edge[1])
+        for edge in (value if isinstance(value, list) else [])
+        if isinstance(edge, list | tuple)
+        and len(edge) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in edge)
+    ]
+
+
+def drawings(detail: Mapping[str, Any]) -> str:
+    """The truth and the prediction drawn with one layered layout: matched nodes in the same
+    place and colour (✎ and an orange border where the texts differ), missing edges dashed
+    red on the truth, extra edges and unmatched predicted nodes red on the prediction."""
+    matches = [  # node numbers are integers (anything else is left out of the drawing)
+        m
+        for m in dicts(detail.get("node_matches"))
+        if all(
+            m.get(k) is None or (isinstance(m.get(k), int) and not isinstance(m.get(k), bool))
+            for k in ("true_node", "pred_node")
+        )
+    ]
+    found = detail.get("flow")
+    flow: Mapping[str, Any] = found if isinstance(found, dict) else {}
+    matched_edges = _edge_list(detail, "matched_edges")
+    missing, extra = _edge_list(flow, "missing_edges"), _edge_list(flow, "extra_edges")
+    truth_ids: list[Any] = [m["true_node"] for m in matches if m.get("true_node") is not None]
+    lone_pred = [("pred", m.get("pred_node")) for m in matches if m.get("true_node") is None]
+    fresh = sorted({x for edge in extra for x in edge if x >= FIRST_UNMATCHED_ENDPOINT_ID})
+    if len(truth_ids) + len(lone_pred) + len(fresh) > MAX_DRAWN:
+        return (
+            f'<p class="note item-drawing">Not drawn: more than {MAX_DRAWN} nodes; the node '
+            "pairs and edges are listed below.</p>"
+        )
+    layout = layered_layout([*truth_ids, *lone_pred, *fresh], [*matched_edges, *missing, *extra])
+    size = canvas(layout)
+    truth_nodes, pred_nodes = [], []
+    for m in matches:
+        edited = num(m.get("node_text_cost")) > 0
+        stroke = _EDITED_STROKE if edited else _MATCHED.stroke
+        if m.get("true_node") is not None:
+            matched = m.get("match_type") == "match"
+            truth_nodes.append(
+                DrawNode(
+                    m["true_node"],
+                    str(m.get("true_text") or ""),
+                    fill=_MATCHED.fill if matched else "#fde2e2",
+                    stroke=stroke if matched else _RED,
+                    dashed=not matched,
+                    mark=matched and edited,
+                    title=f"truth node {m['true_node']}" + ("" if matched else " (missing)"),
+                )
+            )
+            if matched:
+                pred_nodes.append(
+                    DrawNode(
+                        m["true_node"],
+                        str(m.get("pred_text") or ""),
+                        stroke=stroke,
+                        mark=edited,
+                        title=f"predicted node {m.get('pred_node')}",
+                    )
+                )
+        else:
+            pred_nodes.append(
+                DrawNode(
+                    ("pred", m.get("pred_node")),
+                    str(m.get("pred_text") or ""),
+                    fill="#fde2e2",
+                    stroke=_RED,
+                    title=f"predicted node {m.get('pred_node')} (extra)",
+                )
+            )
+    pred_nodes += [
+        DrawNode(x, "(unmatched endpoint)", fill="#fde2e2", stroke=_RED, title=str(x))
+        for x in fresh
+    ]
+    shared = [DrawEdge(a, b) for a, b in matched_edges]
+    truth_svg = svg_graph(
+        truth_nodes,
+        shared + [DrawEdge(a, b, _RED, dashed=True, label="missing") for a, b in missing],
+        layout,
+        label="ground truth",
+        size=size,
+    )
+    pred_svg = svg_graph(
+        pred_nodes,
+        shared + [DrawEdge(a, b, _RED, label="extra") for a, b in extra],
+        layout,
+        label="prediction",
+        size=size,
+    )
+    note = (
+        ""
+        if "matched_edges" in detail
+        else '<p class="note">This file lists only the missing and extra edges (the '
+        "edges both sides share are in the result envelope, <code>--result</code>).</p>"
+    )
+    return (
+        f'<div class="pair item-drawing" data-drawing="flowchart">'
+        f"<div><h5>Ground truth</h5>{truth_svg}</div>"
+        f"<div><h5>Prediction</h5>{pred_svg}</div></div>{note}"
+        '<p class="legend note"><span>dashed red arrow: missing edge</span><span>red arrow: '
+        "extra edge</span><span>red box: unmatched node</span><span>✎ orange border: "
+        "text edited</span></p>"
+    )
 
 
 def _diagram(detail: Mapping[str, Any]) -> str:
-    out = []
+    out = [drawings(detail)]
     matches = dicts(detail.get("node_matches"))
     true_text = {
-        m.get("true_node"): m.get("true_text") for m in matches if m.get("true_node") is not None
+        m["true_node"]: m.get("true_text") for m in matches if isinstance(m.get("true_node"), int)
     }
     rows, classes = [], []
     label_rows, label_classes = [], []
     for m in matches:
         unmatched = m.get("match_type") != "match"
+        truth_html, pred_html = text_pair(m.get("true_text"), m.get("pred_text"))
         rows.append(
             [
                 e(m.get("match_type")),
                 e(fmt(m.get("true_node"))) if m.get("true_node") is not None else "–",
-                text_cell(m.get("true_text")),
+                truth_html,
                 e(fmt(m.get("pred_node"))) if m.get("pred_node") is not None else "–",
-                text_cell(m.get("pred_text")),
+                pred_html,
                 fmt(num(m.get("node_text_cost")), 1),
                 fmt(num(m.get("label_cost")), 1) if "label_cost" in m else "–",
             ]
@@ -87,8 +207,7 @@ def _diagram(detail: Mapping[str, Any]) -> str:
                 [
                     e(m.get("true_node")) if m.get("true_node") is not None else "–",
                     e(lm.get("match_type")),
-                    text_cell(lm.get("true_text")),
-                    text_cell(lm.get("pred_text")),
+                    *text_pair(lm.get("true_text"), lm.get("pred_text")),
                     fmt(lm.get("cost"), 1),
                 ]
             )
@@ -137,8 +256,7 @@ def _diagram(detail: Mapping[str, Any]) -> str:
                 [
                     [
                         e(a.get("match_type")),
-                        text_cell(a.get("true_text")),
-                        text_cell(a.get("pred_text")),
+                        *text_pair(a.get("true_text"), a.get("pred_text")),
                         fmt(a.get("cost"), 1),
                     ]
                     for a in additional
@@ -160,11 +278,7 @@ def _diagram(detail: Mapping[str, Any]) -> str:
             ("missing_edges", "Missing edges (in the truth, not in the prediction)"),
             ("extra_edges", "Extra edges (in the prediction, not in the truth)"),
         ):
-            edges = [
-                edge
-                for edge in (flow.get(key) or [])
-                if isinstance(edge, list | tuple) and len(edge) == 2
-            ]
+            edges = _edge_list(flow, key)
             out.append(f"<h4>{title}: {len(edges)}</h4>")
             if edges:
                 out.append(
@@ -186,8 +300,5 @@ def drilldown(system: System, items: Sequence[str]) -> str:
     if missing:
         out.append(f'<p class="note">Missing predictions: {e(", ".join(map(str, missing)))}</p>')
     for item in items:
-        out.append(
-            f'<details class="item"><summary>{item_summary(system, item)}</summary>'
-            f"{_diagram(system.result.details.get(item, {}))}</details>"
-        )
+        out.append(item_details(system, item, _diagram(system.result.details.get(item, {}))))
     return "".join(out)

@@ -175,6 +175,9 @@ def to_result(
         if caps.flow_scores:
             record["flow"] = flow = _flow(nm.flow_score)
             detail["flow"] = {key: v for key, v in flow.items() if key not in FLOW_SCORES}
+            # the report draws the diagrams: it needs the edges both sides share too
+            true_edges = {(n.node_number, t) for n in nm.true_nodes for t in n.points_to or []}
+            detail["matched_edges"] = _edges(true_edges - nm.flow_score.missing_edges)
             metrics |= {f"flow_{metric}": float(flow[metric]) for metric in FLOW_SCORES}
         record["node_matches"] = detail["node_matches"] = _node_records(nm)
         if additional is not None:

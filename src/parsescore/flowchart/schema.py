@@ -128,8 +128,20 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 ),
                 "node_matches": {"type": "array", "items": ref("node_match")},
                 "additional_text_matches": {"type": "array", "items": ref("text_match")},
+                "matched_edges": {
+                    "type": "array",
+                    "items": edge,
+                    "description": "The edges truth and prediction share, in ground-truth "
+                    "node numbers (the report draws them).",
+                },
             },
-            optional=("option", "flow", "node_matches", "additional_text_matches"),
+            optional=(
+                "option",
+                "flow",
+                "node_matches",
+                "additional_text_matches",
+                "matched_edges",
+            ),
             extra=True,
             description="A diagram's record without its stem and the numbers in metrics.",
         ),

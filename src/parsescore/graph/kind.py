@@ -66,6 +66,7 @@ KIND = Kind(
         prepare=None,
         plots=None,
         drilldown=lazy("parsescore.graph.report_html:drilldown"),
+        counts=lazy("parsescore.graph.report_html:counts"),
     ),
     summarise=lazy("parsescore.graph.summary:summarise"),
     demo=lazy("parsescore.graph.demo:run_demo"),

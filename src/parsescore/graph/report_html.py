@@ -4,18 +4,133 @@ and the unmatched nodes and edges themselves (from ``Result.details`` and ``Resu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from parsescore.graph.kind import RUNGS
-from parsescore.report.html import System, compact, dicts, e, fmt, html_table, text_cell
+from parsescore.kinds import get_kind
+from parsescore.report.draw import MAX_DRAWN, DrawEdge, DrawNode, layered_layout, svg_graph
+from parsescore.report.html import (
+    Cell,
+    System,
+    compact,
+    dicts,
+    e,
+    fmt,
+    html_table,
+    item_details,
+    text_cell,
+    value_cell,
+)
+from parsescore.results import Result
 
-__all__ = ["drilldown"]
+__all__ = ["counts", "drawing", "drilldown"]
+
+_RED = "#c62828"
+
+
+def counts(result: Result) -> list[tuple[str, int]]:
+    """Node classes and edge labels counted apart (the overview's counts)."""
+    nodes = sum(1 for item in result.items if item.startswith("node:"))
+    edges = sum(1 for item in result.items if item.startswith("edge:"))
+    return [("node classes", nodes), ("edge labels", edges)]
+
+
+def _unmatched_lists(detail: Mapping[str, Any]) -> tuple[str, list[Any], list[Any]]:
+    """The first rung with unmatched lists: its name, missing and extra entries."""
+    unmatched = detail.get("unmatched")
+    if isinstance(unmatched, dict):
+        for rung in RUNGS:
+            lists = unmatched.get(rung)
+            if isinstance(lists, dict):
+                missing = lists.get("missing")
+                extra = lists.get("extra")
+                return (
+                    rung,
+                    missing if isinstance(missing, list) else [],
+                    extra if isinstance(extra, list) else [],
+                )
+    return "", [], []
+
+
+def drawing(item: str, detail: Mapping[str, Any]) -> str:
+    """The unmatched nodes (or edges with their end nodes) of one class (or label) at the
+    first rung: missing ones (in the truth, not extracted) dashed red, extra ones solid red;
+    a table instead beyond a readable size."""
+    rung, missing, extra = _unmatched_lists(detail)
+    if not rung:
+        return (
+            '<p class="note item-drawing">Not drawn: this file gives counts only (the '
+            "unmatched nodes are in the result envelope, <code>--result</code>).</p>"
+        )
+    section, _, label = item.partition(":")
+    nodes: dict[str, DrawNode] = {}
+    edges: list[DrawEdge] = []
+
+    def node(name: Any, side: str | None) -> str:
+        text = str(name)
+        if side is not None or text not in nodes:
+            fill, stroke = ("#e8f0fe", "#4a6fa5") if side is None else ("#fde2e2", _RED)
+            nodes[text] = DrawNode(
+                text,
+                text,
+                fill=fill,
+                stroke=stroke,
+                dashed=side == "missing",
+                title=f"{text} ({side})" if side else f"{text} (endpoint)",
+            )
+        return text
+
+    for side, entries in (("missing", missing), ("extra", extra)):
+        for entry in entries:
+            if section == "edge" and isinstance(entry, list) and len(entry) >= 2:
+                a, b = node(entry[0], None), node(entry[-1], None)
+                edges.append(
+                    DrawEdge(a, b, _RED, dashed=side == "missing", label=f"{label} ({side})")
+                )
+            else:
+                node(entry, side)
+    if not nodes:
+        counted = detail.get(rung)
+        tp = counted.get("tp") if isinstance(counted, dict) else None
+        what = "nodes" if section == "node" else "edges"
+        text = (
+            f"{label}: all {tp} {what} matched" if isinstance(tp, int) else f"{label}: all matched"
+        )
+        box = DrawNode(label, text, fill="#dcf5e3", stroke="#2e7d32", title=text)
+        svg = svg_graph([box], [], layered_layout([label], []), label=text)
+        return (
+            f'<div class="item-drawing" data-drawing="graph"><h5>Nothing unmatched at the '
+            f"{e(rung)} rung</h5>{svg}</div>"
+        )
+    if len(nodes) > MAX_DRAWN:
+        rows = [
+            [e(side), text_cell(compact(v))]
+            for side, vs in (("missing", missing), ("extra", extra))
+            for v in vs
+        ]
+        return (
+            '<div class="item-drawing">'
+            + html_table([("", False), ("unmatched", False)], rows)
+            + "</div>"
+        )
+    layout = layered_layout(list(nodes), [(d.source, d.target) for d in edges], wrap=4)
+    svg = svg_graph(list(nodes.values()), edges, layout, label=f"unmatched {item} ({rung})")
+    return (
+        f'<div class="item-drawing" data-drawing="graph"><h5>Unmatched at the {e(rung)} rung'
+        f"</h5>{svg}</div>"
+        '<p class="legend note"><span>dashed red: missing (in the truth, not extracted)</span>'
+        "<span>solid red: extra (extracted, not in the truth)</span></p>"
+    )
+
 
 _SCORES = (("precision", "P"), ("recall", "R"), ("f1", "F1"))
 
 
 def _scores_table(system: System, items: Sequence[str], prefix: str, what: str) -> str:
-    rows, classes = [], []
+    kind = get_kind(system.kind)
+    rows: list[list[Cell]] = []
+    classes: list[str] = []
     for item in items:
         section, _, name = item.partition(":")
         if section != prefix:
@@ -33,7 +148,12 @@ def _scores_table(system: System, items: Sequence[str], prefix: str, what: str) 
                     fmt(counts.get("tp")),
                     fmt(counts.get("fp")),
                     fmt(counts.get("fn")),
-                    *(fmt(values.get(f"{prefix}_{rung}_{score}"), 3) for score, _ in _SCORES),
+                    *(
+                        value_cell(
+                            kind, f"{prefix}_{rung}_{score}", values.get(f"{prefix}_{rung}_{score}")
+                        )
+                        for score, _ in _SCORES
+                    ),
                 ]
             )
             classes.append("diff" if (counts.get("fp") or counts.get("fn")) else "")
@@ -69,6 +189,10 @@ def drilldown(system: System, items: Sequence[str]) -> str:
         if any(item.startswith(f"{prefix}:") for item in items):
             out.append(f"<h4>{title}: precision, recall, F1 per rung</h4>")
             out.append(_scores_table(system, items, prefix, what))
+    out.append("<h4>Per class and label: what was not matched</h4>")
+    out += [
+        item_details(system, item, drawing(item, result.details.get(item, {}))) for item in items
+    ]
     dataset = result.dataset
     aliases = dicts(dataset.get("relaxed_alias_pairs"))
     out.append(f"<h4>Relaxed alias pairs (matched only after relaxing ids): {len(aliases)}</h4>")

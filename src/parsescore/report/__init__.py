@@ -1,4 +1,5 @@
-"""``parsescore report``: one self-contained HTML page over any number of results.
+"""``parsescore report``: a static HTML report (one page, plus detail pages for large
+datasets) over any number of results.
 
 ::
 

@@ -28,7 +28,10 @@ def register(app: typer.Typer) -> None:
                 metavar="RESULT",
             ),
         ],
-        out: Annotated[Path, typer.Option("--out", help="Folder to write index.html into.")],
+        out: Annotated[
+            Path,
+            typer.Option("--out", help="Folder to write index.html (and items/*.html) into."),
+        ],
         name: Annotated[
             list[str] | None,
             typer.Option("--name", help="System name of each file, in order (default: stem)."),
@@ -41,12 +44,13 @@ def register(app: typer.Typer) -> None:
             int,
             typer.Option(
                 "--max-items",
-                help="Items per system in the drill-down, worst first (0: all).",
+                help="Items per system with their detail on the main page, worst first; the "
+                "others go to pages of as many in DIR/items/ (0: all on the main page).",
             ),
         ] = 200,
         force: ForceOption = False,
     ) -> None:
-        """Write one self-contained HTML report: overview, comparison, plots, per-item detail."""
+        """Write a static HTML report: overview, comparison, plots, per-item drawings."""
         from parsescore.cli_common import announce, console, output_folder
         from parsescore.report import ReportOptions, write_report
 

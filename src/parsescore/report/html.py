@@ -1,17 +1,21 @@
-"""The HTML report: one self-contained static page (inline CSS and SVG, no network assets).
+"""The HTML report: a static main page (inline CSS, SVG and a few lines of script, no network
+assets), and detail pages beside it when a system has more items than the main page shows.
 
 Sections: an overview of every system grouped by kind (the kind's own dataset-level numbers),
 the comparison of systems of the same kind (:func:`parsescore.compare.compare_results`: means
-with paired-bootstrap intervals, differences, permutation p-values), plots (score
-distributions, and each kind's own figures) and a drill-down per item, drawn by each kind's
-renderers (:attr:`parsescore.kinds.Kind.report`) from ``Result.details``. This module holds the
-page and the helpers the kinds' renderers share; it names no kind. Every piece of user text goes
-through :func:`html.escape`; the page has no date and no random ids, so the same inputs give the
-same bytes.
+per item with paired-bootstrap intervals, differences, permutation p-values), plots (score
+distributions, and each kind's own figures) and per system a sortable item table, worst first
+and coloured, then a drill-down per item with its drawing, made by each kind's renderers
+(:attr:`parsescore.kinds.Kind.report`) from ``Result.details``. This module holds the page and
+the helpers the kinds' renderers share (escaping, tables, character-level differences, the
+colour scale); it names no kind. Every piece of user text goes through :func:`html.escape`;
+the pages have no date and no random ids, so the same inputs give the same bytes.
 """
 
 from __future__ import annotations
 
+import difflib
+import hashlib
 import html
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -32,19 +36,29 @@ from parsescore.report import plots
 from parsescore.results import Result
 
 __all__ = [
+    "Cell",
     "ReportOptions",
     "Salt",
     "System",
+    "badness",
+    "char_diff",
     "compact",
     "dicts",
     "e",
     "figure",
     "fmt",
+    "headline_metric",
     "html_table",
+    "item_anchor",
+    "item_details",
     "item_summary",
     "num",
+    "render_pages",
     "render_report",
+    "scale_style",
     "text_cell",
+    "text_pair",
+    "value_cell",
     "worst_first",
 ]
 
@@ -53,6 +67,7 @@ CSS = """
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
 color:var(--fg);margin:0;padding:0 28px 40px;max-width:1500px}
+p,h1,h2,h3,h4,summary{overflow-wrap:anywhere}
 header{padding:18px 0 6px;border-bottom:2px solid var(--fg);margin-bottom:8px}
 h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:28px 0 8px;
 border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:16px;margin:20px 0 6px}
@@ -63,7 +78,7 @@ table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}
 th,td{border:1px solid var(--line);padding:3px 8px;vertical-align:top;text-align:left}
 th.pad,td.pad,tr.kind-head th.pad{border:0;background:none}
 th{background:var(--head);font-weight:600}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}td.num{white-space:nowrap}
 tr.kind-head th{background:#e3e8ef;font-size:13px}
 tr.kind-title th{background:#fff;border:0;font-size:15px;padding:12px 0 4px}
 .best{font-weight:700;color:var(--good)}
@@ -77,6 +92,28 @@ details.item>summary{cursor:pointer}
 figure{margin:10px 0 18px}figcaption{color:var(--muted);font-size:13px}
 svg{max-width:100%;height:auto}
 button{font:inherit;margin-right:8px}
+.panels{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:flex-start}
+.panels>svg{flex:0 1 auto;min-width:0}
+.scroll{max-width:100%;overflow-x:auto}.scroll>table{margin:6px 0}
+del{background:#ffc9c9;text-decoration:line-through;color:#7a0000}
+ins{background:#b8f0c8;text-decoration:none;color:#004d1a}
+.drawing{margin:8px 0}.pair{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}
+.pair>div{flex:1 1 300px;min-width:0;max-width:100%;overflow-x:auto}
+.pair h5{margin:4px 0;font-size:13px}
+svg.flow text{font:11px system-ui,sans-serif}
+td.del,td.ins,td.sub{background:#fde2e2}td.ins{background:#e0f5e6}td.sub{background:#fff1cc}
+th.del{background:#f5b5b5}th.ins{background:#b8e6c4}
+td.gapcell,tr.gap td{background:repeating-linear-gradient(45deg,#f4f4f4 0 6px,#e6e6e6 6px 12px)}
+table.grid td{max-width:240px;font-size:12px}table.grid th{font-size:11px;color:var(--muted)}
+td.ln{color:var(--muted);font-size:11px;text-align:right}
+table.split td{font-family:ui-monospace,"DejaVu Sans Mono",monospace;white-space:pre-wrap;
+font-size:12px;word-break:break-word;min-width:60px}
+.legend span{display:inline-block;margin-right:12px}
+input.filter{font:inherit;margin:4px 0;max-width:100%}
+th.sort{cursor:pointer}
+.item-list td.num{font-weight:600}
+@media (max-width:700px){body{padding:0 10px 30px}h1{font-size:20px}
+figure{margin:8px 0}.pair>div{flex-basis:100%}}
 """
 
 SCRIPT = """
@@ -86,12 +123,39 @@ document.querySelectorAll('button[data-open]').forEach(function (button) {
     document.querySelectorAll('#drilldown details').forEach(function (d) { d.open = open; });
   });
 });
+document.querySelectorAll('table.sortable').forEach(function (table) {
+  var body = table.tBodies[0], input = document.createElement('input');
+  input.className = 'filter'; input.type = 'search'; input.placeholder = 'filter rows';
+  table.parentNode.insertBefore(input, table);
+  input.addEventListener('input', function () {
+    var q = input.value.toLowerCase();
+    Array.from(body.rows).forEach(function (r) {
+      r.hidden = q !== '' && r.textContent.toLowerCase().indexOf(q) < 0;
+    });
+  });
+  Array.from(table.tHead.rows[0].cells).forEach(function (th, col) {
+    th.classList.add('sort'); th.title = 'sort';
+    th.addEventListener('click', function () {
+      var down = th.getAttribute('data-dir') !== 'asc';
+      th.setAttribute('data-dir', down ? 'asc' : 'desc');
+      var key = function (r) {
+        var c = r.cells[col], v = c ? c.getAttribute('data-v') : null;
+        return v !== null ? parseFloat(v) : (c ? c.textContent : '');
+      };
+      Array.from(body.rows).sort(function (a, b) {
+        var x = key(a), y = key(b), o = x < y ? -1 : (x > y ? 1 : 0);
+        return down ? o : -o;
+      }).forEach(function (r) { body.appendChild(r); });
+    });
+  });
+});
 """
 
 
 @dataclass(frozen=True)
 class ReportOptions:
-    """Settings of the comparison and of the drill-down."""
+    """Settings of the comparison and of the drill-down (``max_items``: items per system with
+    their detail on the main page, and per detail page; 0 puts every item on the main page)."""
 
     seed: int = 0
     n_resamples: int = DEFAULT_RESAMPLES
@@ -161,24 +225,39 @@ def _p(value: float) -> str:
     return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
 
 
+#: A table cell: its HTML, or ``(HTML, extra <td> attributes)`` (a colour, a sort key).
+Cell = str | tuple[str, str]
+
+
 def html_table(
-    header: Sequence[tuple[str, bool]], rows: Iterable[Sequence[str]], row_class: Sequence[str] = ()
+    header: Sequence[tuple[str, bool]],
+    rows: Iterable[Sequence[Cell]],
+    row_class: Sequence[str] = (),
+    *,
+    sortable: bool = False,
 ) -> str:
-    """A table; ``header`` is ``[(escaped title, numeric)]``, cells are already-escaped HTML."""
+    """A table in its own horizontal scroll box (a wide table never widens the page);
+    ``header`` is ``[(escaped title, numeric)]``, cells are already-escaped HTML. A
+    ``sortable`` table gets a filter box and sortable columns from the page's script."""
     numeric = [n for _, n in header]
-    out = ["<table><thead><tr>"]
+    out = [
+        '<div class="scroll"><table class="sortable">'
+        if sortable
+        else '<div class="scroll"><table>'
+    ]
+    out.append("<thead><tr>")
     out += [f"<th{' class=num' if n else ''}>{title}</th>" for title, n in header]
     out.append("</tr></thead><tbody>")
     classes = list(row_class)
     for k, row in enumerate(rows):
         cls = classes[k] if k < len(classes) and classes[k] else ""
         out.append(f'<tr class="{cls}">' if cls else "<tr>")
-        out += [
-            f"<td{' class=num' if k2 < len(numeric) and numeric[k2] else ''}>{cell}</td>"
-            for k2, cell in enumerate(row)
-        ]
+        for k2, cell in enumerate(row):
+            content, extra = (cell, "") if isinstance(cell, str) else cell
+            num_class = " class=num" if k2 < len(numeric) and numeric[k2] else ""
+            out.append(f"<td{num_class}{' ' + extra if extra else ''}>{content}</td>")
         out.append("</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
@@ -186,6 +265,112 @@ def text_cell(value: Any) -> str:
     """A text (node text, cell, line) in a monospace block; ``–`` when there is none."""
     return (
         '<span class="muted">–</span>' if value is None else f'<div class="text">{e(value)}</div>'
+    )
+
+
+#: Texts longer than this are compared in words rather than characters (bounded time).
+_CHAR_LIMIT = 2000
+
+
+def _tokens(text: str, words: bool) -> list[str]:
+    if not words:
+        return list(text)
+    out: list[str] = []
+    for k, part in enumerate(text.split(" ")):
+        out += ([" "] if k else []) + ([part] if part else [])
+    return out
+
+
+def char_diff(truth: str, pred: str) -> tuple[str, str]:
+    """Both texts as escaped HTML with what differs marked, as ``git diff --word-diff`` does
+    by characters: truth's deleted characters in ``<del>``, the prediction's inserted ones in
+    ``<ins>`` (difflib's opcodes; longer texts are compared word by word, bounding the time).
+
+    >>> char_diff("n=114", "n=115")
+    ('n=11<del>4</del>', 'n=11<ins>5</ins>')
+    """
+    words = max(len(truth), len(pred)) > _CHAR_LIMIT
+    a, b = _tokens(truth, words), _tokens(pred, words)
+    left: list[str] = []
+    right: list[str] = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        old, new = e("".join(a[i1:i2])), e("".join(b[j1:j2]))
+        if op == "equal":
+            left.append(old)
+            right.append(new)
+            continue
+        if old:
+            left.append(f"<del>{old}</del>")
+        if new:
+            right.append(f"<ins>{new}</ins>")
+    return "".join(left), "".join(right)
+
+
+def text_pair(truth: Any, pred: Any) -> tuple[str, str]:
+    """Two :func:`text_cell` blocks with their character differences marked (a side that is
+    missing shows ``–``)."""
+    if not isinstance(truth, str) or not isinstance(pred, str):
+        return text_cell(truth), text_cell(pred)
+    old, new = char_diff(truth, pred)
+    return f'<div class="text">{old}</div>', f'<div class="text">{new}</div>'
+
+
+def headline_metric(kind: Kind, values: Mapping[str, float] | None = None) -> str | None:
+    """The metric items are ranked and coloured by: the first headline metric on a fixed scale
+    (a score in [0, 1] or a percentage), so that a big item's raw cost does not outrank a
+    small item's worse score; the first headline metric when none is on a fixed scale. With
+    ``values``, the first such metric the item has."""
+    names = [n for n in kind.headline_metrics() if values is None or n in values]
+    scaled = [n for n in names if kind.metric(n).format in ("score", "percent")]
+    chosen = scaled or names
+    return chosen[0] if chosen else None
+
+
+def badness(kind: Kind, metric: str, value: float) -> float | None:
+    """How bad a value is on a 0 (perfect) to 1 (worst) scale, monotone in the value; None for
+    a metric not on a fixed scale (a cost) or an unranked one."""
+    m = kind.metric(metric)
+    if m.higher_is_better is None or value != value:
+        return None
+    if m.format == "score":
+        bad = 1 - value if m.higher_is_better else value
+    elif m.format == "percent":
+        bad = (100 - value if m.higher_is_better else value) / 100
+    else:
+        return None
+    # the square root spreads the near-perfect end, where most items are
+    return math.sqrt(min(1.0, max(0.0, bad)))
+
+
+def scale_style(bad: float | None) -> str:
+    """A background from green (0, perfect) through yellow to red (1, worst)."""
+    if bad is None:
+        return ""
+    return f"background:hsl({round(120 * (1 - bad))},70%,{round(86 - 6 * bad)}%)"
+
+
+def value_cell(kind: Kind, metric: str, value: float | None) -> Cell:
+    """A metric's value, coloured by :func:`badness`, with its number as the sort key."""
+    if value is None:
+        return '<span class="muted">–</span>'
+    bad = badness(kind, metric, value)
+    style = scale_style(bad)
+    extra = f'data-v="{value!r}"' + (f' style="{style}"' if style else "")
+    return kind.metric(metric).show(value), extra
+
+
+def item_anchor(system: System, item: str) -> str:
+    """A stable element id for an item's drill-down (no user text in ids)."""
+    digest = hashlib.sha1(f"{system.name}\0{item}".encode()).hexdigest()[:12]
+    return f"item-{digest}"
+
+
+def item_details(system: System, item: str, body: str, extra: str = "") -> str:
+    """An item's collapsible drill-down: its summary line (and ``extra`` HTML), then ``body``."""
+    return (
+        f'<details class="item" id="{item_anchor(system, item)}"><summary>'
+        f"{item_summary(system, item)}{extra}</summary>{body}</details>"
     )
 
 
@@ -209,6 +394,13 @@ def _best(higher: bool | None, values: Sequence[float | None]) -> float | None:
     return best if present.count(best) == 1 else None
 
 
+def _counts(kind: Kind, system: System) -> list[tuple[str, int]]:
+    """The overview's counts of a system: the kind's own (``ReportParts.counts``) or its items."""
+    if kind.report.counts is not None:
+        return list(kind.report.counts(system.result))
+    return [(kind.items, len(system.result.items))]
+
+
 def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) -> str:
     present = {
         name: [
@@ -218,17 +410,22 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
         ]
         for name, members in groups.items()
     }
-    width = 2 + max(len(columns) for columns in present.values())
-    out = ['<table id="overview-table">']
+    counted = {
+        name: [label for label, _ in _counts(get_kind(name), members[0])]
+        for name, members in groups.items()
+    }
+    width = 1 + max(len(counted[name]) + len(columns) for name, columns in present.items())
+    out = ['<div class="scroll"><table id="overview-table">']
     for name, members in groups.items():
         kind = get_kind(name)
         columns = present[name]
+        pad = width - 1 - len(counted[name]) - len(columns)
         out.append(f'<tbody class="kind" data-kind="{e(name)}">')
         out.append(f'<tr class="kind-title"><th colspan="{width}">{e(kind.title)}</th></tr>')
         out.append('<tr class="kind-head"><th>system</th>')
-        out.append(f'<th class="num">{e(kind.items)}</th>')
+        out += [f'<th class="num">{e(label)}</th>' for label in counted[name]]
         out += [f'<th class="num">{e(m.label)} {m.arrow}</th>' for m in columns]
-        out += ['<th class="pad"></th>'] * (width - 2 - len(columns))
+        out += ['<th class="pad"></th>'] * pad
         out.append("</tr>")
         bests = {
             m.name: _best(m.higher_is_better, [s.result.totals.get(m.name) for s in members])
@@ -236,22 +433,24 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
         }
         for system in members:
             title = "" if system.path is None else f' title="{e(system.path)}"'
-            cells = [
-                f'<td><a href="#{e(anchors[id(system)])}"{title}>{e(system.name)}</a></td>',
-                f'<td class="num">{len(system.result.items)}</td>',
-            ]
+            cells = [f'<td><a href="#{e(anchors[id(system)])}"{title}>{e(system.name)}</a></td>']
+            cells += [f'<td class="num">{n}</td>' for _, n in _counts(kind, system)]
             for metric in columns:
                 value = system.result.totals.get(metric.name)
                 cls = "num best" if value is not None and value == bests[metric.name] else "num"
-                cells.append(f'<td class="{cls}">{metric.show(value)}</td>')
-            cells += ['<td class="pad"></td>'] * (width - 2 - len(columns))
+                bad = None if value is None else badness(kind, metric.name, value)
+                style = f' style="{scale_style(bad)}"' if bad is not None else ""
+                cells.append(f'<td class="{cls}"{style}>{metric.show(value)}</td>')
+            cells += ['<td class="pad"></td>'] * pad
             out.append(f'<tr class="system-row">{"".join(cells)}</tr>')
         out.append("</tbody>")
-    out.append("</table>")
+    out.append("</table></div>")
     notes = "; ".join(get_kind(name).totals_note for name in groups)
     out.append(
-        f'<p class="note">Dataset-level numbers as each kind computes them ({e(notes)}). '
-        "↑ higher is better, ↓ lower is better; green: the best of several systems.</p>"
+        f'<p class="note">Dataset-level numbers as each kind computes them ({e(notes)}); the '
+        "comparison below gives means per item, named so. ↑ higher is better, ↓ lower is "
+        "better; bold green: the best of several systems; background: green (perfect) to red "
+        "(worst) for scores and percentages.</p>"
     )
     return "".join(out)
 
@@ -259,8 +458,13 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
 # -- comparison ---------------------------------------------------------------------------------
 
 
-def _comparison_tables(comparison: Comparison, metrics: Sequence[str]) -> str:
+def _comparison_tables(kind: Kind, comparison: Comparison, metrics: Sequence[str]) -> str:
     level = f"{comparison.confidence * 100:g}%"
+
+    def title(metric: str) -> str:
+        """Per-item means are named apart from the overview's dataset-level numbers."""
+        return f"mean per {kind.item} of {kind.metric(metric).label}"
+
     mean_rows: list[list[str]] = []
     for metric in metrics:
         entry = comparison.metrics[metric]
@@ -270,7 +474,9 @@ def _comparison_tables(comparison: Comparison, metrics: Sequence[str]) -> str:
             cls = "num best" if summary.mean == best and values.count(best) == 1 else "num"
             mean_rows.append(
                 [
-                    e(f"{metric} {'↑' if entry.higher_is_better else '↓'}") if k == 0 else "",
+                    e(f"{title(metric)} {'↑' if entry.higher_is_better else '↓'}")
+                    if k == 0
+                    else "",
                     str(len(entry.items)) if k == 0 else "",
                     e(name),
                     f'<span class="{cls}">{fmt(summary.mean)}</span>',
@@ -283,7 +489,7 @@ def _comparison_tables(comparison: Comparison, metrics: Sequence[str]) -> str:
             significant = d.p_value < 0.05
             diff_rows.append(
                 [
-                    e(metric) if k == 0 else "",
+                    e(title(metric)) if k == 0 else "",
                     e(f"{d.a} − {d.b}"),
                     f"{d.mean_difference:+.4f}",
                     f"[{d.ci_low:+.4f}, {d.ci_high:+.4f}]",
@@ -291,7 +497,13 @@ def _comparison_tables(comparison: Comparison, metrics: Sequence[str]) -> str:
                 ]
             )
     means = html_table(
-        [("metric", False), ("n", True), ("system", False), ("mean", True), (f"{level} CI", True)],
+        [
+            ("metric", False),
+            ("n", True),
+            ("system", False),
+            (f"mean over {e(kind.items)}", True),
+            (f"{level} CI", True),
+        ],
         mean_rows,
     )
     diffs = html_table(
@@ -338,11 +550,11 @@ def _comparison(kind: Kind, members: Sequence[System], options: ReportOptions) -
     headline = [m for m in kind.headline_metrics() if m in comparison.metrics]
     rest = [m for m in comparison.metrics if m not in headline]
     if headline:
-        out.append(_comparison_tables(comparison, headline))
+        out.append(_comparison_tables(kind, comparison, headline))
     if rest:
         out.append(
             f"<details><summary>All other metrics ({len(rest)})</summary>"
-            f"{_comparison_tables(comparison, rest)}</details>"
+            f"{_comparison_tables(kind, comparison, rest)}</details>"
         )
     out.append("</section>")
     return "".join(out)
@@ -362,9 +574,14 @@ class Salt:
         return f"parsescore-report-{self.count}"
 
 
-def figure(svg: str, caption: str, css_class: str) -> str:
-    """A figure with its caption (``caption`` is HTML)."""
-    return f'<figure class="{css_class}">{svg}<figcaption>{caption}</figcaption></figure>'
+def figure(svg: str | Sequence[str], caption: str, css_class: str) -> str:
+    """A figure with its caption (``caption`` is HTML); several panels (one SVG each) sit side
+    by side where the page is wide and stack where it is narrow."""
+    panels = [svg] if isinstance(svg, str) else list(svg)
+    return (
+        f'<figure class="{css_class}"><div class="panels">{"".join(panels)}</div>'
+        f"<figcaption>{caption}</figcaption></figure>"
+    )
 
 
 def _plots(kind: Kind, members: Sequence[System], salt: Salt) -> str:
@@ -381,7 +598,10 @@ def _plots(kind: Kind, members: Sequence[System], salt: Salt) -> str:
         }
         out.append(
             figure(
-                plots.distribution_svg(metrics, values, salt=salt()),
+                [
+                    plots.distribution_svg([(m, up)], {m: values[m]}, salt=salt())
+                    for m, up in metrics
+                ],
                 f"Score distributions per {e(kind.item)}: a box per system, "
                 "every item a dot (boxes of more than 400 items show their outliers instead).",
                 "plot-distribution",
@@ -396,19 +616,25 @@ def _plots(kind: Kind, members: Sequence[System], salt: Salt) -> str:
 # -- drill-down ---------------------------------------------------------------------------------
 
 
-def _badness(kind: Kind, values: Mapping[str, float]) -> float:
-    """How bad an item is by the first headline metric it has (larger: worse)."""
-    for name in kind.headline_metrics():
-        if name in values:
-            return values[name] if kind.metric(name).higher_is_better else -values[name]
-    return math.inf
+def _rank(kind: Kind, values: Mapping[str, float]) -> float:
+    """How bad an item is (larger: worse) by its :func:`headline_metric`."""
+    metric = headline_metric(kind, values)
+    if metric is None:
+        return math.inf
+    value = values[metric]
+    if value != value:
+        return math.inf
+    bad = badness(kind, metric, value)
+    if bad is not None:
+        return bad
+    return value if kind.metric(metric).higher_is_better is False else -value
 
 
 def worst_first(system: System) -> list[str]:
-    """Item ids, the worst first by each item's first headline metric (ties by id)."""
+    """Item ids, the worst first by each item's :func:`headline_metric` (ties by id)."""
     kind = get_kind(system.kind)
     items = system.result.items
-    return sorted(items, key=lambda item: (_badness(kind, items[item]), item))
+    return sorted(items, key=lambda item: (-_rank(kind, items[item]), item))
 
 
 def item_summary(system: System, item: str) -> str:
@@ -423,20 +649,78 @@ def item_summary(system: System, item: str) -> str:
     )
 
 
-def _drilldown(system: System, anchor: str, options: ReportOptions) -> str:
+def item_table(system: System, items: Sequence[str], where: Mapping[str, str]) -> str:
+    """The per-item table: the listed items, worst first, with their headline metrics coloured
+    from green (perfect) to red (worst); sortable and filterable. ``where[item]`` is the page
+    (``""``: this one) holding an item's drill-down; items not in it are not linked."""
+    kind = get_kind(system.kind)
+    metrics = [
+        m for m in kind.headline_metrics() if any(m in system.result.items[i] for i in items)
+    ]
+    rows = []
+    for item in items:
+        values = system.result.items[item]
+        name = e(item)
+        if item in where:
+            name = f'<a href="{e(where[item])}#{item_anchor(system, item)}">{name}</a>'
+        rows.append([name, *(value_cell(kind, m, values.get(m)) for m in metrics)])
+    header = [
+        (e(kind.item), False),
+        *((f"{e(kind.metric(m).label)} {kind.metric(m).arrow}", True) for m in metrics),
+    ]
+    return f'<div class="item-list">{html_table(header, rows, sortable=True)}</div>'
+
+
+#: At most this many rows in a system's item table on the main page (the detail pages list
+#: the rest), so that the main page stays small for any number of items.
+MAX_LISTED = 2000
+
+
+def _drilldown(system: System, anchor: str, options: ReportOptions, pages: dict[str, str]) -> str:
+    """The system's item table and its worst items' drill-down on the main page; with more
+    items than ``options.max_items``, the rest go to detail pages ``items/ANCHOR-N.html``
+    (added to ``pages``), linked from the table and a list of pages."""
     kind = get_kind(system.kind)
     items = worst_first(system)
     total = len(items)
-    if options.max_items and total > options.max_items:
-        items = items[: options.max_items]
-    if len(items) < total:
-        shown = f"{len(items)} of {total} {kind.items}, worst first"
-    else:
-        shown = f"{total} {kind.items}, worst first"
+    size = options.max_items or total or 1
+    chunks = [items[k : k + size] for k in range(0, total, size)] or [[]]
+    where = {item: "" for item in chunks[0]}
+    names = [f"items/{anchor}-{k + 1}.html" for k in range(len(chunks))]
+    for name, chunk in zip(names[1:], chunks[1:], strict=True):
+        where |= dict.fromkeys(chunk, name)
+    listed = items[:MAX_LISTED]
+    ranked = headline_metric(kind)
+    order = "" if ranked is None else f" by {kind.metric(ranked).label}"
+    shown = f"{total} {kind.items}, worst first{order}"
+    links = ""
+    if len(chunks) > 1:
+        links = (
+            f'<p class="pages">Detail of {len(chunks[0])} {e(kind.items)} below; the others on '
+            + " ".join(f'<a href="{e(n)}">{k + 2}</a>' for k, n in enumerate(names[1:]))
+            + f" ({size} per page).</p>"
+        )
+        for k, (name, chunk) in enumerate(zip(names[1:], chunks[1:], strict=True)):
+            back = f"../index.html#{e(anchor)}"
+            first = (k + 1) * size + 1
+            title = f"{system.name}: {kind.items} {first}–{first + len(chunk) - 1} of {total}"
+            pages[name] = _page(
+                title,
+                f'<header><h1>{e(title)}</h1><p><a href="{back}">Back to the report</a>'
+                f"</p></header>{item_table(system, chunk, dict.fromkeys(chunk, ''))}"
+                f"{kind.report.drilldown(system, chunk)}",
+            )
+    more = ""
+    if len(listed) < total:
+        more = (
+            f'<p class="note">The {len(listed)} worst of {total} listed here; the detail '
+            "pages list the others.</p>"
+        )
     return (
         f'<details class="system" id="{e(anchor)}" data-kind="{e(system.kind)}">'
         f'<summary>{e(system.name)} <span class="muted">({e(kind.title)}; '
-        f"{e(shown)})</span></summary>{kind.report.drilldown(system, items)}</details>"
+        f"{e(shown)})</span></summary>{item_table(system, listed, where)}{more}{links}"
+        f"{kind.report.drilldown(system, chunks[0])}</details>"
     )
 
 
@@ -444,7 +728,13 @@ def _drilldown(system: System, anchor: str, options: ReportOptions) -> str:
 
 
 def render_report(systems: Sequence[System], options: ReportOptions | None = None) -> str:
-    """The whole page as a string (deterministic for the same systems and options)."""
+    """The main page as a string (deterministic for the same systems and options)."""
+    return render_pages(systems, options)["index.html"]
+
+
+def render_pages(systems: Sequence[System], options: ReportOptions | None = None) -> dict[str, str]:
+    """Every page of the report by its path in the report folder: ``index.html`` and, for a
+    system with more items than ``options.max_items``, its detail pages ``items/*.html``."""
     options = options or ReportOptions()
     systems = list(systems)
     if not systems:
@@ -484,21 +774,27 @@ def render_report(systems: Sequence[System], options: ReportOptions | None = Non
         '<button type="button" data-open="1">Expand all</button>'
         '<button type="button" data-open="0">Collapse all</button></p>'
     )
+    pages: dict[str, str] = {}
     for name, members in groups.items():
         body.append(f"<h3>{e(get_kind(name).title)}</h3>")
-        body += [_drilldown(s, anchors[id(s)], options) for s in members]
+        body += [_drilldown(s, anchors[id(s)], options, pages) for s in members]
     body.append("</section>")
+    return {"index.html": _page(options.title, "\n".join(part for part in body if part))} | pages
+
+
+def _page(title: str, body: str) -> str:
+    """A self-contained page: inline style and script, nothing fetched."""
     page = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{e(options.title)}</title>",
+        f"<title>{e(title)}</title>",
         f"<style>{CSS}</style></head><body>",
-        *body,
+        body,
         f"<script>{SCRIPT}</script>",
         "</body></html>",
         "",
     ]
-    return "\n".join(part for part in page if part)
+    return "\n".join(page)

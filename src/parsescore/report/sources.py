@@ -15,7 +15,7 @@ from pathlib import Path
 from parsescore.errors import InputError
 from parsescore.files import write_text
 from parsescore.kinds import get_kind
-from parsescore.report.html import ReportOptions, System, render_report
+from parsescore.report.html import ReportOptions, System, render_pages
 from parsescore.results import Result, load_results, system_names
 
 __all__ = ["load_report_systems", "prepare_system", "write_report"]
@@ -77,9 +77,10 @@ def write_report(
     names: Sequence[str] | None = None,
     options: ReportOptions | None = None,
 ) -> Path:
-    """Load the result files (or take the results), render the page and write
-    ``out_dir/index.html`` (atomically)."""
-    page = render_report(load_report_systems(sources, names), options)
-    target = Path(out_dir) / "index.html"
-    write_text(target, page)
-    return target
+    """Load the result files (or take the results), render the pages and write
+    ``out_dir/index.html`` (and ``out_dir/items/*.html`` for systems with more items than
+    ``options.max_items``), each atomically; returns the main page's path."""
+    pages = render_pages(load_report_systems(sources, names), options)
+    for name, text in pages.items():
+        write_text(Path(out_dir) / name, text)
+    return Path(out_dir) / "index.html"

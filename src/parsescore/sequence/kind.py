@@ -6,6 +6,7 @@ Cheap to import: everything heavy is a :func:`~parsescore.kinds.lazy` reference.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from parsescore.kinds import Kind, Metric, PredictParts, ReportParts, lazy
@@ -38,13 +39,17 @@ _ERRORS = (
     Metric("direction_error_rate", "direction error %", False, "percent", headline=True),
 )
 
+#: The dataset's numbers are pooled (summed counts over summed ground truth), not means of the
+#: files' rates: named so, apart from the per-file metrics.
+_POOLED = tuple(replace(m, label=f"{m.label} (pooled)") for m in (*_ERRORS, *_RATES))
+
 KIND = Kind(
     name="sequence",
     title="Sequence diagrams",
     item="file",
     items="files",
     metrics=(*_ERRORS, *_RATES),
-    totals=(*_ERRORS, *_RATES),
+    totals=_POOLED,
     totals_note="sequence error % is all errors over all ground-truth elements",
     evaluate=lazy("parsescore.sequence.result:evaluate"),
     read=lazy("parsescore.sequence.result:read"),

@@ -22,14 +22,15 @@ from parsescore.report import plots
 from parsescore.report.html import (
     Salt,
     System,
+    char_diff,
     dicts,
     e,
     figure,
     fmt,
     html_table,
-    item_summary,
+    item_details,
     num,
-    text_cell,
+    text_pair,
 )
 from parsescore.results import Result
 from parsescore.scores import safe_ratio
@@ -42,7 +43,14 @@ from parsescore.sequence.report import (
     binned_error_rates,
 )
 
-__all__ = ["category_error_rate", "drilldown", "figure67_rates", "plots_html", "prepare"]
+__all__ = [
+    "category_error_rate",
+    "drilldown",
+    "figure67_rates",
+    "plots_html",
+    "prepare",
+    "split_diff",
+]
 
 _CHANGES = ("insertion", "deletion", "substitution")
 
@@ -183,17 +191,20 @@ def plots_html(members: Sequence[System], salt: Salt) -> str:
     for s in members:
         for category, by_bin in figure67_rates(s).items():
             rates[category][s.name] = by_bin
-    svg = plots.binned_lines_svg(
-        rates,
-        bins=[label for label, _, _ in LINE_BINS],
-        titles={c: f"{TABLE2_HEADERS[c]} error (%)" for c in PLOT_CATEGORIES},
-        xlabel="ground-truth lines",
-        ylabel="insertions + deletions + substitutions (%)",
-        salt=salt(),
-    )
+    svgs = [
+        plots.binned_lines_svg(
+            {category: by_model},
+            bins=[label for label, _, _ in LINE_BINS],
+            titles={category: f"{TABLE2_HEADERS[category]} error (%)"},
+            xlabel="ground-truth lines",
+            ylabel="insertions + deletions + substitutions (%)",
+            salt=salt(),
+        )
+        for category, by_model in rates.items()
+    ]
     out.append(
         figure(
-            svg,
+            svgs,
             "The paper's Figure 6/7: error % (insertions + deletions + substitutions over "
             "ground-truth elements, summed over the files of each bin) of nodes, messages "
             "and direction changes by ground-truth line count; one line per model, no "
@@ -248,6 +259,7 @@ def _file(system: System, item: str) -> str:
         )
         return "".join(out)
     differences = dicts(detail.get("differences"))
+    out.insert(0, split_diff(differences))
     if not differences:
         out.append('<p class="note">No differences counted.</p>')
         return "".join(out)
@@ -268,9 +280,9 @@ def _file(system: System, item: str) -> str:
                     e(d.get("category")),
                     e(d.get("change")),
                     fmt(d.get("truth_line")) if d.get("truth_line") is not None else "–",
-                    text_cell(d.get("truth_text")),
+                    text_pair(d.get("truth_text"), d.get("pred_text"))[0],
                     fmt(d.get("pred_line")) if d.get("pred_line") is not None else "–",
-                    text_cell(d.get("pred_text")),
+                    text_pair(d.get("truth_text"), d.get("pred_text"))[1],
                     e(d.get("detail", "")),
                 ]
                 for d in differences
@@ -291,8 +303,57 @@ def drilldown(system: System, items: Sequence[str]) -> str:
         lines = system.result.details.get(item, {}).get("gt_lines")
         suffix = f" — {lines} ground-truth lines" if isinstance(lines, int) else ""
         out.append(
-            f'<details class="item"><summary>{item_summary(system, item)}'
-            f'<span class="muted">{e(suffix)}</span></summary>'
-            f"{_file(system, item)}</details>"
+            item_details(
+                system, item, _file(system, item), f'<span class="muted">{e(suffix)}</span>'
+            )
         )
     return "".join(out)
+
+
+def _line(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def split_diff(differences: Sequence[Mapping[str, Any]]) -> str:
+    """The changed lines of the two scripts side by side (as a split diff): the truth's line
+    on the left, the prediction's on the right, their character differences marked, and the
+    categories counted on each line. Lines both scripts share are not in the result, so only
+    changed lines are shown (each with its line number)."""
+    rows: dict[tuple[int | None, int | None], dict[str, Any]] = {}
+    for d in differences:
+        t, p = _line(d.get("truth_line")), _line(d.get("pred_line"))
+        row = rows.setdefault(
+            (t, p),
+            {"truth": d.get("truth_text"), "pred": d.get("pred_text"), "counted": []},
+        )
+        row["counted"].append(f"{d.get('category')} {d.get('change')}")
+
+    def order(key: tuple[int | None, int | None]) -> tuple[int, int]:
+        t, p = key
+        return (t if t is not None else (p or 0), 0 if t is not None else 1)
+
+    body = []
+    for t, p in sorted(rows, key=order):
+        row = rows[(t, p)]
+        truth, pred = (
+            row["truth"] if t is not None else None,
+            row["pred"] if p is not None else None,
+        )
+        if isinstance(truth, str) and isinstance(pred, str):
+            old, new = char_diff(truth, pred)
+            left, right = f'<td class="sub">{old}</td>', f'<td class="sub">{new}</td>'
+        else:
+            left = f'<td class="del">{e(truth)}</td>' if truth is not None else "<td></td>"
+            right = f'<td class="ins">{e(pred)}</td>' if pred is not None else "<td></td>"
+        counted = e(", ".join(dict.fromkeys(row["counted"])))
+        body.append(
+            f'<tr><td class="ln">{"" if t is None else t}</td>{left}'
+            f'<td class="ln">{"" if p is None else p}</td>{right}'
+            f'<td class="cat">{counted}</td></tr>'
+        )
+    return (
+        '<div class="scroll item-drawing" data-drawing="sequence"><table class="split">'
+        "<thead><tr><th>line</th><th>ground truth</th><th>line</th><th>prediction</th>"
+        f"<th>counted as</th></tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+        + ("" if body else '<p class="note">The two scripts agree on every counted line.</p>')
+    )

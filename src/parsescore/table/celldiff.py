@@ -155,6 +155,14 @@ def differing_cells(
     >>> [r["change"] for r in differing_cells(row.format("b"), row.format("c"))]
     ['substitution']
     """
+    return _compare(truth_html, pred_html, normalise=normalise)[0]
+
+
+def _compare(
+    truth_html: str, pred_html: str, *, normalise: bool
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """:func:`differing_cells` and the grid the report draws: every cell of both tables and
+    the row and column alignment (``[[truth, pred]]`` pairs, 0-based)."""
     true_cells, true_texts = _read_side(truth_html, where="truth", normalise=normalise)
     pred_cells, pred_texts = _read_side(pred_html, where="prediction", normalise=normalise)
     rows, cols = _alignment(true_cells, pred_cells)
@@ -182,7 +190,13 @@ def differing_cells(
         if j not in matched:
             pred = _record(pred_cells[j], pred_texts[j])
             records.append({"change": "insertion", "truth": None, "pred": pred})
-    return records
+    grid = {
+        "rows": [[a, b] for a, b in sorted(rows.items())],
+        "cols": [[a, b] for a, b in sorted(cols.items())],
+        "truth": [_record(true_cells[i], true_texts[i]) for i in reading_order(true_cells)],
+        "pred": [_record(pred_cells[j], pred_texts[j]) for j in reading_order(pred_cells)],
+    }
+    return records, grid
 
 
 def cell_diff_summary(records: Iterable[Mapping[str, Any]]) -> dict[str, int]:
@@ -198,7 +212,8 @@ def table_details(
     truth_tables: Mapping[str, str], pred_tables: Mapping[str, str], *, normalise: bool = False
 ) -> dict[str, dict[str, Any]]:
     """The drill-down record of each truth table in a result envelope (``parsescore table
-    --result``): the cells that differ (:func:`differing_cells`) and their counts.
+    --result``): the cells that differ (:func:`differing_cells`), their counts, and the grid
+    the HTML report draws side by side (every cell of both tables, the row/column alignment).
 
     A prediction in which TEDS finds no ``body/table`` (a bare ``<table>`` too: the reference
     scores it 0) has every truth cell deleted, so the cells agree with the score; a missing
@@ -219,10 +234,10 @@ def table_details(
         try:
             if not teds_sees_a_table(pred_html):
                 pred_html = "<table></table>"
-            cells = differing_cells(truth_html, pred_html, normalise=normalise)
+            cells, grid = _compare(truth_html, pred_html, normalise=normalise)
         except InputError as error:
             if error.where == "truth":
                 continue  # no readable truth table: nothing to align
-            cells = differing_cells(truth_html, "<table></table>", normalise=normalise)
-        details[name] = {"cells": cells, "cell_changes": cell_diff_summary(cells)}
+            cells, grid = _compare(truth_html, "<table></table>", normalise=normalise)
+        details[name] = {"cells": cells, "cell_changes": cell_diff_summary(cells), "grid": grid}
     return details

@@ -128,8 +128,18 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 "cell_changes": record(
                     {"insertion": COUNT, "deletion": COUNT, "substitution": COUNT}
                 ),
+                "grid": record(
+                    {
+                        "rows": {"type": "array", "items": {"type": "array", "items": COUNT}},
+                        "cols": {"type": "array", "items": {"type": "array", "items": COUNT}},
+                        "truth": {"type": "array", "items": ref("table_cell")},
+                        "pred": {"type": "array", "items": ref("table_cell")},
+                    },
+                    description="Every cell of both tables and the GriTS row and column "
+                    "alignment ([truth, pred] index pairs), for the report's side-by-side view.",
+                ),
             },
-            optional=("cells", "cell_changes"),
+            optional=("cells", "cell_changes", "grid"),
             extra=True,
             description="The cells that differ (rows and columns aligned as GriTS aligns them) "
             "and their counts.",

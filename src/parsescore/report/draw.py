@@ -1,0 +1,256 @@
+"""Node-link drawings for the report, as inline SVG: a layered layout computed here (no
+Graphviz, no JavaScript), so that two versions of one graph (truth and prediction) can be drawn
+with every shared node in the same place.
+
+The layout is a small Sugiyama-style one: cycles broken by reversing the edges a depth-first
+search finds going back, layers by longest path from the sources, the order inside a layer by a
+few sweeps of the barycentre heuristic. Good enough for the few dozen nodes of a diagram; the
+caller shows a table instead beyond :data:`MAX_DRAWN` nodes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+from parsescore.report.html import e
+
+__all__ = ["MAX_DRAWN", "DrawEdge", "DrawNode", "canvas", "layered_layout", "svg_graph"]
+
+#: Above this many nodes a drawing is unreadable; callers show a table.
+MAX_DRAWN = 200
+
+_W, _H, _GAP_X, _GAP_Y = 150, 40, 24, 46
+_CHARS = 22  # characters per label line
+
+
+@dataclass(frozen=True)
+class DrawNode:
+    """A box: its id, its text, fill and stroke colours, a dashed border, a mark (✎)."""
+
+    id: Hashable
+    text: str
+    fill: str = "#e8f0fe"
+    stroke: str = "#4a6fa5"
+    dashed: bool = False
+    mark: bool = False
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class DrawEdge:
+    """An arrow between two node ids."""
+
+    source: Hashable
+    target: Hashable
+    colour: str = "#555"
+    dashed: bool = False
+    label: str = ""
+
+
+def _acyclic(
+    nodes: Sequence[Hashable], edges: Sequence[tuple[Hashable, Hashable]]
+) -> list[tuple[Hashable, Hashable]]:
+    """The edges with those closing a cycle reversed (self-loops dropped)."""
+    out_edges: dict[Hashable, list[Hashable]] = {n: [] for n in nodes}
+    for a, b in edges:
+        if a != b:
+            out_edges[a].append(b)
+    state: dict[Hashable, int] = {}
+    back: set[tuple[Hashable, Hashable]] = set()
+    for root in nodes:
+        if root in state:
+            continue
+        stack = [(root, iter(out_edges[root]))]
+        state[root] = 1
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(child) == 1:
+                back.add((node, child))
+            elif child not in state:
+                state[child] = 1
+                stack.append((child, iter(out_edges[child])))
+    return [(b, a) if (a, b) in back else (a, b) for a, b in edges if a != b]
+
+
+def layered_layout(
+    nodes: Sequence[Hashable], edges: Sequence[tuple[Hashable, Hashable]], *, wrap: int = 6
+) -> dict[Hashable, tuple[float, float]]:
+    """The centre ``(x, y)`` of every node, at most ``wrap`` boxes side by side (a page is
+    narrower than it is long); deterministic for the same input order.
+
+    >>> layered_layout(["a", "b", "c"], [("a", "b"), ("a", "c")])["a"][1] < 100
+    True
+    """
+    nodes = list(dict.fromkeys(nodes))
+    known = set(nodes)
+    dag = _acyclic(nodes, [(a, b) for a, b in edges if a in known and b in known])
+    preds: dict[Hashable, list[Hashable]] = {n: [] for n in nodes}
+    succs: dict[Hashable, list[Hashable]] = {n: [] for n in nodes}
+    for a, b in dag:
+        preds[b].append(a)
+        succs[a].append(b)
+    layer: dict[Hashable, int] = {}
+    indegree = {n: len(preds[n]) for n in nodes}
+    queue = [n for n in nodes if indegree[n] == 0]
+    for n in queue:
+        layer[n] = 0
+    k = 0
+    while k < len(queue):
+        node = queue[k]
+        k += 1
+        for child in succs[node]:
+            layer[child] = max(layer.get(child, 0), layer[node] + 1)
+            indegree[child] -= 1
+            if indegree[child] == 0:
+                queue.append(child)
+    layers: dict[int, list[Hashable]] = {}
+    for n in nodes:
+        layers.setdefault(layer.get(n, 0), []).append(n)
+    depth = max(layers) + 1 if layers else 0
+    rows = [layers.get(d, []) for d in range(depth)]
+    position = {n: float(i) for row in rows for i, n in enumerate(row)}
+    for sweep in range(4):
+        ordered = range(1, depth) if sweep % 2 == 0 else range(depth - 2, -1, -1)
+        for d in ordered:
+            neighbours = preds if sweep % 2 == 0 else succs
+            row = rows[d]
+
+            centre = {
+                n: (
+                    sum(position[m] for m in neighbours[n]) / len(neighbours[n])
+                    if neighbours[n]
+                    else position[n]
+                )
+                for n in row
+            }
+            row.sort(key=centre.__getitem__)
+            for i, n in enumerate(row):
+                position[n] = float(i)
+    # a layer wider than ``wrap`` nodes continues on the next visual row
+    shown = [row[k : k + wrap] for row in rows for k in range(0, max(len(row), 1), wrap)]
+    widest = max((len(row) for row in shown), default=0)
+    out: dict[Hashable, tuple[float, float]] = {}
+    for d, row in enumerate(shown):
+        offset = (widest - len(row)) * (_W + _GAP_X) / 2
+        for i, n in enumerate(row):
+            x = offset + i * (_W + _GAP_X) + _W / 2 + _GAP_X / 2
+            out[n] = (x, d * (_H + _GAP_Y) + _H / 2 + 10)
+    return out
+
+
+def _lines(text: str) -> list[str]:
+    words = " ".join(text.split())
+    first, rest = words[:_CHARS], words[_CHARS:]
+    if not rest:
+        return [first]
+    return [first, rest[: _CHARS - 1] + ("…" if len(rest) >= _CHARS else "")]
+
+
+def _clip(x1: float, y1: float, x2: float, y2: float) -> tuple[float, float]:
+    """Where the segment from box centre 1 to box centre 2 leaves box 2."""
+    dx, dy = x1 - x2, y1 - y2
+    if dx == 0 and dy == 0:
+        return x2, y2
+    scale = min(
+        (_W / 2) / abs(dx) if dx else float("inf"), (_H / 2) / abs(dy) if dy else float("inf")
+    )
+    return x2 + dx * scale, y2 + dy * scale
+
+
+def svg_graph(
+    nodes: Sequence[DrawNode],
+    edges: Sequence[DrawEdge],
+    layout: Mapping[Hashable, tuple[float, float]],
+    *,
+    label: str,
+    size: tuple[float, float] | None = None,
+) -> str:
+    """An ``<svg class="drawing">`` of the nodes at their layout places and the arrows between
+    them; ``size`` fixes the canvas (both drawings of a pair share it)."""
+    if size is None:
+        size = canvas(layout)
+    width, height = size
+    colours = sorted({edge.colour for edge in edges})
+    marker_id = {c: f"arrow-{k}" for k, c in enumerate(colours)}
+    out = [
+        f'<svg class="drawing flow" role="img" aria-label="{e(label)}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}">',
+        "<defs>",
+    ]
+    out += [
+        f'<marker id="{marker_id[c]}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+        f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" '
+        f'fill="{c}"/></marker>'
+        for c in colours
+    ]
+    out.append("</defs>")
+    for edge in edges:
+        if edge.source not in layout or edge.target not in layout:
+            continue
+        (x1, y1), (x2, y2) = layout[edge.source], layout[edge.target]
+        dash = ' stroke-dasharray="5 3"' if edge.dashed else ""
+        if edge.source == edge.target:
+            out.append(
+                f'<path d="M{x1 + _W / 2:.1f},{y1 - 6:.1f} c24,-18 24,30 0,12" fill="none" '
+                f'stroke="{edge.colour}" stroke-width="1.6"{dash} '
+                f'marker-end="url(#{marker_id[edge.colour]})"/>'
+            )
+            continue
+        title = f"<title>{e(edge.label)}</title>" if edge.label else ""
+        step = _H + _GAP_Y
+        if abs(y2 - y1) <= step * 1.2 and y1 != y2:  # between neighbouring rows: straight
+            sx, sy = _clip(x2, y2, x1, y1)
+            tx, ty = _clip(x1, y1, x2, y2)
+            out.append(
+                f'<line x1="{sx:.1f}" y1="{sy:.1f}" x2="{tx:.1f}" y2="{ty:.1f}" '
+                f'stroke="{edge.colour}" stroke-width="1.6"{dash} '
+                f'marker-end="url(#{marker_id[edge.colour]})">{title}</line>'
+            )
+            continue
+        # a longer edge (or one within a row) bows out to the side, clear of the boxes between
+        bow = _W * 0.75 + 0.15 * abs(y2 - y1)
+        cx, cy = (x1 + x2) / 2 + bow, (y1 + y2) / 2 - (30 if y1 == y2 else 0)
+        sx, sy = _clip(cx, cy, x1, y1)
+        tx, ty = _clip(cx, cy, x2, y2)
+        out.append(
+            f'<path d="M{sx:.1f},{sy:.1f} Q{cx:.1f},{cy:.1f} {tx:.1f},{ty:.1f}" fill="none" '
+            f'stroke="{edge.colour}" stroke-width="1.6"{dash} '
+            f'marker-end="url(#{marker_id[edge.colour]})">{title}</path>'
+        )
+    for node in nodes:
+        if node.id not in layout:
+            continue
+        x, y = layout[node.id]
+        dash = ' stroke-dasharray="4 3"' if node.dashed else ""
+        title = f"<title>{e(node.title or node.text)}</title>"
+        out.append(
+            f'<g>{title}<rect x="{x - _W / 2:.1f}" y="{y - _H / 2:.1f}" width="{_W}" '
+            f'height="{_H}" rx="5" fill="{node.fill}" stroke="{node.stroke}" '
+            f'stroke-width="{2.2 if node.mark or node.dashed else 1.2}"{dash}/>'
+        )
+        lines = _lines(node.text)
+        for k, line in enumerate(lines):
+            dy = (k - (len(lines) - 1) / 2) * 13 + 4
+            out.append(f'<text x="{x:.1f}" y="{y + dy:.1f}" text-anchor="middle">{e(line)}</text>')
+        if node.mark:
+            out.append(
+                f'<text x="{x + _W / 2 - 9:.1f}" y="{y - _H / 2 + 11:.1f}" '
+                f'text-anchor="middle" fill="#b35900">✎</text>'
+            )
+        out.append("</g>")
+    out.append("</svg>")
+    return "".join(out)
+
+
+def canvas(layout: Mapping[Hashable, tuple[float, float]]) -> tuple[float, float]:
+    """The width and height a layout needs."""
+    if not layout:
+        return _W + _GAP_X, _H + 20
+    width = max(x for x, _ in layout.values()) + _W / 2 + _GAP_X / 2 + 60
+    height = max(y for _, y in layout.values()) + _H / 2 + 10
+    return width, height
