@@ -15,7 +15,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from parsescore.errors import InputError
-from parsescore.files import load_json
+from parsescore.files import load_json, read_text
+from parsescore.flowchart.formats import FORMATS, SUFFIXES, format_of, read_flowchart
 from parsescore.flowchart.models import (
     Diagram,
     DiagramOptions,
@@ -97,14 +98,58 @@ def _keys(d: dict[str, Any]) -> str:
 # Predictions
 
 
+EdgeLabels = dict[tuple[int, int], str]
+
+
 @dataclass(frozen=True)
 class PredDiagramSource:
-    """One validated prediction directory: its files and the parts they contain."""
+    """One validated prediction directory: its files and the parts they contain.
+
+    ``edge_labels`` has, per file, the labels on its edges when its format carries them
+    (Mermaid, DOT), else None (Flowde's JSON).
+    """
 
     diagrams_dir: Path
     paths: tuple[Path, ...]
     structure: PredDiagramStructure
     data: tuple[dict[str, Any], ...]
+    edge_labels: tuple[EdgeLabels | None, ...] = ()
+
+
+def _flowchart_files(directory: Path, what: str, fmt: str) -> list[Path]:
+    """A folder's flowchart files: by extension, or (a format forced) also ``.txt`` files."""
+    if fmt not in FORMATS:
+        raise InputError(f"unknown flowchart format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    if not directory.exists():
+        raise InputError(f"{what} directory does not exist", path=directory)
+    if not directory.is_dir():
+        raise InputError(
+            f"{what} should be a directory of .json, .mmd, .mermaid, .dot or .gv files",
+            path=directory,
+        )
+    suffixes = set(SUFFIXES) | ({".txt"} if fmt != "auto" else set())
+    paths = sorted(
+        p for p in directory.iterdir() if p.suffix.lower() in suffixes and p.is_file()
+    )
+    by_stem: dict[str, Path] = {}
+    for path in paths:
+        if path.stem in by_stem:
+            raise InputError(
+                f"two files for flowchart {path.stem!r}: {by_stem[path.stem].name} and "
+                f"{path.name}; keep one",
+                path=directory,
+            )
+        by_stem[path.stem] = path
+    return paths
+
+
+def read_flowchart_file(path: Path, fmt: str = "auto") -> tuple[Any, EdgeLabels | None]:
+    """A file's content as Flowde JSON, and its edge labels (None for JSON files)."""
+    found = format_of(path, fmt)
+    if found is None or found == "json":
+        return load_json(path), None
+    chart = read_flowchart(read_text(path), found, path=path)
+    return chart.as_json(), chart.edge_labels
 
 
 @dataclass(frozen=True)
@@ -119,15 +164,19 @@ class PredDiagramSources:
         return next(s for s in self.sources if s.structure.node_text)
 
 
-def _check_pred_directory(directory: Path) -> PredDiagramSource:
-    paths = _json_files(directory, "prediction")
+def _check_pred_directory(directory: Path, fmt: str = "auto") -> PredDiagramSource:
+    paths = _flowchart_files(directory, "prediction", fmt)
     if not paths:
-        raise InputError("no prediction .json files found", path=directory)
+        raise InputError(
+            "no prediction .json files found (nor .mmd, .mermaid, .dot or .gv)", path=directory
+        )
     preds: list[dict[str, Any]] = []
+    edge_labels: list[EdgeLabels | None] = []
     for path in paths:
-        data = load_json(path)
+        data, labels = read_flowchart_file(path, fmt)
         _expect(data, dict, path=path, where="top level", what="a prediction file")
         preds.append(data)
+        edge_labels.append(labels)
 
     first_path, first = paths[0], preds[0]
     _check_top_keys(first, first_path)
@@ -141,7 +190,9 @@ def _check_pred_directory(directory: Path) -> PredDiagramSource:
     node_keys, structure = _pred_structure(first, first_path)
     for path, pred in zip(paths, preds, strict=True):
         _check_pred_file(path, pred, node_keys, structure)
-    return PredDiagramSource(directory, tuple(paths), structure, tuple(preds))
+    return PredDiagramSource(
+        directory, tuple(paths), structure, tuple(preds), tuple(edge_labels)
+    )
 
 
 def _check_top_keys(first: dict[str, Any], first_path: Path) -> None:
@@ -261,8 +312,13 @@ def _check_pred_nodes(
                     )
 
 
-def validate_pred_diagram_sources(pred_diagrams_dirs: Path | Sequence[Path]) -> PredDiagramSources:
-    """Validate one prediction directory, or several holding separately parsed parts."""
+def validate_pred_diagram_sources(
+    pred_diagrams_dirs: Path | Sequence[Path], fmt: str = "auto"
+) -> PredDiagramSources:
+    """Validate one prediction directory, or several holding separately parsed parts.
+
+    ``fmt`` (``auto``: by extension) is the format of every file.
+    """
     if isinstance(pred_diagrams_dirs, str | Path):
         directories: tuple[Path, ...] = (Path(pred_diagrams_dirs),)
     else:
@@ -274,7 +330,7 @@ def validate_pred_diagram_sources(pred_diagrams_dirs: Path | Sequence[Path]) -> 
             "each prediction directory may be given only once; found "
             f"{[str(d) for d in directories]}"
         )
-    sources = tuple(_check_pred_directory(d) for d in directories)
+    sources = tuple(_check_pred_directory(d, fmt) for d in directories)
 
     part_sources: dict[ParsingPart, Path] = {}
     for source in sources:
