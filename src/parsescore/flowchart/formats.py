@@ -314,7 +314,8 @@ def read_mermaid(text: str, *, path: Path | str | None = None) -> Flowchart:
     try:
         tree = _mermaid_parser().parse(source)
     except UnexpectedCharacters as exc:
-        near = source[exc.pos_in_stream : exc.pos_in_stream + 20].split("\n")[0]
+        start = exc.pos_in_stream or 0
+        near = source[start : start + 20].split("\n")[0]
         raise InputError(
             f"cannot read {near!r}; expected a node, a link, 'subgraph', 'end' or a style line",
             path=path,
@@ -606,4 +607,3 @@ def _dot_walk(graph: Any, builder: _Builder, subgraph: str | None, depth: int) -
             sub_id = f"{name or 'subgraph'}#{len(builder.subgraphs)}"
             builder.subgraphs[sub_id] = (title, subgraph)
             _dot_walk(obj, builder, sub_id, depth + 1)
-

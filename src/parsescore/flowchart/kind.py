@@ -21,6 +21,8 @@ _COSTS = (
     Metric("node_text_cost", "node text cost", False, "cost", headline=True),
     Metric("label_cost", "label cost", False, "cost", headline=True),
     Metric("additional_text_cost", "additional text cost", False, "cost", headline=True),
+    # Mermaid/DOT only: the texts on arrows (not a Flowde number; parsescore.flowchart.edges)
+    Metric("edge_label_cost", "edge label cost", False, "cost"),
 )
 
 KIND = Kind(

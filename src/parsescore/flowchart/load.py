@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from parsescore.errors import InputError
 from parsescore.files import load_json, read_text
+from parsescore.flowchart.edges import EdgeLabels
 from parsescore.flowchart.formats import FORMATS, SUFFIXES, format_of, read_flowchart
 from parsescore.flowchart.models import (
     Diagram,
@@ -26,13 +27,18 @@ from parsescore.flowchart.models import (
 
 __all__ = [
     "FlowchartTypeError",
+    "FormatTruth",
     "PredDiagramSource",
     "PredDiagramSources",
     "TruthFiles",
     "check_pred_document",
     "check_truth_files",
+    "format_truth_paths",
+    "is_format_truth",
+    "load_format_truth",
     "load_pred_diagrams",
     "load_true_diagram_options",
+    "read_flowchart_file",
     "validate_pred_diagram_sources",
 ]
 
@@ -98,9 +104,6 @@ def _keys(d: dict[str, Any]) -> str:
 # Predictions
 
 
-EdgeLabels = dict[tuple[int, int], str]
-
-
 @dataclass(frozen=True)
 class PredDiagramSource:
     """One validated prediction directory: its files and the parts they contain.
@@ -128,9 +131,7 @@ def _flowchart_files(directory: Path, what: str, fmt: str) -> list[Path]:
             path=directory,
         )
     suffixes = set(SUFFIXES) | ({".txt"} if fmt != "auto" else set())
-    paths = sorted(
-        p for p in directory.iterdir() if p.suffix.lower() in suffixes and p.is_file()
-    )
+    paths = sorted(p for p in directory.iterdir() if p.suffix.lower() in suffixes and p.is_file())
     by_stem: dict[str, Path] = {}
     for path in paths:
         if path.stem in by_stem:
@@ -190,9 +191,7 @@ def _check_pred_directory(directory: Path, fmt: str = "auto") -> PredDiagramSour
     node_keys, structure = _pred_structure(first, first_path)
     for path, pred in zip(paths, preds, strict=True):
         _check_pred_file(path, pred, node_keys, structure)
-    return PredDiagramSource(
-        directory, tuple(paths), structure, tuple(preds), tuple(edge_labels)
-    )
+    return PredDiagramSource(directory, tuple(paths), structure, tuple(preds), tuple(edge_labels))
 
 
 def _check_top_keys(first: dict[str, Any], first_path: Path) -> None:
@@ -409,11 +408,18 @@ def load_pred_diagrams(sources: PredDiagramSources) -> list[Diagram]:
 
 
 def _validate_diagram(
-    payload: dict[str, Any], path: Path | dict[str, Path], option: int | None = None
+    payload: dict[str, Any],
+    path: Path | dict[str, Path],
+    option: int | None = None,
+    *,
+    isolated_nodes: bool = False,
 ) -> Diagram:
-    """Validate with the model; ``path`` may map each ground-truth part to its file."""
+    """Validate with the model; ``path`` may map each ground-truth part to its file.
+
+    ``isolated_nodes``: a ground truth read from Mermaid or DOT may have nodes in no edge.
+    """
     try:
-        return Diagram.model_validate(payload)
+        return Diagram.model_validate(payload, context={"isolated_nodes": isolated_nodes})
     except ValidationError as exc:
         first = exc.errors()[0]
         if isinstance(path, dict):
@@ -481,15 +487,7 @@ def check_truth_files(
                 f"{sorted(set(stems) - set(other))}, extra {sorted(set(other) - set(stems))}",
                 path=dirs[part],
             )
-    if allow_missing_pred_diagrams:
-        unknown = sorted(set(pred_stems) - set(stems))
-        if unknown:
-            raise InputError(f"predictions without ground truth: {unknown}")
-    elif list(pred_stems) != list(stems):
-        raise InputError(
-            "prediction stems do not match the ground-truth stems: missing "
-            f"{sorted(set(stems) - set(pred_stems))}, extra {sorted(set(pred_stems) - set(stems))}"
-        )
+    _check_pred_stems(stems, pred_stems, allow_missing_pred_diagrams)
 
     data = {part: tuple(load_json(p) for p in part_paths) for part, part_paths in paths.items()}
     # Flowde compares the parts with each other before it checks each file's types, so a value
@@ -504,6 +502,20 @@ def check_truth_files(
         for path, content in zip(paths[part], data[part], strict=True):
             _check_truth_options(path, content, part)
     return TruthFiles(stems, paths, data)
+
+
+def _check_pred_stems(
+    stems: Sequence[str], pred_stems: Sequence[str], allow_missing_pred_diagrams: bool
+) -> None:
+    if allow_missing_pred_diagrams:
+        unknown = sorted(set(pred_stems) - set(stems))
+        if unknown:
+            raise InputError(f"predictions without ground truth: {unknown}")
+    elif list(pred_stems) != list(stems):
+        raise InputError(
+            "prediction stems do not match the ground-truth stems: missing "
+            f"{sorted(set(stems) - set(pred_stems))}, extra {sorted(set(pred_stems) - set(stems))}"
+        )
 
 
 def _node_numbers(option: object) -> list[Any] | None:
@@ -692,3 +704,88 @@ def load_true_diagram_options(
             options.append(_validate_diagram(payload, files, option=i))
         result.append(DiagramOptions(options=options, parent_img_code=stem))
     return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Ground truth as Mermaid or DOT files (one option each)
+
+
+@dataclass(frozen=True)
+class FormatTruth:
+    """A ground-truth folder of Mermaid/DOT files: one option per flowchart, with edge labels."""
+
+    stems: tuple[str, ...]
+    options: tuple[DiagramOptions, ...]
+    edge_labels: dict[str, EdgeLabels]
+
+
+def is_format_truth(directory: Path, fmt: str = "auto") -> bool:
+    """Whether ``directory`` is a folder of Mermaid/DOT truth files (not the four-part layout)."""
+    directory = Path(directory)
+    if fmt not in ("auto", "mermaid", "dot") or not directory.is_dir():
+        return False
+    if all((directory / part).is_dir() for part in TRUTH_PARTS):
+        return False
+    return bool(format_truth_paths(directory, fmt))
+
+
+def format_truth_paths(directory: Path, fmt: str = "auto") -> list[Path]:
+    """The Mermaid/DOT files of a ground-truth folder, sorted by stem."""
+    paths = [
+        p
+        for p in _flowchart_files(Path(directory), "ground-truth", fmt)
+        if format_of(p, fmt) in ("mermaid", "dot")
+    ]
+    return sorted(paths, key=lambda p: p.stem)
+
+
+def load_format_truth(
+    directory: Path,
+    fmt: str = "auto",
+    *,
+    pred_stems: Sequence[str],
+    expected_num_diagrams: int,
+    allow_missing_pred_diagrams: bool,
+) -> FormatTruth:
+    """Read and check a folder of single-option ``.mmd``/``.mermaid``/``.dot``/``.gv`` truths."""
+    directory = Path(directory)
+    paths = format_truth_paths(directory, fmt)
+    if not paths:
+        raise InputError(
+            "no ground-truth .mmd, .mermaid, .dot or .gv files, nor nodes/ labels/ flow/ "
+            "additional_texts/ folders",
+            path=directory,
+        )
+    stems = tuple(p.stem for p in paths)
+    if len(stems) != expected_num_diagrams:
+        raise InputError(
+            f"expected {expected_num_diagrams} flowcharts (expected_num_diagrams) in the "
+            f"ground truth, found {len(stems)}",
+            path=directory,
+        )
+    if not allow_missing_pred_diagrams and len(pred_stems) != expected_num_diagrams:
+        raise InputError(
+            f"expected {expected_num_diagrams} predicted flowcharts, found {len(pred_stems)} "
+            "(pass allow_missing_pred_diagrams=True / --allow-missing to score a subset)"
+        )
+    _check_pred_stems(stems, sorted(pred_stems), allow_missing_pred_diagrams)
+    options = []
+    edge_labels: dict[str, EdgeLabels] = {}
+    for stem, path in zip(stems, paths, strict=True):
+        data, labels = read_flowchart_file(path, fmt)
+        payload = {
+            "nodes": [
+                {**node, "parent_img_code": stem, "diagram_type": "true", "true_option_idx": 0}
+                for node in data["nodes"]
+            ],
+            "additional_texts": data["additional_texts"],
+            "parent_img_code": stem,
+            "diagram_type": "true",
+            "true_option_idx": 0,
+        }
+        if not payload["nodes"]:
+            raise InputError("the flowchart has no nodes", path=path)
+        diagram = _validate_diagram(payload, path, option=0, isolated_nodes=True)
+        options.append(DiagramOptions(options=[diagram], parent_img_code=stem))
+        edge_labels[stem] = labels or {}
+    return FormatTruth(stems, tuple(options), edge_labels)
