@@ -168,10 +168,12 @@ class _Builder:
     """Collects nodes (by id, first appearance first), edges and subgraph membership."""
 
     texts: dict[str, str | None] = field(default_factory=dict)
+    edge_ids: set[str] = field(default_factory=set)  # Mermaid's `A e1@--> B`
     edges: list[tuple[list[str], list[str], str, bool]] = field(default_factory=list)
     # subgraph id -> (title or None, parent subgraph id or None)
     subgraphs: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
     home: dict[str, str] = field(default_factory=dict)  # node id -> innermost subgraph
+    mentions: dict[str, list[str]] = field(default_factory=dict)  # open subgraph -> node ids
     additional_texts: list[str] = field(default_factory=list)
     path: Path | str | None = None
 
@@ -182,6 +184,20 @@ class _Builder:
             self.texts[node_id] = None
         if text is not None:
             self.texts[node_id] = text
+
+    def mention(self, node_id: str, subgraph: str | None) -> None:
+        """``node_id`` appears inside the open ``subgraph`` (None: at the top level)."""
+        if subgraph is not None:
+            self.mentions.setdefault(subgraph, []).append(node_id)
+
+    def close(self, subgraph: str) -> None:
+        """A subgraph ends: it takes the nodes it mentions that no subgraph took yet.
+
+        Subgraphs end inner first, so a node belongs to the innermost subgraph that mentions it
+        (and, between siblings, to the first that ends), as in Mermaid's flowDb.
+        """
+        for node_id in self.mentions.pop(subgraph, []):
+            self.home.setdefault(node_id, subgraph)
 
     def build(self) -> Flowchart:
         subgraph_ids = set(self.subgraphs)
@@ -377,7 +393,7 @@ def read_mermaid(text: str, *, path: Path | str | None = None) -> Flowchart:
                     path=path,
                     where=f"line {token.line}, column {token.column}",
                 )
-            stack.pop()
+            builder.close(stack.pop()[0])
     if stack:
         sub_id, token = stack[-1]
         raise InputError(
@@ -389,17 +405,22 @@ def read_mermaid(text: str, *, path: Path | str | None = None) -> Flowchart:
 
 
 def _subgraph_head(rest: str) -> tuple[str | None, str | None]:
-    """``(id, title)`` of ``subgraph <rest>``, as Mermaid's flowDb names them."""
+    """``(id, title)`` of ``subgraph <rest>``, as Mermaid's flowDb names them.
+
+    ``subgraph id [title]`` has both; ``subgraph text`` has the text as id and title (so no
+    label), unless the text holds a space: then Mermaid numbers the id and the text is a title.
+    """
     rest = rest.strip()
     bracket = re.fullmatch(r'([^\[\s"]+)\s*\[(.*)\]', rest, re.DOTALL)
     if bracket:
         return bracket.group(1), clean_label(bracket.group(2))
     if not rest:
         return None, None
-    title = clean_label(rest)
-    if re.search(r"\s", rest.strip('"')):
-        return None, title  # Mermaid names it subGraphN
-    return rest.strip('"'), title
+    inner = rest[1:-1] if len(rest) >= 2 and rest[0] == rest[-1] == '"' else rest
+    inner = inner[1:-1] if len(inner) >= 2 and inner[0] == inner[-1] == "`" else inner
+    if re.search(r"\s", inner):
+        return None, clean_label(rest)  # Mermaid names it subGraphN
+    return inner, None
 
 
 _LINK_TEXT = re.compile(r"^[xo<]?(?:--|==|-\.)(.*?)(?:--+|==+|\.+-)[\->xo=]?$", re.DOTALL)
@@ -443,7 +464,13 @@ def _shape_text(shape: str) -> str:
 def _mermaid_chain(chain: Any, builder: _Builder, subgraph: str | None, path: Any) -> None:
     groups: list[list[str]] = []
     links: list[tuple[str, bool, bool]] = []
-    for part in chain.children:
+    parts = chain.children
+    if len(parts) == 1 and len(parts[0].children) == 1:
+        lone = parts[0].children[0].children
+        shape = lone[1].children[0] if len(lone) > 1 and hasattr(lone[1], "children") else ""
+        if str(lone[0]) in builder.edge_ids and str(shape).startswith("@{"):
+            return  # `e1@{ animate: true }`: data of edge e1, not a node
+    for part in parts:
         if part.data == "group":
             ids = []
             for node in part.children:
@@ -453,11 +480,11 @@ def _mermaid_chain(chain: Any, builder: _Builder, subgraph: str | None, path: An
                     if getattr(child, "data", None) == "shape":
                         text = _shape_text(str(child.children[0]))
                 builder.node(node_id, text)
-                if subgraph is not None:
-                    builder.home.setdefault(node_id, subgraph)
+                builder.mention(node_id, subgraph)
                 ids.append(node_id)
             groups.append(ids)
         else:  # link
+            builder.edge_ids.update(str(t)[:-1] for t in part.children if t.type == "EDGE_ID")
             tokens = [str(t) for t in part.children if t.type in ("LINK", "TEXT_LINK")]
             pipes = [str(t) for t in part.children if t.type == "PIPE_TEXT"]
             links.append(_mermaid_link(tokens[0], pipes[0] if pipes else None))
@@ -543,8 +570,7 @@ def _dot_endpoint(end: Any, builder: _Builder, subgraph: str | None, depth: int)
     if isinstance(end, str | int | float):
         node_id = _dot_id(end)
         builder.node(node_id)
-        if subgraph is not None:
-            builder.home.setdefault(node_id, subgraph)
+        builder.mention(node_id, subgraph)
         return [node_id]
     from pydot import Subgraph
 
@@ -587,8 +613,7 @@ def _dot_walk(graph: Any, builder: _Builder, subgraph: str | None, depth: int) -
             node_id = _dot_id(name)
             label = obj.get_attributes().get("label")
             builder.node(node_id, None if label is None else _dot_text(label, node_id) or None)
-            if subgraph is not None:
-                builder.home.setdefault(node_id, subgraph)
+            builder.mention(node_id, subgraph)
         elif what == "edge":
             ends = [
                 _dot_endpoint(end, builder, subgraph, depth)
@@ -607,3 +632,4 @@ def _dot_walk(graph: Any, builder: _Builder, subgraph: str | None, depth: int) -
             sub_id = f"{name or 'subgraph'}#{len(builder.subgraphs)}"
             builder.subgraphs[sub_id] = (title, subgraph)
             _dot_walk(obj, builder, sub_id, depth + 1)
+            builder.close(sub_id)
