@@ -241,10 +241,10 @@ class _Builder:
     def _members(self) -> dict[str, list[str]]:
         """Every subgraph's nodes, nested subgraphs' included (for subgraphs as endpoints)."""
         members: dict[str, list[str]] = {s: [] for s in self.subgraphs}
-        for node_id, home in self.home.items():
-            if node_id in self.subgraphs:
+        for node_id in self.texts:  # in node order
+            if node_id in self.subgraphs or node_id not in self.home:
                 continue
-            sub: str | None = home
+            sub: str | None = self.home[node_id]
             while sub is not None:
                 members[sub].append(node_id)
                 sub = self.subgraphs[sub][1]
@@ -440,10 +440,14 @@ def _mermaid_link(token: str, pipe: str | None) -> tuple[str, bool, bool]:
     return label, both, visible
 
 
-def _shape_text(shape: str) -> str:
+_EDGE_DATA = re.compile(r"@\{\s*(?:(?:animate|animation|curve)\s*:\s*[^,}]*,?\s*)+\}")
+
+
+def _shape_text(shape: str) -> str | None:
+    """The label a shape gives (None: ``@{ shape: ... }`` without a label keeps the text)."""
     if shape.startswith("@{"):
         m = re.search(r"""\blabel\s*:\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^,}\n]*)""", shape)
-        return clean_label(m.group(1)) if m else ""
+        return clean_label(m.group(1)) if m else None
     for opener, closer in (
         ("(((", ")))"),
         ("[[", "]]"),
@@ -468,8 +472,9 @@ def _mermaid_chain(chain: Any, builder: _Builder, subgraph: str | None, path: An
     if len(parts) == 1 and len(parts[0].children) == 1:
         lone = parts[0].children[0].children
         shape = lone[1].children[0] if len(lone) > 1 and hasattr(lone[1], "children") else ""
-        if str(lone[0]) in builder.edge_ids and str(shape).startswith("@{"):
-            return  # `e1@{ animate: true }`: data of edge e1, not a node
+        edge_data = str(lone[0]) in builder.edge_ids or _EDGE_DATA.fullmatch(str(shape))
+        if edge_data and str(lone[0]) not in builder.texts and str(shape).startswith("@{"):
+            return  # `e1@{ animate: true }`: data of edge e1 (maybe Mermaid's own id), no node
     for part in parts:
         if part.data == "group":
             ids = []
