@@ -131,6 +131,9 @@ class PredictParts:
             with some predictions missing).
         pred_for_run: ``(truth, predictions folder, {stem: image file name}, target) -> pred``:
             what ``run`` scores as the prediction (default: the folder itself).
+        formats: other answer formats the kind accepts (``--format NAME``), each with its own
+            parts (prompt, check, suffix); these parts are the default format's.
+        format_name: the default format's name, as ``--format`` takes it.
     """
 
     suffix: str
@@ -139,6 +142,8 @@ class PredictParts:
     response_format: Callable[[], Mapping[str, Any]] | None = None
     run_options: Mapping[str, Any] = field(default_factory=dict)
     pred_for_run: Callable[[Path, Path, Mapping[str, str], Path], Path] | None = None
+    formats: Mapping[str, PredictParts] = field(default_factory=dict)
+    format_name: str | None = None
 
 
 @dataclass(frozen=True)

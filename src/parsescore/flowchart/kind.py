@@ -66,6 +66,21 @@ KIND = Kind(
         accept=lazy("parsescore.flowchart.predict:accept"),
         response_format=lazy("parsescore.flowchart.predict:response_format"),
         run_options={"allow_missing": True},  # failed images are missing predictions
+        format_name="json",
+        formats={
+            "mermaid": PredictParts(
+                suffix=".mmd",
+                prompt=lazy("parsescore.flowchart.predict:prompt_mermaid"),
+                accept=lazy("parsescore.flowchart.predict:accept_mermaid"),
+                run_options={"allow_missing": True},
+            ),
+            "dot": PredictParts(
+                suffix=".dot",
+                prompt=lazy("parsescore.flowchart.predict:prompt_dot"),
+                accept=lazy("parsescore.flowchart.predict:accept_dot"),
+                run_options={"allow_missing": True},
+            ),
+        },
     ),
     demo=lazy("parsescore.flowchart.demo:run_demo"),
 )

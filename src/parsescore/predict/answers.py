@@ -50,22 +50,32 @@ def unwrap_fences(answer: str) -> str:
     return match.group(1) if match else answer
 
 
-def predict_parts(kind: str) -> PredictParts:
-    """The predict parts of ``kind``; a kind that is not predicted from images is an error."""
+def predict_parts(kind: str, answer_format: str | None = None) -> PredictParts:
+    """The predict parts of ``kind`` in ``answer_format`` (None: the kind's default format);
+    a kind that is not predicted from images, or a format it does not offer, is an error."""
     parts = get_kind(kind).predict
     if parts is None:
         able = ", ".join(k.name for k in kinds() if k.predict is not None)
         raise InputError(f"predict supports {able}; got {kind!r}")
-    return parts
+    if answer_format is None or answer_format == parts.format_name:
+        return parts
+    if answer_format not in parts.formats:
+        if not parts.formats:
+            raise InputError(f"--format: {kind} answers have one format; got {answer_format!r}")
+        offered = ", ".join([parts.format_name or "default", *parts.formats])
+        raise InputError(f"--format: {kind} answers can be {offered}; got {answer_format!r}")
+    return parts.formats[answer_format]
 
 
-def accept_answer(kind: str, answer: str, *, stem: str) -> Prediction:
+def accept_answer(
+    kind: str, answer: str, *, stem: str, answer_format: str | None = None
+) -> Prediction:
     """The prediction file made from a model's answer, or :class:`AnswerError` saying why not."""
     text = unwrap_fences(answer).strip()
     if not text:
         raise AnswerError("the answer is empty")
     try:
-        body, warnings = predict_parts(kind).accept(text, stem)
+        body, warnings = predict_parts(kind, answer_format).accept(text, stem)
     except AnswerError:
         raise
     except ValueError as exc:  # a kind's check may raise any ValueError with the reason

@@ -83,6 +83,14 @@ RetryBaseOption = Annotated[
     float, typer.Option("--retry-base", hidden=True, help="First backoff in seconds.")
 ]
 QuietOption = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
+FormatOption = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        help="Answer format to ask for, where the kind offers several (e.g. json, mermaid, "
+        "dot); default: the kind's own.",
+    ),
+]
 
 
 def _options(
@@ -100,6 +108,7 @@ def _options(
     temperature: float | None,
     max_tokens: int | None,
     retry_base: float,
+    answer_format: str | None,
 ) -> PredictOptions:
     from parsescore.files import read_text
     from parsescore.predict.engine import PredictOptions
@@ -119,6 +128,7 @@ def _options(
         structured_output=structured_output,
         temperature=temperature,
         max_tokens=max_tokens,
+        answer_format=answer_format,
     )
 
 
@@ -218,7 +228,7 @@ def run_images(
     if not truth.exists():
         raise InputError("--truth does not exist", path=truth)
     console = console or wide_console()
-    parts = predict_parts(kind)
+    parts = predict_parts(kind, options.answer_format)
     summary = run_predict(kind, images, out / "predictions", options, quiet=quiet, console=console)
     if summary.done + summary.skipped == 0:
         raise InputError("no image gave a valid prediction; nothing to score")
@@ -275,6 +285,7 @@ def register(app: typer.Typer) -> None:
         max_tokens: MaxTokensOption = None,
         retry_base: RetryBaseOption = 1.0,
         quiet: QuietOption = False,
+        answer_format: FormatOption = None,
     ) -> None:
         """Ask a vision-language model for a prediction of every image (OpenAI-compatible API).
 
@@ -294,6 +305,7 @@ def register(app: typer.Typer) -> None:
             temperature=temperature,
             max_tokens=max_tokens,
             retry_base=retry_base,
+            answer_format=answer_format,
         )
         from rich.console import Console
 
@@ -328,6 +340,7 @@ def register(app: typer.Typer) -> None:
         max_tokens: MaxTokensOption = None,
         retry_base: RetryBaseOption = 1.0,
         quiet: QuietOption = False,
+        answer_format: FormatOption = None,
     ) -> None:
         """Predict every image, score the predictions against --truth and write the report.
 
@@ -349,14 +362,15 @@ def register(app: typer.Typer) -> None:
             temperature=temperature,
             max_tokens=max_tokens,
             retry_base=retry_base,
+            answer_format=answer_format,
         )
         summary, _ = run_images(kind.value, images, truth, out, options, quiet=quiet)
         if summary.failed:
             raise typer.Exit(1)
 
     @command("prompt")
-    def prompt_command(kind: Any) -> None:
+    def prompt_command(kind: Any, answer_format: FormatOption = None) -> None:
         """Print the default prompt of a kind (save it, edit it, pass it with --prompt)."""
         from parsescore.predict.inputs import default_prompt
 
-        typer.echo(default_prompt(kind.value), nl=False)
+        typer.echo(default_prompt(kind.value, answer_format), nl=False)

@@ -78,6 +78,8 @@ class PredictOptions:
         structured_output: request the kind's structured-output format, where it has one
             (e.g. JSON constrained by the prediction schema).
         temperature / max_tokens: sent only when set.
+        answer_format: the answer format to ask for, where the kind offers several
+            (:attr:`parsescore.kinds.PredictParts.formats`); None: the kind's default.
     """
 
     model: str
@@ -94,6 +96,7 @@ class PredictOptions:
     structured_output: bool = True
     temperature: float | None = None
     max_tokens: int | None = None
+    answer_format: str | None = None
 
 
 @dataclass
@@ -204,7 +207,7 @@ def _api_key(options: PredictOptions) -> str:
 
 
 def _check_options(kind: str, options: PredictOptions) -> None:
-    predict_parts(kind)  # an unknown kind, or one not predicted from images, is an error
+    predict_parts(kind, options.answer_format)  # an unknown kind or format is an error
     if not options.model.strip():
         raise InputError("--model must name a model")
     if options.concurrency < 1:
@@ -223,7 +226,11 @@ def _prompts(
     kind: str, images: list[Image], options: PredictOptions
 ) -> tuple[str, dict[str, str], list[str]]:
     """The template, each image's prompt, and warnings about captions."""
-    template = options.prompt if options.prompt is not None else default_prompt(kind)
+    template = (
+        options.prompt
+        if options.prompt is not None
+        else default_prompt(kind, options.answer_format)
+    )
     warnings: list[str] = []
     captions = dict(options.captions or {})
     uses_caption = "{caption}" in template
@@ -243,8 +250,8 @@ def _prompts(
     return template, prompts, warnings
 
 
-def _output(out_dir: Path, kind: str, stem: str) -> Path:
-    return out_dir / f"{stem}{predict_parts(kind).suffix}"
+def _output(out_dir: Path, kind: str, stem: str, options: PredictOptions) -> Path:
+    return out_dir / f"{stem}{predict_parts(kind, options.answer_format).suffix}"
 
 
 def _prepare_state(
@@ -252,7 +259,7 @@ def _prepare_state(
 ) -> dict[str, ImageOutcome]:
     """Earlier outcomes to keep (resume), after checking ``--on-existing`` against the folder."""
     state_path = out_dir / STATE_DIR / "state.json"
-    existing = [_output(out_dir, kind, i.stem) for i in images]
+    existing = [_output(out_dir, kind, i.stem, options) for i in images]
     existing = [p for p in existing if p.exists()]
     has_state = state_path.exists()
     if options.on_existing == "overwrite" or not (existing or has_state):
@@ -290,7 +297,7 @@ def _prepare_state(
     numbers = ("attempts", "prompt_tokens", "completion_tokens", "seconds")
     for image in images:
         entry = recorded.get(image.stem)
-        output = _output(out_dir, kind, image.stem)
+        output = _output(out_dir, kind, image.stem, options)
         done = (
             isinstance(entry, dict)
             and entry.get("status") in ("done", "skipped")
@@ -356,7 +363,7 @@ def _request(kind: str, image: Image, prompt: str, options: PredictOptions) -> d
             }
         ],
     }
-    response_format = predict_parts(kind).response_format
+    response_format = predict_parts(kind, options.answer_format).response_format
     if options.structured_output and response_format is not None:
         request["response_format"] = dict(response_format())
     if options.temperature is not None:
@@ -474,7 +481,7 @@ class _Run:
 async def _one(run: _Run, image: Image, prompt: str) -> ImageOutcome | None:
     """Ask for one image; None when the run was stopped before its turn came."""
     outcome = ImageOutcome(image=image.path.name, image_sha256=image.sha256, status="failed")
-    output = _output(run.out_dir, run.kind, image.stem)
+    output = _output(run.out_dir, run.kind, image.stem, run.options)
     async with run.gate:
         if run.stop.is_set():
             return None
@@ -499,7 +506,9 @@ async def _one(run: _Run, image: Image, prompt: str) -> ImageOutcome | None:
             try:
                 content, outcome.prompt_tokens, outcome.completion_tokens, finish = _answer(body)
                 try:
-                    prediction = accept_answer(run.kind, content, stem=image.stem)
+                    prediction = accept_answer(
+                        run.kind, content, stem=image.stem, answer_format=run.options.answer_format
+                    )
                 except AnswerError as exc:
                     cut = " (the answer was cut at the token limit)" if finish == "length" else ""
                     raise AnswerError(f"{exc}{cut}") from None

@@ -124,11 +124,12 @@ def caption_for(image: Image, captions: dict[str, str]) -> str | None:
     return captions.get(image.path.name, captions.get(image.stem))
 
 
-def default_prompt(kind: str) -> str:
-    """The bundled prompt template of a kind (its package's ``prompt.txt``; docs/predict.md)."""
+def default_prompt(kind: str, answer_format: str | None = None) -> str:
+    """The bundled prompt template of a kind (its package's ``prompt.txt``; docs/predict.md),
+    for ``answer_format`` when the kind offers several."""
     from parsescore.predict.answers import predict_parts
 
-    return predict_parts(kind).prompt()
+    return predict_parts(kind, answer_format).prompt()
 
 
 def render_prompt(template: str, *, caption: str, stem: str) -> str:
