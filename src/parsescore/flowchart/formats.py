@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import html
 import re
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -120,7 +121,7 @@ def read_flowchart(text: str, fmt: FlowchartFormat, *, path: Path | str | None =
 
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-_MERMAID_CODE = re.compile(r"#(\d+|[A-Za-z]+);")
+_MERMAID_CODE = re.compile(r"(?<!&)#(\d+|[A-Za-z]+);")
 _EMPHASIS = (
     re.compile(r"\*\*(.+?)\*\*", re.DOTALL),
     re.compile(r"__(.+?)__", re.DOTALL),
@@ -546,7 +547,9 @@ def read_dot(text: str, *, path: Path | str | None = None) -> Flowchart:
             depth -= 1
     if deepest > MAX_NESTING:
         raise InputError(f"subgraphs nested more than {MAX_NESTING} deep (cap)", path=path)
-    from pydot.dot_parser import GraphParser
+    with warnings.catch_warnings():  # pydot's grammar uses pyparsing's older names
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from pydot.dot_parser import GraphParser
     from pyparsing import ParseBaseException
 
     try:
