@@ -107,7 +107,7 @@ def test_parsing_benchmark_reads_format_folders(tmp_path: Path) -> None:
     (preds / "a.mmd").write_text("flowchart TD\n  A[Start] -->|go| B[Stop]\n")
     truth = tmp_path / "truth"
     truth.mkdir()
-    (truth / "a.dot").write_text('digraph { s [label=Start]; s -> t [label="Go"]; t [label=Stop]; }')
+    (truth / "a.dot").write_text('digraph { s [label=Start]; s -> t [label=Go]; t [label=Stop]; }')
     bench = ParsingBenchmark(
         pred_diagrams_dir=preds, true_diagrams_dir=truth, expected_num_diagrams=1,
         show_progress=False,
