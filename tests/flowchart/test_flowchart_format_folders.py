@@ -161,6 +161,10 @@ def test_cli_scores_mermaid_truth_and_answers_with_edge_label_cost(
     assert items["consort"]["edge_label_cost"] == 3.0
     rows = {row["id"]: row for row in csv.DictReader(csv_path.open())}
     assert float(rows["consort"]["edge_label_cost"]) == 3.0
+    report = cli("report", result_path, "--out", tmp_path / "report", "--resamples", "50",
+                 "--permutations", "50")  # fmt: skip
+    assert report.code == 0, report.err
+    assert "edge label cost: 3 (" in (tmp_path / "report" / "index.html").read_text()
 
 
 def test_forced_formats_read_txt_files(tmp_path: Path, cli: Cli) -> None:
