@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from parsescore.errors import InputError
 from parsescore.flowchart.formats import (
     MAX_CHARS,
+    MAX_DOT_CHARS,
     MAX_NESTING,
     Flowchart,
     clean_label,
@@ -276,6 +277,8 @@ def test_dot_syntax_errors_are_one_line_with_place(text: str, where: str) -> Non
 def test_caps_on_size_nodes_and_nesting() -> None:
     with pytest.raises(InputError, match=r"at most \d+ are read"):
         read_mermaid("flowchart TD\n" + "A-->B\n" * (MAX_CHARS // 6 + 1))
+    with pytest.raises(InputError, match=r"at most \d+ are read from a DOT file"):
+        read_dot("digraph {" + "a -> b;" * (MAX_DOT_CHARS // 7) + "}")
     with pytest.raises(InputError, match="at most 999"):
         read_mermaid("flowchart TD\n" + "\n".join(f"n{k}" for k in range(1000)))
     depth = MAX_NESTING + 1

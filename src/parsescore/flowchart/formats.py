@@ -59,6 +59,7 @@ SUFFIXES: dict[str, FlowchartFormat] = {
 
 #: Caps that keep a hostile file bounded in time and memory.
 MAX_CHARS = 1_000_000
+MAX_DOT_CHARS = 20_000  # pydot parses about 5 kB a second: a 20 kB cap bounds it to seconds
 MAX_NESTING = 50
 MAX_NODES = 999  # Flowde's node numbers are below 1000
 MAX_EDGES = 100_000
@@ -66,12 +67,14 @@ MAX_EDGES = 100_000
 
 @dataclass(frozen=True)
 class FlowNode:
-    """One node: its number (1..n), text, subgraph titles (outermost first) and targets."""
+    """One node: its number (1..n), text, subgraph titles (outermost first), targets, and the
+    id the file gave it (for messages and comparisons; not scored)."""
 
     node_number: int
     text: str
     labels: tuple[str, ...] = ()
     points_to: tuple[int, ...] = ()
+    node_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -235,6 +238,7 @@ class _Builder:
                     text,
                     self._titles(node_id),
                     tuple(targets[number[node_id]]),
+                    node_id,
                 )
             )
         return Flowchart(tuple(nodes), tuple(self.additional_texts), edge_labels)
@@ -524,6 +528,8 @@ def _dot_text(value: object, node_id: str = "") -> str:
 def _dot_id(name: object) -> str:
     """A node id without its port (``a:p1:n`` is node ``a``), unquoted."""
     text = str(name)
+    if text.startswith("<") and text.endswith(">"):  # an HTML-like id
+        return text[1:-1]
     if text.startswith('"'):
         end = text.find('"', 1)
         while end > 0 and text[end - 1] == "\\":
@@ -534,8 +540,11 @@ def _dot_id(name: object) -> str:
 
 def read_dot(text: str, *, path: Path | str | None = None) -> Flowchart:
     """A Graphviz DOT graph (read with pydot) as a :class:`Flowchart` (see module doc)."""
-    if len(text) > MAX_CHARS:
-        raise InputError(f"{len(text)} characters; at most {MAX_CHARS} are read (cap)", path=path)
+    if len(text) > MAX_DOT_CHARS:
+        raise InputError(
+            f"{len(text)} characters; at most {MAX_DOT_CHARS} are read from a DOT file (cap)",
+            path=path,
+        )
     if text.count("{") > MAX_NESTING * 200:
         raise InputError("too many subgraphs (cap)", path=path)
     depth = deepest = 0
@@ -573,19 +582,30 @@ def read_dot(text: str, *, path: Path | str | None = None) -> Flowchart:
     return builder.build()
 
 
-def _dot_endpoint(end: Any, builder: _Builder, subgraph: str | None, depth: int) -> list[str]:
+def _dot_endpoint(
+    end: Any, builder: _Builder, subgraph: str | None, depth: int, default: str | None
+) -> list[str]:
     """The node ids of an edge end: a node (port dropped) or an anonymous ``{a b}`` subgraph."""
     if isinstance(end, str | int | float):
         node_id = _dot_id(end)
-        builder.node(node_id)
-        builder.mention(node_id, subgraph)
+        _dot_node(builder, node_id, None, default, subgraph)
         return [node_id]
     from pydot import Subgraph
 
     inner = Subgraph(obj_dict=dict(end)) if not isinstance(end, Subgraph) else end
     before = set(builder.texts)
-    _dot_walk(inner, builder, subgraph, depth + 1)
+    _dot_walk(inner, builder, subgraph, depth + 1, default)
     return [i for i in _dot_ids_in(inner) if i in builder.texts or i not in before]
+
+
+def _dot_node(
+    builder: _Builder, node_id: str, label: object, default: str | None, subgraph: str | None
+) -> None:
+    """A node statement or edge end; a new node without a label takes ``node [label=...]``."""
+    if label is None and node_id not in builder.texts:
+        label = default
+    builder.node(node_id, None if label is None else _dot_text(label, node_id) or None)
+    builder.mention(node_id, subgraph)
 
 
 def _dot_ids_in(graph: Any) -> list[str]:
@@ -602,8 +622,11 @@ def _dot_ids_in(graph: Any) -> list[str]:
     return ids
 
 
-def _dot_walk(graph: Any, builder: _Builder, subgraph: str | None, depth: int) -> None:
-    """Add a graph's statements in their order (pydot's ``sequence``), subgraphs recursively."""
+def _dot_walk(
+    graph: Any, builder: _Builder, subgraph: str | None, depth: int, default: str | None = None
+) -> None:
+    """Add a graph's statements in their order (pydot's ``sequence``), subgraphs recursively;
+    ``default`` is the ``node [label=...]`` in force."""
     if depth > MAX_NESTING:
         raise InputError(f"subgraphs nested more than {MAX_NESTING} deep (cap)", path=builder.path)
     items: list[tuple[int, str, Any]] = []
@@ -616,15 +639,16 @@ def _dot_walk(graph: Any, builder: _Builder, subgraph: str | None, depth: int) -
     for _, what, obj in sorted(items, key=lambda item: item[0]):
         if what == "node":
             name = obj.get_name()
-            if name in _RESERVED:
-                continue
-            node_id = _dot_id(name)
             label = obj.get_attributes().get("label")
-            builder.node(node_id, None if label is None else _dot_text(label, node_id) or None)
-            builder.mention(node_id, subgraph)
+            if name == "node":
+                default = label if label is not None else default
+            elif name == "graph" and label is not None:
+                _dot_graph_label(builder, subgraph, label)
+            elif name not in _RESERVED:
+                _dot_node(builder, _dot_id(name), label, default, subgraph)
         elif what == "edge":
             ends = [
-                _dot_endpoint(end, builder, subgraph, depth)
+                _dot_endpoint(end, builder, subgraph, depth, default)
                 for end in (obj.get_source(), obj.get_destination())
             ]
             label = obj.get_attributes().get("label")
@@ -639,5 +663,16 @@ def _dot_walk(graph: Any, builder: _Builder, subgraph: str | None, depth: int) -
                 title = None if label is None else _dot_text(label) or None
             sub_id = f"{name or 'subgraph'}#{len(builder.subgraphs)}"
             builder.subgraphs[sub_id] = (title, subgraph)
-            _dot_walk(obj, builder, sub_id, depth + 1)
+            _dot_walk(obj, builder, sub_id, depth + 1, default)
             builder.close(sub_id)
+
+
+def _dot_graph_label(builder: _Builder, subgraph: str | None, label: object) -> None:
+    """``graph [label=...]``: the additional text at the top, a cluster's title inside one."""
+    text = _dot_text(label)
+    if not text:
+        return
+    if subgraph is None:
+        builder.additional_texts[:] = [text]
+    elif subgraph.startswith("cluster"):
+        builder.subgraphs[subgraph] = (text, builder.subgraphs[subgraph][1])
