@@ -99,6 +99,9 @@ def test_mermaid_and_dot_answers_score_as_the_same_json_answers(
     direct = evaluate("flowchart", TRUTH, as_json, quiet=True)
     assert _numbers(ours) == _numbers(direct)
     assert ours.totals == direct.totals  # no edge_label_cost: the JSON truth has no edge labels
+    assert "formats" not in direct.native["inputs"]  # JSON-only results are as before
+    fmt = {".mmd": "mermaid", ".dot": "dot"}[suffix]
+    assert ours.native["inputs"]["formats"] == {"truth": {"json": 5}, "pred": {fmt: 5}}
 
 
 def test_parsing_benchmark_reads_format_folders(tmp_path: Path) -> None:
@@ -156,6 +159,7 @@ def test_cli_scores_mermaid_truth_and_answers_with_edge_label_cost(
     assert by_stem["consort"]["node_text_cost"] == 0.0
     assert by_stem["same"]["edge_label_cost"] == 0.0 and by_stem["same"]["flow"]["f1"] == 1.0
     assert native["totals"]["edge_label_cost"] == 3.0
+    assert native["inputs"]["formats"] == {"truth": {"mermaid": 2}, "pred": {"mermaid": 2}}
     envelope = json.loads(result_path.read_text())
     items = {item["id"]: item["metrics"] for item in envelope["items"]}
     assert items["consort"]["edge_label_cost"] == 3.0

@@ -220,6 +220,7 @@ class ParsingBenchmark:
                 allow_missing_pred_diagrams=allow_missing_pred_diagrams,
             )
             self.true_edge_labels = format_truth.edge_labels
+            self.true_paths: tuple[Path, ...] = format_truth.paths
             self._finish_init(
                 format_truth.stems,
                 list(format_truth.options),
@@ -238,6 +239,7 @@ class ParsingBenchmark:
             expected_num_diagrams=expected_num_diagrams,
             allow_missing_pred_diagrams=allow_missing_pred_diagrams,
         )
+        self.true_paths = truth.paths["nodes"]
         # Every ground-truth flowchart is validated, also those without a prediction.
         all_options = load_true_diagram_options(truth)
         self._finish_init(

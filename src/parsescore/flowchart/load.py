@@ -717,6 +717,7 @@ class FormatTruth:
     stems: tuple[str, ...]
     options: tuple[DiagramOptions, ...]
     edge_labels: dict[str, EdgeLabels]
+    paths: tuple[Path, ...]
 
 
 def is_format_truth(directory: Path, fmt: str = "auto") -> bool:
@@ -788,4 +789,4 @@ def load_format_truth(
         diagram = _validate_diagram(payload, path, option=0, isolated_nodes=True)
         options.append(DiagramOptions(options=[diagram], parent_img_code=stem))
         edge_labels[stem] = labels or {}
-    return FormatTruth(stems, tuple(options), edge_labels)
+    return FormatTruth(stems, tuple(options), edge_labels, tuple(paths))

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from parsescore import __version__
 from parsescore.errors import InputError
 from parsescore.flowchart.benchmark import ParsingBenchmark, use_runner
+from parsescore.flowchart.formats import format_of
 from parsescore.flowchart.load import TRUTH_PARTS, format_truth_paths, is_format_truth
 from parsescore.flowchart.models import FlowScores, NodeMatches, TextListMatches
 from parsescore.results import Reader, Result
@@ -132,12 +133,27 @@ def _scored(
     name: str | None,
 ) -> Result:
     use_runner(bench, jobs=jobs, dask_scheduler=dask_scheduler, cache_dir=cache, quiet=quiet)
-    return to_result(
-        bench,
-        inputs={"truth": str(truth), "pred": [str(p) for p in preds]},
-        options=options,
-        name=name or preds[0].name,
-    )
+    inputs: dict[str, Any] = {"truth": str(truth), "pred": [str(p) for p in preds]}
+    formats = _formats_read(bench, options)
+    if formats:
+        inputs["formats"] = formats
+    return to_result(bench, inputs=inputs, options=options, name=name or preds[0].name)
+
+
+def _formats_read(bench: ParsingBenchmark, options: dict[str, Any]) -> dict[str, Any]:
+    """Which formats were read, file counts per format, when any is not Flowde's JSON (so
+    that ``auto`` says what it chose; JSON-only results stay as they were)."""
+    counts: dict[str, dict[str, int]] = {"truth": {}, "pred": {}}
+    for source in bench.pred_sources.sources:
+        for path in source.paths:
+            fmt = format_of(path, options.get("pred_format", "auto")) or "json"
+            counts["pred"][fmt] = counts["pred"].get(fmt, 0) + 1
+    for path in bench.true_paths:
+        fmt = format_of(path, options.get("truth_format", "auto")) or "json"
+        counts["truth"][fmt] = counts["truth"].get(fmt, 0) + 1
+    if set(counts["truth"]) | set(counts["pred"]) <= {"json"}:
+        return {}
+    return counts
 
 
 def _edges(edges: set[tuple[int, int]]) -> list[list[int]]:
