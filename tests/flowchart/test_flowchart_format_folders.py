@@ -234,3 +234,23 @@ def test_predict_and_run_in_mermaid(tmp_path: Path, cli: Cli) -> None:
     assert scores["diagrams"][0]["edge_label_cost"] == 3.0
     listed = cli("prompt", "flowchart", "--format", "dot")
     assert listed.code == 0 and "Graphviz DOT digraph" in listed.out
+
+
+def test_the_documented_examples_give_the_documented_numbers(tmp_path: Path, cli: Cli) -> None:
+    """docs/flowchart.md (DOT answer vs Mermaid truth) and the README (Mermaid answer vs the
+    bundled Flowde truth)."""
+    here = Path(__file__).parent / "data"
+    example_dir = here / "docs_example"
+    run = cli("flowchart", "--truth", example_dir / "truth", "--pred", example_dir / "pred",
+              "--out", tmp_path / "docs.json", "--quiet")  # fmt: skip
+    assert run.code == 0, run.err
+    consort = json.loads((tmp_path / "docs.json").read_text())["diagrams"][0]
+    assert (consort["node_text_cost"], consort["edge_label_cost"]) == (1.0, 3.0)
+    assert consort["flow"]["f1"] == 1.0
+    run = cli("flowchart", "--truth", TRUTH, "--pred", here / "mermaid_answer", "--allow-missing",
+              "--out", tmp_path / "readme.json", "--quiet")  # fmt: skip
+    assert run.code == 0, run.err
+    example = json.loads((tmp_path / "readme.json").read_text())["diagrams"][0]
+    costs = (example["node_text_cost"], example["label_cost"], example["additional_text_cost"])
+    assert (example["stem"], example["option"], costs) == ("example_0", 1, (1.0, 1.0, 8.0))
+    assert (example["flow"]["tp"], example["flow"]["fp"], example["flow"]["fn"]) == (1, 1, 1)
