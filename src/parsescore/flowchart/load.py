@@ -744,8 +744,8 @@ def load_format_truth(
     directory: Path,
     fmt: str = "auto",
     *,
-    pred_stems: Sequence[str],
     expected_num_diagrams: int,
+    pred_stems: Sequence[str],
     allow_missing_pred_diagrams: bool,
 ) -> FormatTruth:
     """Read and check a folder of single-option ``.mmd``/``.mermaid``/``.dot``/``.gv`` truths."""
