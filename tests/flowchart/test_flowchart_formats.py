@@ -187,6 +187,13 @@ def test_styling_comments_and_front_matter_count_nothing() -> None:
     assert chart.additional_texts == ()
 
 
+def test_a_markdown_code_block_around_the_diagram_is_read() -> None:
+    chart = read_mermaid("```mermaid\nflowchart LR\n  A --> B\n```\n")
+    assert edges(chart) == {(1, 2)}
+    with pytest.raises(InputError, match="line 3, column"):
+        read_mermaid("```mermaid\nflowchart LR\n  A -->\n```")
+
+
 def test_edge_data_is_not_a_node() -> None:
     chart = read_mermaid("flowchart LR\n  A e1@--> B\n  e1@{ animate: true }\n")
     assert texts(chart) == ["A", "B"]

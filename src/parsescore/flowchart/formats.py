@@ -284,6 +284,7 @@ _OTHER_DIAGRAMS = re.compile(
 )
 _FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\r?\n.*?\r?\n---[ \t]*(?=\r?\n|\Z)", re.DOTALL)
 _LINE_COMMENT = re.compile(r"^[ \t]*%%[^\n]*", re.MULTILINE)
+_FENCE = re.compile(r"(\s*```[ \t]*(?:mermaid)?[ \t]*\r?\n)(.*?)\n?[ \t]*```\s*", re.DOTALL)
 
 
 @cache
@@ -313,6 +314,9 @@ def read_mermaid(text: str, *, path: Path | str | None = None) -> Flowchart:
     if len(text) > MAX_CHARS:
         raise InputError(f"{len(text)} characters; at most {MAX_CHARS} are read (cap)", path=path)
     text = text.lstrip("\ufeff")
+    fenced = _FENCE.fullmatch(text)
+    if fenced:  # a Markdown code block around the diagram: its lines, numbered as in the file
+        text = "\n" * fenced.group(1).count("\n") + fenced.group(2)
     source = _FRONT_MATTER.sub(_blank, text, count=1)
     source = _LINE_COMMENT.sub("", source)
     first = next((line.strip() for line in source.splitlines() if line.strip()), "")
