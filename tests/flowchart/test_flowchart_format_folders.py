@@ -160,6 +160,10 @@ def test_cli_scores_mermaid_truth_and_answers_with_edge_label_cost(
     assert by_stem["same"]["edge_label_cost"] == 0.0 and by_stem["same"]["flow"]["f1"] == 1.0
     assert native["totals"]["edge_label_cost"] == 3.0
     assert native["inputs"]["formats"] == {"truth": {"mermaid": 2}, "pred": {"mermaid": 2}}
+    import jsonschema
+
+    schema = cli("schema", "flowchart")
+    jsonschema.validate(native, json.loads(schema.out))  # the new keys are in the schema
     envelope = json.loads(result_path.read_text())
     items = {item["id"]: item["metrics"] for item in envelope["items"]}
     assert items["consort"]["edge_label_cost"] == 3.0
