@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from parsescore import __version__
+from parsescore.cli_common import ForceOption
 from parsescore.kinds import kinds
 
 __all__ = ["build_app", "main", "one_line"]
@@ -67,11 +68,13 @@ def build_app() -> typer.Typer:
         out: Annotated[Path, typer.Option("--out", help="Report folder to write.")] = Path(
             "demo-report"
         ),
+        force: ForceOption = False,
     ) -> None:
         """Evaluate the bundled example data of every kind and write a report folder."""
+        from parsescore.cli_common import output_folder
         from parsescore.demo import run_demo
 
-        run_demo(out)
+        run_demo(output_folder(out, force=force))
 
     predict_cli.register(app)
     return app
@@ -101,10 +104,46 @@ def _click_errors() -> tuple[type[Exception], type[Exception]]:
     return exceptions.UsageError, exceptions.ClickException
 
 
+def _paths(value: Any) -> list[Path]:
+    values = value if isinstance(value, list | tuple) else [value]
+    return [Path(v) for v in values if isinstance(v, str | Path) and str(v)]
+
+
+def _guard_outputs(command: Any) -> None:
+    """Wrap a command so that it refuses, before it runs, to write over one of its inputs
+    (:func:`parsescore.cli_common.check_not_inputs`): path options named in
+    ``OUTPUT_OPTIONS`` are outputs; other path options, and text options naming an existing
+    file, are inputs."""
+    from parsescore.cli_common import OUTPUT_OPTIONS, check_not_inputs
+
+    callback = command.callback
+    if callback is None:
+        return
+    path_options = {p.name for p in command.params if "Path" in type(p.type).__name__}
+
+    def guarded(**params: Any) -> Any:
+        inputs: dict[str, list[Path]] = {}
+        outputs: dict[str, list[Path]] = {}
+        for name, value in params.items():
+            paths = _paths(value)
+            if name in OUTPUT_OPTIONS and name in path_options:
+                outputs[name] = paths
+            elif name in path_options:
+                inputs[name] = paths
+            else:
+                inputs[name] = [p for p in paths if p.is_file()]
+        check_not_inputs(inputs, outputs)
+        return callback(**params)
+
+    command.callback = guarded
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app; bad input is one ``error:`` line and exit status 2."""
     usage_error, click_error = _click_errors()
     command = typer.main.get_command(build_app())
+    for subcommand in getattr(command, "commands", {}).values():
+        _guard_outputs(subcommand)
     try:
         code: Any = command.main(args=argv, prog_name="parsescore", standalone_mode=False)
     except typer.Abort:

@@ -22,9 +22,12 @@ if TYPE_CHECKING:
     from parsescore.results import Result
 
 __all__ = [
+    "FOLDER_MARKER",
+    "OUTPUT_OPTIONS",
     "CacheOption",
     "CsvOption",
     "DaskSchedulerOption",
+    "ForceOption",
     "JobsOption",
     "OutOption",
     "PermutationsOption",
@@ -33,14 +36,18 @@ __all__ = [
     "ResultOption",
     "SeedOption",
     "announce",
+    "check_not_inputs",
     "console",
+    "output_folder",
     "per_system_paths",
     "warn",
     "wide_console",
     "write_outputs",
 ]
 
-JobsOption = Annotated[int, typer.Option("--jobs", help="Worker processes (0 = all cores).")]
+JobsOption = Annotated[
+    int, typer.Option("--jobs", min=0, help="Worker processes (0 = all cores).")
+]
 DaskSchedulerOption = Annotated[
     str | None,
     typer.Option("--dask-scheduler", help="Run on this Dask scheduler (the dask extra)."),
@@ -81,6 +88,80 @@ CsvOption = Annotated[
         "systems: <stem>.<system><suffix>.",
     ),
 ]
+
+
+ForceOption = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Write into the output folder even if it holds files parsescore did not write.",
+    ),
+]
+
+#: Options naming what a command writes; every other path option names something it reads.
+OUTPUT_OPTIONS = frozenset({"out", "result", "csv", "report", "markdown", "cache"})
+#: Inputs that are a workspace (a git repository, a benchmark tree) rather than a set of items:
+#: outputs may go inside them (never onto one of their files).
+_WORKSPACE_INPUTS = frozenset({"repo", "root"})
+#: The file that marks a folder as written by parsescore (so a later run may write into it).
+FOLDER_MARKER = ".parsescore"
+
+
+def _option(name: str) -> str:
+    return "--" + name.rstrip("_").replace("_", "-")
+
+
+def _within(inner: Path, outer: Path) -> bool:
+    return inner == outer or outer in inner.parents
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.samefile(b)  # hard links too
+    except OSError:
+        return False
+
+
+def check_not_inputs(inputs: dict[str, list[Path]], outputs: dict[str, list[Path]]) -> None:
+    """Refuse a command whose output would land on one of its inputs: the same file or folder
+    (resolved, so through symlinks and hard links) or a path inside an input folder.
+    ``inputs``/``outputs`` map an option name to the paths it was given. (A folder output
+    that holds other files needs ``--force``: :func:`output_folder`.)"""
+    for out_name, out_paths in outputs.items():
+        for out_path in out_paths:
+            out_real = out_path.resolve()
+            for in_name, in_paths in inputs.items():
+                for in_path in in_paths:
+                    in_real = in_path.resolve()
+                    what = f"{_option(out_name)} {out_path}"
+                    if out_real == in_real or _same_file(out_path, in_path):
+                        raise InputError(
+                            f"{what} is also the input {_option(in_name)} {in_path}; "
+                            "refusing to overwrite an input, write elsewhere"
+                        )
+                    inside = in_name not in _WORKSPACE_INPUTS and _within(out_real, in_real)
+                    if inside and in_path.is_dir():
+                        raise InputError(
+                            f"{what} is inside the input folder {_option(in_name)} "
+                            f"{in_path}; refusing to write into an input, write elsewhere"
+                        )
+
+
+def output_folder(path: Path, *, force: bool = False, option: str = "--out") -> Path:
+    """Make ``path`` ready as an output folder: created (and marked as ours) when missing or
+    empty; an existing folder holding files parsescore did not write needs ``force``."""
+    if path.exists() and not path.is_dir():
+        raise InputError(f"{option} {path} exists and is not a folder")
+    marker = path / FOLDER_MARKER
+    if path.is_dir() and not marker.is_file() and any(path.iterdir()) and not force:
+        raise InputError(
+            f"{option} {path} is a folder that holds files parsescore did not write; "
+            "use --force to write into it anyway, or choose an empty or new folder"
+        )
+    from parsescore.files import write_text
+
+    write_text(marker, "Written by parsescore: a later run may overwrite the files here.\n")
+    return path
 
 
 def console(*, stderr: bool = False, width: int = 0) -> Console:

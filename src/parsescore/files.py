@@ -1,29 +1,97 @@
-"""Reading inputs with clear errors and writing outputs atomically."""
+"""Reading inputs with clear errors and limits, and writing outputs atomically.
+
+Every input file goes through :func:`read_text` (a size limit), every JSON input through
+:func:`load_json` / :func:`parse_json` (duplicate keys, nesting depth), every JSONL input
+through :func:`iter_jsonl` (streamed, a line at a time), and every output through
+:func:`write_text` (a temp file in the same folder renamed into place). The limits are read from
+environment variables each time, so a run (or a test) can raise or lower them:
+
+- ``PARSESCORE_MAX_FILE_MB`` (default 100): the largest file read whole (JSON, HTML, PlantUML…);
+  a larger dataset belongs in JSONL, which is read line by line.
+- ``PARSESCORE_MAX_JSON_DEPTH`` (default 256): the deepest nesting of JSON arrays and objects.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
+from collections.abc import Iterator
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 from parsescore.errors import InputError
 
-__all__ = ["decode_text", "dump_json", "load_json", "read_text", "write_json", "write_text"]
+__all__ = [
+    "decode_text",
+    "dump_json",
+    "env_limit",
+    "iter_jsonl",
+    "load_json",
+    "max_file_bytes",
+    "parse_json",
+    "read_text",
+    "write_bytes",
+    "write_json",
+    "write_text",
+]
+
+_MB = 1_000_000
+
+
+def env_limit(name: str, default: int) -> int:
+    """A positive integer limit from the environment variable ``name`` (else ``default``)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise InputError(f"environment variable {name} must be a positive integer, got {raw!r}")
+    return value
+
+
+def max_file_bytes() -> int:
+    """The largest input file read whole, in bytes (``PARSESCORE_MAX_FILE_MB``)."""
+    return env_limit("PARSESCORE_MAX_FILE_MB", 100) * _MB
+
+
+def _too_large(path: str | Path, size: int) -> InputError:
+    limit = max_file_bytes()
+    hint = (
+        "; write a large dataset as JSONL (one item per line, read line by line)"
+        if str(path).lower().endswith(".json")
+        else ""
+    )
+    return InputError(
+        f"file of {size / _MB:.1f} MB is larger than the limit of {limit // _MB} MB "
+        f"(PARSESCORE_MAX_FILE_MB){hint}",
+        path=path,
+    )
 
 
 def read_text(path: str | Path) -> str:
-    """Read a UTF-8 text file; a missing, unreadable or binary file is an InputError."""
+    """Read a UTF-8 text file; a missing, unreadable, binary or too large file is an InputError."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            limit = max_file_bytes()
+            if size > limit:
+                raise _too_large(path, size)
+            data = handle.read(limit + 1)  # a pipe or a growing file: stop at the limit
     except FileNotFoundError:
         raise InputError("file not found", path=path) from None
     except IsADirectoryError:
         raise InputError("is a directory, expected a file", path=path) from None
     except OSError as exc:
         raise InputError(f"cannot read file: {exc.strerror}", path=path) from None
+    if len(data) > limit:
+        raise _too_large(path, len(data))
     return decode_text(data, path)
 
 
@@ -37,15 +105,108 @@ def decode_text(data: bytes, path: str | Path) -> str:
         raise InputError(f"not UTF-8 text (byte {exc.start})", path=path) from None
 
 
-def load_json(path: str | Path) -> Any:
-    """Parse a JSON file; malformed JSON names the line and column."""
-    text = read_text(path)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+class _DuplicateKeyError(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object; a key given twice is an error (``json`` would silently keep the last)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKeyError(key)
+            seen.add(key)
+    return obj
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _depth(text: str, limit: int) -> int:
+    """The deepest nesting of arrays/objects (exact when above ``limit``; cheap below it)."""
+    if text.count("[") + text.count("{") <= limit:
+        return 0  # cannot nest deeper than it has brackets
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(1 if c in "[{" else -1 for c in brackets), default=0)
+
+
+def parse_json(text: str, path: str | Path | None = None, *, where: str | None = None) -> Any:
+    """Parse JSON text strictly: malformed JSON names the line and column, a duplicate key
+    and nesting deeper than ``PARSESCORE_MAX_JSON_DEPTH`` are errors too."""
+    limit = env_limit("PARSESCORE_MAX_JSON_DEPTH", 256)
+    depth = _depth(text, limit)
+    if depth > limit:
         raise InputError(
-            f"malformed JSON: {exc.msg}", path=path, where=f"line {exc.lineno}, column {exc.colno}"
+            f"JSON nested {depth} levels deep, more than the limit of {limit} "
+            "(PARSESCORE_MAX_JSON_DEPTH)",
+            path=path,
+            where=where,
+        )
+    try:
+        return json.loads(text, object_pairs_hook=_unique_object)
+    except _DuplicateKeyError as exc:
+        raise InputError(
+            f"duplicate key {exc.key!r} in a JSON object (each key must appear once)",
+            path=path,
+            where=where,
         ) from None
+    except json.JSONDecodeError as exc:
+        place = where or f"line {exc.lineno}, column {exc.colno}"
+        raise InputError(f"malformed JSON: {exc.msg}", path=path, where=place) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply to parse", path=path, where=where) from None
+
+
+def load_json(path: str | Path) -> Any:
+    """Parse a JSON file strictly (see :func:`parse_json`; size limit of :func:`read_text`)."""
+    return parse_json(read_text(path), path)
+
+
+def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` of each non-blank line of a JSONL file, read line by line
+    (each line strictly, as :func:`parse_json`; a line is limited as a file is)."""
+    path = Path(path)
+    limit = max_file_bytes()
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        raise InputError("file not found", path=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", path=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read file: {exc.strerror}", path=path) from None
+    with handle:
+        number = 0
+        while True:
+            try:
+                raw = handle.readline(limit + 1)
+            except OSError as exc:
+                raise InputError(f"cannot read file: {exc.strerror}", path=path) from None
+            if not raw:
+                return
+            number += 1
+            where = f"line {number}"
+            if len(raw) > limit:
+                raise InputError(
+                    f"line longer than the limit of {limit // _MB} MB (PARSESCORE_MAX_FILE_MB)",
+                    path=path,
+                    where=where,
+                )
+            text = decode_text(raw, path) if number == 1 else _decode_line(raw, path, where)
+            if text.strip():
+                yield number, parse_json(text, path, where=where)
+
+
+def _decode_line(raw: bytes, path: Path, where: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", path=path, where=where) from None
 
 
 def dump_json(obj: Any) -> str:
@@ -53,22 +214,35 @@ def dump_json(obj: Any) -> str:
     return json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def write_text(path: str | Path, text: str) -> None:
-    """Write a file atomically (a temp file renamed into place), creating parent folders."""
+def write_bytes(path: str | Path, data: bytes) -> None:
+    """Write a file atomically (a temp file in the same folder renamed into place), creating
+    parent folders; a failed write (full disk, read-only) is an InputError naming the path and
+    leaves any earlier file as it was. Every output of parsescore is written through here."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror}", path=path) from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         # mkstemp makes the file private (0600); give it the mode a plain open() would.
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~umask)
         os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise InputError(f"cannot write: {exc.strerror}", path=path) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write UTF-8 text atomically (see :func:`write_bytes`); newlines are written as given."""
+    write_bytes(path, text.encode("utf-8"))
 
 
 def write_json(path: str | Path, obj: Any) -> None:

@@ -9,8 +9,9 @@ Every dataset command scores items independently, so one runner serves them all:
   backend.
 - **cache** (``cache_dir``): a record is stored under the sha256 of the kind, the scoring
   options, the package version and the item's input bytes, so a re-run after adding or
-  changing a few predictions scores only those. Entries are written atomically; an entry that
-  cannot be read back (truncated, edited, not JSON) is ignored and rewritten.
+  changing a few predictions scores only those. Entries are written atomically and carry the
+  package version and a checksum of their record; an entry that cannot be used (truncated,
+  edited, not JSON, a directory, another item's) is ignored and rewritten.
 - **progress**: a rich bar on stderr, off with ``quiet=True`` or when stderr is not a terminal.
 
 The scoring function must be a pure, picklable callable (a module-level function or a
@@ -24,9 +25,11 @@ way (tuples become lists; floats round-trip exactly).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import shutil
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -56,7 +59,7 @@ ScoreFn = Callable[[Any], Record]
 #: to keep every worker busy and the progress bar moving.
 MAX_CHUNK = 64
 
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
 
 
 class DaskUnavailableError(RuntimeError):
@@ -148,6 +151,7 @@ class ResultCache:
             raise TypeError(f"cache options must be JSON-able: {exc}") from None
         self._prefix = hashlib.sha256(header.encode("utf-8")).digest()
         self.kind = kind
+        self.version = version
         self.corrupt = 0
 
     def key(self, data: bytes) -> str:
@@ -160,35 +164,60 @@ class ResultCache:
         return self.directory / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> Record | None:
-        """The stored record, or None when absent or unreadable (then counted as corrupt)."""
+        """The stored record, or None when absent or unusable (then counted as corrupt): an
+        entry that is not a file, not JSON, of another format, version or item, or whose
+        record does not match its checksum."""
         path = self._path(key)
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
-        except (OSError, UnicodeDecodeError):
+        except (OSError, UnicodeDecodeError):  # a directory, unreadable, not text
             self.corrupt += 1
             return None
         try:
             entry = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             self.corrupt += 1
             return None
+        record = entry.get("record") if isinstance(entry, dict) else None
         if (
             not isinstance(entry, dict)
             or entry.get("format") != _CACHE_FORMAT
             or entry.get("key") != key
-            or not isinstance(entry.get("record"), dict)
+            or entry.get("version") != self.version
+            or not isinstance(record, dict)
+            or entry.get("sha256") != _checksum(record)
         ):
             self.corrupt += 1
             return None
-        record: Record = entry["record"]
         return record
 
     def put(self, key: str, record: Record) -> None:
-        """Store a record atomically (a reader never sees half an entry)."""
-        entry = {"format": _CACHE_FORMAT, "key": key, "kind": self.kind, "record": record}
-        write_text(self._path(key), json.dumps(entry, ensure_ascii=False) + "\n")
+        """Store a record atomically (a reader never sees half an entry; two runs writing the
+        same entry write the same bytes). Whatever was in the entry's place (a directory, a
+        bad file) is replaced; a cache that cannot be written only costs the reuse."""
+        path = self._path(key)
+        entry = {
+            "format": _CACHE_FORMAT,
+            "key": key,
+            "kind": self.kind,
+            "version": self.version,
+            "sha256": _checksum(record),
+            "record": record,
+        }
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        elif path.is_symlink():
+            path.unlink(missing_ok=True)
+        with contextlib.suppress(InputError):
+            write_text(path, json.dumps(entry, ensure_ascii=False) + "\n")
+
+
+def _checksum(record: Record) -> str:
+    """sha256 of a record's canonical JSON: an entry edited by hand no longer matches."""
+    text = json.dumps(record, ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _score_chunk(fn: ScoreFn, items: Sequence[Any]) -> list[Record]:

@@ -82,6 +82,15 @@ def test_cli_raw_distance_and_missing_predictions(tmp_path: Path, cli: Cli) -> N
     [
         (
             lambda t: ["--truth", str(t / "nope"), "--pred", str(SEED / "predictions")],
+            "--truth folder does not exist",
+        ),
+        (
+            lambda t: [
+                "--truth",
+                str(next((SEED / "predictions").glob("*.json"))),
+                "--pred",
+                str(t),
+            ],
             "--truth should be a directory",
         ),
         (lambda t: ["--truth", str(SEED), "--pred", str(SEED / "predictions")], "lacks nodes/"),

@@ -106,7 +106,37 @@ class Disconnect:
     """Close the connection without sending any response."""
 
 
-Reply = Ok | Status | Delay | Hold | Garbage | Disconnect
+@dataclass(frozen=True)
+class Echo:
+    """Echo what the client sent: ``template`` with ``{key}`` (the bearer token), ``{host}``
+    (the ``Host`` header, i.e. host:port) and ``{base}`` (``http://{host}/v1``), each written
+    in ``encoding``: ``plain``, ``json`` (``\\uXXXX`` escapes, ``\\/`` for slashes: what a
+    JSON encoder may send, decoding to the clear text) or ``url`` (``%XX``). ``code`` 200 puts
+    it in the answer's content, any other code in an OpenAI error message."""
+
+    template: str
+    encoding: str = "plain"
+    code: int = 200
+
+
+@dataclass(frozen=True)
+class Trickle:
+    """HTTP 200 announcing ``size`` bytes, then sending one byte every ``interval`` seconds."""
+
+    interval: float
+    size: int = 1000
+
+
+@dataclass(frozen=True)
+class Huge:
+    """HTTP 200 sending ``size`` bytes of a never-ending JSON string (``Content-Length``
+    announced, or not: then the body ends when the connection closes)."""
+
+    size: int
+    declare_length: bool = True
+
+
+Reply = Ok | Status | Delay | Hold | Garbage | Disconnect | Echo | Trickle | Huge
 
 
 def ok(
@@ -148,6 +178,19 @@ def hold(then: Reply | None = None, *, reached: threading.Event | None = None) -
 def garbage(body: str, content_type: str = "application/json") -> Garbage:
     """A 200 whose body is not valid JSON."""
     return Garbage(body, content_type)
+
+
+def _encode(text: str, encoding: str) -> str:
+    """``text`` as it stands in a JSON body's raw bytes, in ``encoding`` (see :class:`Echo`)."""
+    if encoding == "json":
+        return "".join("\\/" if c == "/" else f"\\u{ord(c):04x}" for c in text)
+    if encoding == "url":
+        from urllib.parse import quote
+
+        return quote(text, safe="")
+    if encoding == "plain":
+        return text
+    raise ValueError(f"unknown encoding {encoding!r}")
 
 
 def disconnect() -> Disconnect:
@@ -517,7 +560,13 @@ class ChatServer:
             with suppress(OSError):
                 handler.request.shutdown(socket.SHUT_RDWR)
             return
-        if isinstance(reply, Garbage):
+        if isinstance(reply, Echo):
+            self._echo(handler, reply, body)
+        elif isinstance(reply, Trickle):
+            self._trickle(handler, reply)
+        elif isinstance(reply, Huge):
+            self._huge(handler, reply)
+        elif isinstance(reply, Garbage):
             handler.send_body(200, reply.body.encode(), reply.content_type)
         elif isinstance(reply, Status):
             headers = dict(reply.headers)
@@ -535,6 +584,55 @@ class ChatServer:
                 self._served += 1
                 serial = self._served
             handler.send_json(200, _completion(reply, body.get("model"), serial))
+
+    def _echo(self, handler: _Handler, reply: Echo, body: dict[str, Any]) -> None:
+        token = (handler.headers.get("Authorization") or "").removeprefix("Bearer ")
+        host = handler.headers.get("Host") or ""
+        values = {"key": token, "host": host, "base": f"http://{host}/v1"}
+        marks = {name: f"@@{name}@@" for name in values}
+        text = reply.template.format(**marks)
+        if reply.code == 200:
+            payload = json.dumps(_completion(Ok(text), body.get("model"), 0))
+        else:
+            payload = json.dumps(error_body(reply.code, text))
+        for name, value in values.items():
+            payload = payload.replace(marks[name], _encode(value, reply.encoding))
+        handler.send_body(reply.code, payload.encode())
+
+    def _trickle(self, handler: _Handler, reply: Trickle) -> None:
+        try:
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Length", str(reply.size))
+            handler.end_headers()
+            for _ in range(reply.size):
+                handler.wfile.write(b" ")
+                handler.wfile.flush()
+                if self._stopping.wait(reply.interval):
+                    break
+        except OSError:
+            pass
+        handler.close_connection = True
+
+    def _huge(self, handler: _Handler, reply: Huge) -> None:
+        chunk = b"x" * 65536
+        try:
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/json")
+            if reply.declare_length:
+                handler.send_header("Content-Length", str(reply.size))
+            else:
+                handler.send_header("Connection", "close")
+            handler.end_headers()
+            handler.wfile.write(b'{"choices": "')
+            sent = 13
+            while sent < reply.size and not self._stopping.is_set():
+                piece = chunk[: reply.size - sent]
+                handler.wfile.write(piece)
+                sent += len(piece)
+        except OSError:
+            pass
+        handler.close_connection = True
 
 
 def _completion(reply: Ok, model: Any, serial: int) -> dict[str, Any]:

@@ -155,6 +155,7 @@ def test_report_files(tmp_path: Path, cli: Cli) -> None:
     assert result.code == 0, result.err
     names = sorted(p.name for p in report.iterdir())
     assert names == [
+        ".parsescore",  # marks the folder as written by parsescore
         "differences.csv",
         "differences.md",
         "errors_by_lines.png",
@@ -463,7 +464,11 @@ def test_check_syntax_with_plantuml_jar(
     assert result.code == 0, result.err
     assert "bad.puml: line 3 does not compile" in " ".join(result.out.split())
     first_call = log.read_text().splitlines()[0].split()
-    assert first_call == ["-Djava.awt.headless=true", "-jar", str(jar), "-syntax"]
+    assert first_call[-3:] == ["-jar", str(jar), "-syntax"]
+    # the sandbox: security profile, memory limit, every proxy at a closed local port
+    assert "-DPLANTUML_SECURITY_PROFILE=SANDBOX" in first_call
+    assert "-Xmx512m" in first_call
+    assert "-Dhttp.proxyHost=127.0.0.1" in first_call
 
 
 def test_git_is_available_for_these_tests() -> None:

@@ -5,13 +5,12 @@ readers of :mod:`parsescore.flowchart.formats` before the answer is kept)."""
 
 from __future__ import annotations
 
-import json
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from parsescore.errors import InputError
-from parsescore.files import dump_json
+from parsescore.files import dump_json, parse_json
 from parsescore.flowchart.formats import FlowchartFormat, read_flowchart
 from parsescore.flowchart.load import FlowchartTypeError, check_pred_document
 from parsescore.predict.answers import AnswerError
@@ -106,11 +105,10 @@ def accept(text: str, stem: str) -> tuple[str, tuple[str, ...]]:
     all four parts (``nodes`` with ``node_number``, ``text``, ``labels``, ``points_to``;
     ``additional_texts``), so every file of a predicted folder has the same parts."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise AnswerError(
-            f"the answer is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
+        data = parse_json(text)
+    except InputError as exc:
+        where = f" at {exc.where}" if exc.where else ""
+        raise AnswerError(f"the answer is not JSON: {exc.reason}{where}") from None
     if not isinstance(data, dict) or set(data) != {"nodes", "additional_texts"}:
         found = sorted(data) if isinstance(data, dict) else type(data).__name__
         raise AnswerError(

@@ -68,6 +68,8 @@ def evaluate(
         raise InputError("no prediction folder given")
     if distance not in DISTANCES:
         raise InputError(f"distance must be normalised or raw, got {distance!r}")
+    if not truth.exists():
+        raise InputError("--truth folder does not exist", path=truth)
     if not truth.is_dir():
         raise InputError(
             "--truth should be a directory holding nodes/ labels/ flow/ additional_texts/ "

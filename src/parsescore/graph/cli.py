@@ -19,6 +19,13 @@ from parsescore.cli_common import (
 __all__ = ["register"]
 
 
+#: What --template is, and that importing it runs its code.
+TEMPLATE_HELP = (
+    "Root template: pkg.module.Class or path/to/file.py:Class. The module is imported, so its "
+    "Python code runs with your rights: use only templates you trust."
+)
+
+
 def register(app: typer.Typer) -> None:
     """Add the knowledge-graph subcommands to the parsescore app."""
 
@@ -37,7 +44,7 @@ def register(app: typer.Typer) -> None:
         template: Annotated[
             str | None,
             typer.Option(
-                "--template", help="Root template: pkg.module.Class or path/to/file.py:Class."
+                "--template", help=TEMPLATE_HELP
             ),
         ] = None,
         source: Annotated[
@@ -129,7 +136,7 @@ def register(app: typer.Typer) -> None:
         template: Annotated[
             str | None,
             typer.Option(
-                "--template", help="Root template: pkg.module.Class or path/to/file.py:Class."
+                "--template", help=TEMPLATE_HELP
             ),
         ] = None,
         source: Annotated[

@@ -58,8 +58,17 @@ class GraphData:
     graph: dict[str, Any] = field(default_factory=dict)
 
 
+def _failure(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r})"
+    return f"{type(exc).__name__}: {exc}"
+
+
 def load_template(spec: str) -> type[BaseModel]:
     """Import a template: ``pkg.module.Class`` (from the current directory) or ``file.py:Class``.
+
+    Importing runs the module's Python code, with the user's rights: a template is code, to be
+    trusted as such. A module that raises or exits while importing is an InputError.
 
     Raises InputError naming the template and the problem when it does not import or is not a
     pydantic model.
@@ -79,11 +88,9 @@ def load_template(spec: str) -> type[BaseModel]:
         sys.modules[module_name] = module
         try:
             module_spec.loader.exec_module(module)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             del sys.modules[module_name]
-            raise InputError(
-                f"template does not import: {type(exc).__name__}: {exc}", path=path
-            ) from None
+            raise InputError(f"template does not import: {_failure(exc)}", path=path) from None
         where = f"{path}:{attr}"
     else:
         module_path, _, attr = spec.rpartition(".")
@@ -96,9 +103,9 @@ def load_template(spec: str) -> type[BaseModel]:
             sys.path.insert(0, cwd)
         try:
             module = importlib.import_module(module_path)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             raise InputError(
-                f"template module {module_path!r} does not import: {type(exc).__name__}: {exc}",
+                f"template module {module_path!r} does not import: {_failure(exc)}",
                 where=f"--template {spec}",
             ) from None
         where = spec

@@ -61,7 +61,13 @@ PromptOption = Annotated[
     Path | None,
     typer.Option("--prompt", help="Prompt template file ({caption}, {stem}); see `prompt`."),
 ]
-TimeoutOption = Annotated[float, typer.Option("--timeout", help="Seconds per request.")]
+TimeoutOption = Annotated[
+    float,
+    typer.Option(
+        "--timeout",
+        help="Seconds one request may take as a whole (a slow or trickling answer is cut).",
+    ),
+]
 RetriesOption = Annotated[
     int, typer.Option("--max-retries", help="Retries on 429, 5xx, timeouts, lost connections.")
 ]

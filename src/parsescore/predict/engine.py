@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from parsescore.errors import InputError
-from parsescore.files import load_json, write_json, write_text
+from parsescore.files import env_limit, load_json, parse_json, write_json, write_text
 from parsescore.predict.answers import AnswerError, accept_answer, predict_parts
 from parsescore.predict.inputs import (
     Image,
@@ -71,7 +72,8 @@ class PredictOptions:
         on_existing: what to do when ``--out`` already holds predictions or a state file.
         captions: image file name or stem → caption (``{caption}`` in the prompt).
         prompt: the prompt template (default: the kind's bundled prompt).
-        timeout: seconds per request before it counts as timed out (and is retried).
+        timeout: seconds one request may take as a whole, however the server trickles its
+            answer, before it counts as timed out (and is retried).
         max_retries: further attempts after a 429, 408/409, 5xx, timeout or connection error.
         retry_base: first backoff in seconds, doubled per attempt (with jitter), capped at
             ``retry_cap``; a server's ``Retry-After`` is honoured up to the cap.
@@ -216,10 +218,61 @@ def _check_options(kind: str, options: PredictOptions) -> None:
         raise InputError(f"--max-retries must be 0 or more, got {options.max_retries}")
     if not options.timeout > 0:
         raise InputError(f"--timeout must be more than 0 seconds, got {options.timeout}")
+    if options.base_url is not None:
+        _check_base_url(options.base_url)
     if options.on_existing not in ("error", "resume", "overwrite"):
         raise InputError(
             f"--on-existing must be error, resume or overwrite, got {options.on_existing!r}"
         )
+
+
+def _check_base_url(url: str) -> None:
+    """An http(s) address with a host (and a valid port), else one clear error."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InputError(
+            f"--base-url {url!r} is not an http(s) address such as http://localhost:8000/v1"
+        )
+
+
+def _secrets(key: str, base_url: str | None) -> tuple[str, ...]:
+    """What must never be written: the key, the base URL and its host:port."""
+    from urllib.parse import urlsplit
+
+    found = [key] if key != _PLACEHOLDER_KEY else []
+    if base_url:
+        found += [base_url, base_url.rstrip("/"), urlsplit(base_url).netloc]
+    unique = {s for s in found if len(s) >= 4}
+    return tuple(sorted(unique, key=len, reverse=True))
+
+
+def _char_pattern(char: str) -> str:
+    """A character as a server may echo it: plain, JSON-escaped (``\\u0073``, ``\\/``,
+    ``\\"``, with any number of backslashes, for JSON inside JSON) or URL-encoded (``%73``)."""
+    forms = [r"\\*" + re.escape(char)]
+    if ord(char) < 0x10000:
+        forms.append(rf"\\+u{ord(char):04x}")
+    forms.append("".join(f"%{byte:02x}" for byte in char.encode("utf-8")))
+    return "(?:" + "|".join(forms) + ")"
+
+
+class Redactor:
+    """Replaces every secret, in each encoding a server can echo it, by ``[redacted]``."""
+
+    def __init__(self, secrets: tuple[str, ...]) -> None:
+        patterns = ["".join(_char_pattern(c) for c in secret) for secret in secrets]
+        self._pattern = re.compile("|".join(patterns), re.IGNORECASE) if patterns else None
+
+    def __call__(self, text: str) -> str:
+        if self._pattern is None:
+            return text
+        return self._pattern.sub("[redacted]", text)
 
 
 def _prompts(
@@ -388,16 +441,51 @@ def _backoff(attempt: int, retry_after: float | None, options: PredictOptions) -
     return float(backoff * random.uniform(0.5, 1.0))
 
 
+def max_response_bytes() -> int:
+    """The largest server response read, in bytes (``PARSESCORE_MAX_RESPONSE_MB``, default 32)."""
+    return env_limit("PARSESCORE_MAX_RESPONSE_MB", 32) * 1_000_000
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _fetch(client: Any, request: dict[str, Any], cap: int) -> str:
+    """One request's body, read in pieces and abandoned beyond ``cap`` bytes."""
+    async with client.chat.completions.with_streaming_response.create(**request) as response:
+        declared = response.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > cap:
+            raise _TooLarge
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > cap:
+                raise _TooLarge
+            chunks.append(chunk)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
 async def _ask(client: Any, request: dict[str, Any], options: PredictOptions) -> tuple[str, int]:
-    """The raw response body and the attempts it took; raises on a failure to give up on."""
+    """The raw response body and the attempts it took; raises on a failure to give up on.
+
+    ``options.timeout`` bounds each request as a whole (a server trickling bytes cannot hold
+    it longer), and a response larger than :func:`max_response_bytes` is abandoned."""
     import openai
 
+    cap = max_response_bytes()
     attempt = 0
     while True:
         attempt += 1
         try:
-            raw = await client.chat.completions.with_raw_response.create(**request)
-            return raw.http_response.text, attempt
+            body = await asyncio.wait_for(_fetch(client, request, cap), options.timeout)
+            return body, attempt
+        except _TooLarge:
+            raise _GiveUp(
+                f"the response is larger than the limit of {cap // 1_000_000} MB "
+                "(PARSESCORE_MAX_RESPONSE_MB)",
+                attempt,
+            ) from None
         except openai.APIStatusError as exc:
             status = exc.status_code
             if status in _FATAL_STATUSES:
@@ -409,8 +497,9 @@ async def _ask(client: Any, request: dict[str, Any], options: PredictOptions) ->
             if not retryable or attempt > options.max_retries:
                 raise _GiveUp(f"HTTP {status}: {_server_message(exc)}", attempt) from None
             wait = _backoff(attempt - 1, _retry_after(exc.response.headers), options)
-        except openai.APIConnectionError as exc:  # includes timeouts
-            what = "timed out" if isinstance(exc, openai.APITimeoutError) else "connection failed"
+        except (openai.APIConnectionError, TimeoutError) as exc:  # timeouts included
+            timed_out = isinstance(exc, openai.APITimeoutError | TimeoutError)
+            what = "timed out" if timed_out else "connection failed"
             if attempt > options.max_retries:
                 raise _GiveUp(f"request {what} ({attempt} attempts)", attempt) from None
             wait = _backoff(attempt - 1, None, options)
@@ -434,18 +523,32 @@ def _server_message(exc: Any) -> str:
     return str(getattr(exc, "message", "") or exc)[:300]
 
 
+def _tokens(usage: dict[str, Any], name: str) -> int:
+    """A token count of ``usage``: a whole number from 0 (absent: 0), else an AnswerError."""
+    value = usage.get(name)
+    if value is None:
+        return 0
+    if isinstance(value, float) and value.is_integer() and 0 <= value < 2**63:
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63:
+        return value
+    raise AnswerError(f"the server's usage.{name} is not a token count: {str(value)[:80]}")
+
+
 def _answer(body: str) -> tuple[str, int, int, str | None]:
     """The assistant's text, token usage and finish reason from a chat-completion body."""
     try:
-        doc = json.loads(body)
+        doc = parse_json(body)
         message = doc["choices"][0]["message"]
     except (ValueError, KeyError, IndexError, TypeError):
         raise AnswerError(
             "the server's response is not a chat completion (no choices[0].message)"
         ) from None
     usage = doc.get("usage") or {}
-    prompt_tokens = int(usage.get("prompt_tokens") or 0)
-    completion_tokens = int(usage.get("completion_tokens") or 0)
+    if not isinstance(usage, dict):
+        raise AnswerError(f"the server's usage is not an object: {str(usage)[:80]}")
+    prompt_tokens = _tokens(usage, "prompt_tokens")
+    completion_tokens = _tokens(usage, "completion_tokens")
     finish = doc["choices"][0].get("finish_reason")
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, list):  # some servers send content parts, as requests do
@@ -470,12 +573,7 @@ class _Run:
     out_dir: Path
     gate: asyncio.Semaphore
     stop: asyncio.Event  # set when the server refused the key or model: ask no more
-    secrets: tuple[str, ...]  # the key and the server address, kept out of every file
-
-    def redact(self, text: str) -> str:
-        for secret in self.secrets:
-            text = text.replace(secret, "[redacted]")
-        return text
+    redact: Redactor  # the key and the server address, kept out of every file
 
 
 async def _one(run: _Run, image: Image, prompt: str) -> ImageOutcome | None:
@@ -490,9 +588,9 @@ async def _one(run: _Run, image: Image, prompt: str) -> ImageOutcome | None:
             body, outcome.attempts = await _ask(
                 run.client, _request(run.kind, image, prompt, run.options), run.options
             )
-        except _Fatal:
+        except _Fatal as exc:
             run.stop.set()
-            raise
+            raise _Fatal(run.redact(str(exc))) from None
         except _GiveUp as exc:
             outcome.attempts, outcome.error = exc.attempts, run.redact(str(exc))
         else:
@@ -500,14 +598,18 @@ async def _one(run: _Run, image: Image, prompt: str) -> ImageOutcome | None:
             responses = run.out_dir / STATE_DIR / "responses"
             try:
                 json.loads(body)
-                write_text(responses / f"{image.stem}.json", body)
-            except ValueError:
+            except (ValueError, RecursionError):
                 write_text(responses / f"{image.stem}.txt", body)
+            else:
+                write_text(responses / f"{image.stem}.json", body)
             try:
                 content, outcome.prompt_tokens, outcome.completion_tokens, finish = _answer(body)
                 try:
                     prediction = accept_answer(
-                        run.kind, content, stem=image.stem, answer_format=run.options.answer_format
+                        run.kind,
+                        run.redact(content),
+                        stem=image.stem,
+                        answer_format=run.options.answer_format,
                     )
                 except AnswerError as exc:
                     cut = " (the answer was cut at the token limit)" if finish == "length" else ""
@@ -515,7 +617,7 @@ async def _one(run: _Run, image: Image, prompt: str) -> ImageOutcome | None:
             except AnswerError as exc:
                 outcome.error = run.redact(str(exc))
             else:
-                write_text(output, prediction.text)
+                write_text(output, run.redact(prediction.text))
                 outcome.status, outcome.output = "done", output.name
                 outcome.warnings = [run.redact(w) for w in prediction.warnings]
         outcome.seconds = round(time.perf_counter() - start, 3)
@@ -535,9 +637,7 @@ async def _run(
     import openai
 
     key = _api_key(options)
-    secrets = tuple(
-        s for s in (key, options.base_url) if s and s != _PLACEHOLDER_KEY and len(s) >= 4
-    )
+    redact = Redactor(_secrets(key, options.base_url))
     async with openai.AsyncOpenAI(
         api_key=key, base_url=options.base_url, max_retries=0, timeout=options.timeout
     ) as client:
@@ -548,7 +648,7 @@ async def _run(
             out_dir,
             asyncio.Semaphore(options.concurrency),
             asyncio.Event(),
-            secrets,
+            redact,
         )
         tasks = [asyncio.create_task(_one(run, i, prompts[i.stem])) for i in pending]
         try:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from parsescore.errors import InputError
-from parsescore.files import load_json, read_text
+from parsescore.files import load_json, max_file_bytes, read_text
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -76,6 +76,13 @@ def find_images(folder: Path) -> list[Image]:
                 path=folder,
             )
         by_stem[path.stem] = path
+        size, limit = path.stat().st_size, max_file_bytes()
+        if size > limit:
+            raise InputError(
+                f"image of {size / 1e6:.1f} MB is larger than the limit of {limit // 1_000_000} "
+                "MB (PARSESCORE_MAX_FILE_MB)",
+                path=path,
+            )
         data = path.read_bytes()
         images.append(
             Image(path, path.stem, _media_type(path, data[:16]), hashlib.sha256(data).hexdigest())

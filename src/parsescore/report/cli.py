@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from parsescore.cli_common import PermutationsOption, ResamplesOption, SeedOption
+from parsescore.cli_common import ForceOption, PermutationsOption, ResamplesOption, SeedOption
 from parsescore.compare import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
 from parsescore.errors import InputError
 
@@ -44,17 +44,17 @@ def register(app: typer.Typer) -> None:
                 help="Items per system in the drill-down, worst first (0: all).",
             ),
         ] = 200,
+        force: ForceOption = False,
     ) -> None:
         """Write one self-contained HTML report: overview, comparison, plots, per-item detail."""
-        from parsescore.cli_common import announce, console
+        from parsescore.cli_common import announce, console, output_folder
         from parsescore.report import ReportOptions, write_report
 
         if seed < 0:
             raise InputError(f"--seed must be a non-negative integer, got {seed}")
         if max_items < 0:
             raise InputError(f"--max-items must be 0 (all) or more, got {max_items}")
-        if out.exists() and not out.is_dir():
-            raise InputError(f"--out {out} exists and is not a folder")
+        output_folder(out, force=force)
         options = ReportOptions(
             seed=seed,
             n_resamples=resamples,

@@ -14,11 +14,13 @@ from parsescore.cli_common import (
     CacheOption,
     CsvOption,
     DaskSchedulerOption,
+    ForceOption,
     JobsOption,
     OutOption,
     QuietOption,
     ResultOption,
     announce,
+    output_folder,
     warn,
     wide_console,
     write_outputs,
@@ -160,6 +162,7 @@ def run_sequence(
     dask_scheduler: str | None = None,
     cache: Path | None = None,
     quiet: bool = False,
+    force: bool = False,
     console: Console | None = None,
     err_console: Console | None = None,
 ) -> list[Result]:
@@ -189,6 +192,8 @@ def run_sequence(
         if truth_ref or pred_refs:
             raise InputError("--truth-ref/--pred-ref need --repo")
         pairs = [(truth, pred) for pred in preds]
+    if report is not None:
+        output_folder(report, force=force, option="--report")
     options: dict[str, object] = {"threshold": threshold, "repo": repo, "jobs": jobs}
     options |= {"quiet": quiet, "dask_scheduler": dask_scheduler, "cache": cache}
     results = [evaluate("sequence", t, p, **options) for t, p in pairs]
@@ -261,6 +266,7 @@ def register(app: typer.Typer) -> None:
         dask_scheduler: DaskSchedulerOption = None,
         cache: CacheOption = None,
         quiet: QuietOption = False,
+        force: ForceOption = False,
     ) -> None:
         """Score PlantUML sequence diagrams with the image-to-UML paper's metrics."""
         run_sequence(
@@ -278,6 +284,7 @@ def register(app: typer.Typer) -> None:
             worst=worst,
             jobs=jobs,
             dask_scheduler=dask_scheduler,
+            force=force,
             cache=cache,
             quiet=quiet,
         )

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from parsescore.files import write_text
+from parsescore.files import write_bytes, write_text
 from parsescore.sequence.metrics import (
     LINE_BINS,
     CategoryCounts,
@@ -198,13 +198,12 @@ def write_plot(models: Sequence[ModelScore], stem: Path) -> list[Path]:
         axes[0].set_ylabel("insertions + deletions + substitutions (%)")
         axes[-1].legend()
         figure.tight_layout()
-        stem.parent.mkdir(parents=True, exist_ok=True)
         paths = [stem.with_suffix(".png"), stem.with_suffix(".svg")]
         for path in paths:
-            tmp = path.with_name(f".{path.name}.tmp")
+            image = io.BytesIO()
             metadata = {"Date": None} if path.suffix == ".svg" else {"Software": None}
-            figure.savefig(tmp, format=path.suffix[1:], metadata=metadata, dpi=110)
-            tmp.replace(path)
+            figure.savefig(image, format=path.suffix[1:], metadata=metadata, dpi=110)
+            write_bytes(path, image.getvalue())
         plt.close(figure)
     return paths
 

@@ -191,17 +191,20 @@ def _score_one(
     pred_side = _Side(pred, options, path=paths[1], name=name)
     grits_part = None
     if options.with_grits:
-        grits_part = _grits_numbers(
-            None
-            if true_side.cells is None or pred_side.cells is None
-            else grits(
-                true_side.cells,
-                pred_side.cells,
-                iou=options.grits_iou,
-                lcs=options.grits_lcs,
-                loc=False,
+        try:
+            grits_part = _grits_numbers(
+                None
+                if true_side.cells is None or pred_side.cells is None
+                else grits(
+                    true_side.cells,
+                    pred_side.cells,
+                    iou=options.grits_iou,
+                    lcs=options.grits_lcs,
+                    loc=False,
+                )
             )
-        )
+        except InputError as exc:  # a limit of GriTS: name the table
+            raise InputError(exc.reason, path=paths[1], where=f"key {name!r}") from None
     if true_side.content is None or pred_side.content is None:  # also: TEDS not asked for
         return TableScores(name, 0.0, 0.0, grits_part)
     assert true_side.structure is not None and pred_side.structure is not None

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from parsescore.errors import InputError
+from parsescore.table import limits
+from parsescore.table.limits import MAX_CELLS, MAX_SPAN
 
 __all__ = [
     "EXTENSIONS",
@@ -62,10 +64,6 @@ EXTENSIONS = {
     ".otsl": "otsl",
     ".dt": "doctags",
 }
-#: Largest ``colspan`` / ``rowspan`` a reader accepts.
-MAX_SPAN = 1000
-#: Most cells (grid slots) a read table may have.
-MAX_CELLS = 1_000_000
 
 _INLINE = {"b": "b", "strong": "b", "i": "i", "em": "i", "sup": "sup", "sub": "sub"}
 
@@ -102,18 +100,13 @@ def _fail(message: str, text: str | None = None, position: int | None = None) ->
 
 
 def _span(value: int, what: str) -> int:
-    if value < 1:
-        raise InputError(f"{what} {value} is not a span (at least 1)")
-    if value > MAX_SPAN:
-        raise InputError(f"{what} {value} is larger than the limit of {MAX_SPAN}")
-    return value
+    return limits.span(value, what)
 
 
 def _render(grid: _Grid) -> str:
     """The PubTabNet-convention HTML document of a grid."""
     slots = sum(c.colspan * c.rowspan for row in grid.rows for c in row)
-    if slots > MAX_CELLS:
-        raise InputError(f"the table has {slots} cells, more than the limit of {MAX_CELLS}")
+    limits.check_cells(slots)
 
     def row_html(row: Sequence[_Cell]) -> str:
         cells = []

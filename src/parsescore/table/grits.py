@@ -30,6 +30,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import LCSseq
 
 from parsescore.errors import InputError
+from parsescore.table.limits import check_cells, check_grits_pairs, span
 
 __all__ = [
     "GridCell",
@@ -415,6 +416,7 @@ class _Grid:
             self.n_cols = max(max(c.column_nums) for c in cells) + 1
         else:
             self.n_rows, self.n_cols = 1, 0  # table-transformer's [[]] grid
+        check_cells(self.n_rows * self.n_cols)
         shape = (self.n_rows, self.n_cols)
         self.relspan = np.zeros((*shape, 4))
         self.bbox = np.zeros((*shape, 4))
@@ -455,6 +457,7 @@ def grits(
     """
     true, pred = _Grid(true_cells), _Grid(pred_cells)
     n_true, n_pred = true.n_rows * true.n_cols, pred.n_rows * pred.n_cols
+    check_grits_pairs(n_true, n_pred)
     top_rewards = _slot_ious(true.relspan.reshape(n_true, 4), pred.relspan.reshape(n_pred, 4), iou)
     top = factored_2dmss(_reshape(top_rewards, true, pred))
 
@@ -487,6 +490,7 @@ def cells_from_table(table: Any) -> list[GridCell]:
     cells: list[GridCell] = []
     occupied: dict[int, set[int]] = {}
     current_row = -1
+    slots = 0
     stack: list[tuple[Any, bool]] = [(table, False)]
     while stack:
         element, in_header = stack.pop()
@@ -495,8 +499,10 @@ def cells_from_table(table: Any) -> list[GridCell]:
             current_row += 1
         if tag in ("td", "th"):
             row = max(current_row, 0)
-            colspan = max(_int_attr(element, "colspan"), 1)
-            rowspan = max(_int_attr(element, "rowspan"), 1)
+            colspan = span(max(_int_attr(element, "colspan"), 1), f"<{tag}> colspan")
+            rowspan = span(max(_int_attr(element, "rowspan"), 1), f"<{tag}> rowspan")
+            slots += colspan * rowspan
+            check_cells(slots)
             taken = occupied.setdefault(row, set())
             column = 0
             while column in taken:
@@ -558,6 +564,13 @@ def load_cell_tables(path: Any) -> dict[str, list[GridCell]]:
                 parsed.append(GridCell.from_mapping(cell, where=f"key {name!r}, cell {index}"))
             except InputError as exc:
                 raise InputError(exc.reason, path=path, where=exc.where) from None
+        if parsed:
+            rows = max(max(c.row_nums) for c in parsed) + 1
+            columns = max(max(c.column_nums) for c in parsed) + 1
+            try:
+                check_cells(rows * columns)
+            except InputError as exc:
+                raise InputError(exc.reason, path=path, where=f"key {name!r}") from None
         tables[name] = parsed
     return tables
 
@@ -636,8 +649,11 @@ def _grits_record(
     item: tuple[str, Sequence[GridCell], Sequence[GridCell]], *, iou: IouMode, lcs: LcsMode
 ) -> dict[str, float | None]:
     """One table's scores (a picklable runner task)."""
-    _name, truth_cells, pred_cells = item
-    return grits(truth_cells, pred_cells, iou=iou, lcs=lcs).as_dict()
+    name, truth_cells, pred_cells = item
+    try:
+        return grits(truth_cells, pred_cells, iou=iou, lcs=lcs).as_dict()
+    except InputError as exc:
+        raise InputError(exc.reason, where=f"table {name!r}") from None
 
 
 _ZERO = GritsScore(0.0, 0.0, 0.0, 0.0)

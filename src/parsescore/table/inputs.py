@@ -17,14 +17,13 @@ JSONL collection by their content (``auto``) or as the format given.
 from __future__ import annotations
 
 import html as html_lib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from parsescore.errors import InputError
-from parsescore.files import load_json, read_text
+from parsescore.files import iter_jsonl, load_json, read_text
 from parsescore.table.formats import EXTENSIONS, FORMATS, TableText, read_table
 
 __all__ = [
@@ -120,15 +119,7 @@ def load_tables(path: str | Path) -> dict[str, str]:
             raise InputError("folder has no .html files", path=path)
         return tables
     if path.suffix.lower() == ".jsonl":
-        for number, line in enumerate(read_text(path).splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(
-                    f"malformed JSON: {exc.msg}", path=path, where=f"line {number}"
-                ) from None
+        for number, record in iter_jsonl(path):
             _add_record(tables, record, path=path, where=f"line {number}")
         return tables
     data = load_json(path)

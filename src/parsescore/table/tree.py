@@ -3,7 +3,8 @@
 Facts reproduced (see docs/table.md): lxml ``HTMLParser(remove_comments=True,
 encoding="utf-8")`` through ``lxml.html.fromstring``; only the first ``body/table``; optional
 ``etree.strip_tags``; every element is a node labelled by its tag; a ``td`` is a leaf carrying
-``colspan``/``rowspan`` (``int()`` of the attribute, default 1) and its content tokens; ``th``
+``colspan``/``rowspan`` (``int()`` of the attribute, default 1; at most
+``PARSESCORE_MAX_SPAN``, see :mod:`parsescore.table.limits`) and its content tokens; ``th``
 is an ordinary node. Cell tokens: ``<tag>``, the text's characters, the children, ``</tag>``
 (not for ``unk``), the tail's characters (not for a ``td``); the outer ``<td>``/``</td>`` are
 dropped.
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 from lxml import etree, html
 
+from parsescore.table.limits import check_cells, span
 from parsescore.table.ted import postorder_arrays
 
 __all__ = ["NodeKey", "TableTree", "cell_tokens", "find_table", "parse_table_tree"]
@@ -95,7 +97,7 @@ class TableTree:
 
 
 def _span(cell: etree._Element, name: str) -> int:
-    return int(cell.attrib.get(name, "1"))
+    return span(cell.attrib.get(name, "1"), f"<{cell.tag}> {name}", at_least_one=False)
 
 
 def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
@@ -103,13 +105,16 @@ def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
     labels: list[NodeKey] = []
     children: list[list[int]] = []
     stack: list[tuple[etree._Element, int]] = [(table, -1)]
+    slots = 0
     while stack:
         element, parent = stack.pop()
         node_id = len(labels)
         tag = element.tag
         if tag == "td":
             content = () if structure_only else cell_tokens(element)
-            labels.append((tag, _span(element, "colspan"), _span(element, "rowspan"), content))
+            colspan, rowspan = _span(element, "colspan"), _span(element, "rowspan")
+            slots += max(colspan, 1) * max(rowspan, 1)
+            labels.append((tag, colspan, rowspan, content))
             children.append([])
         else:
             labels.append((tag, None, None, None))
@@ -118,6 +123,7 @@ def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
             children[parent].append(node_id)
         if tag != "td":
             stack.extend((child, node_id) for child in reversed(element))
+    check_cells(slots)
     # The stack visits children in document order (reversed push), so child lists are ordered.
     order, leftmost = postorder_arrays(children, 0)
     key_index: dict[NodeKey, int] = {}

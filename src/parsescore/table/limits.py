@@ -1,0 +1,61 @@
+"""Size limits of a table, one place for every reader and metric (TEDS, GriTS, cell diff).
+
+A span or a grid beyond these is refused with a clear message instead of exhausting time or
+memory. Each limit can be changed with an environment variable:
+
+- ``PARSESCORE_MAX_SPAN`` (default 1,000): the largest ``colspan`` / ``rowspan``;
+- ``PARSESCORE_MAX_CELLS`` (default 1,000,000): the most grid slots of one table;
+- ``PARSESCORE_MAX_GRITS_PAIRS`` (default 25,000,000): GriTS compares every slot of the truth
+  with every slot of the prediction; the most slot pairs one table pair may have.
+"""
+
+from __future__ import annotations
+
+from parsescore.errors import InputError
+from parsescore.files import env_limit
+
+__all__ = ["MAX_CELLS", "MAX_GRITS_PAIRS", "MAX_SPAN", "check_cells", "check_grits_pairs", "span"]
+
+#: Default largest ``colspan`` / ``rowspan``.
+MAX_SPAN = 1000
+#: Default most cells (grid slots) of one table.
+MAX_CELLS = 1_000_000
+#: Default most truth-slot x prediction-slot pairs GriTS scores for one table pair.
+MAX_GRITS_PAIRS = 25_000_000
+
+
+def span(value: int | str, what: str, *, at_least_one: bool = True) -> int:
+    """A span read from a table: an integer up to ``PARSESCORE_MAX_SPAN`` (and at least 1,
+    unless ``at_least_one`` is False: TEDS keeps a ``colspan="0"`` as its reference does)."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{what}={str(value)[:40]!r} is not an integer span") from None
+    if number < 1 and at_least_one:
+        raise InputError(f"{what} {number} is not a span (at least 1)")
+    limit = env_limit("PARSESCORE_MAX_SPAN", MAX_SPAN)
+    if number > limit:
+        raise InputError(
+            f"{what} {number} is larger than the limit of {limit} (PARSESCORE_MAX_SPAN)"
+        )
+    return number
+
+
+def check_cells(slots: int) -> None:
+    """Refuse a table of more than ``PARSESCORE_MAX_CELLS`` grid slots."""
+    limit = env_limit("PARSESCORE_MAX_CELLS", MAX_CELLS)
+    if slots > limit:
+        raise InputError(
+            f"the table has {slots} cells, more than the limit of {limit} (PARSESCORE_MAX_CELLS)"
+        )
+
+
+def check_grits_pairs(true_slots: int, pred_slots: int) -> None:
+    """Refuse a GriTS comparison of more than ``PARSESCORE_MAX_GRITS_PAIRS`` slot pairs."""
+    limit = env_limit("PARSESCORE_MAX_GRITS_PAIRS", MAX_GRITS_PAIRS)
+    if true_slots * pred_slots > limit:
+        raise InputError(
+            f"GriTS of a {true_slots}-cell table with a {pred_slots}-cell table compares "
+            f"{true_slots * pred_slots} cell pairs, more than the limit of {limit} "
+            "(PARSESCORE_MAX_GRITS_PAIRS)"
+        )
