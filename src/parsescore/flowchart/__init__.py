@@ -1,7 +1,8 @@
 """Flowchart parsing benchmark, compatible with Flowde's ``ParsingBenchmark``.
 
 ``from parsescore.flowchart import ParsingBenchmark`` replaces
-``from flowde.benchmarks.parsing.parsing_bench import ParsingBenchmark``.
+``from flowde.benchmarks.parsing.parsing_bench import ParsingBenchmark``. ``read_mermaid`` and
+``read_dot`` read flowcharts written in Mermaid or Graphviz DOT into the same model.
 """
 
 from typing import TYPE_CHECKING
@@ -11,6 +12,12 @@ from parsescore.lazy import lazy_exports
 if TYPE_CHECKING:
     from parsescore.flowchart.benchmark import (
         ParsingBenchmark,
+    )
+    from parsescore.flowchart.formats import (
+        Flowchart,
+        FlowNode,
+        read_dot,
+        read_mermaid,
     )
     from parsescore.flowchart.models import (
         Diagram,
@@ -34,6 +41,10 @@ if TYPE_CHECKING:
 
 _EXPORTS = {
     "ParsingBenchmark": "parsescore.flowchart.benchmark",
+    "Flowchart": "parsescore.flowchart.formats",
+    "FlowNode": "parsescore.flowchart.formats",
+    "read_dot": "parsescore.flowchart.formats",
+    "read_mermaid": "parsescore.flowchart.formats",
     "Diagram": "parsescore.flowchart.models",
     "DiagramMatch": "parsescore.flowchart.models",
     "DiagramOptions": "parsescore.flowchart.models",
@@ -55,7 +66,9 @@ __all__ = [
     "DiagramMatch",
     "DiagramOptions",
     "DistanceFnProtocol",
+    "FlowNode",
     "FlowScores",
+    "Flowchart",
     "Node",
     "NodeMatch",
     "NodeMatches",
@@ -67,5 +80,7 @@ __all__ = [
     "levenshtein",
     "levenshtein_with_text_normalisation",
     "normalise_text",
+    "read_dot",
+    "read_mermaid",
 ]
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -12,8 +12,10 @@ from typing import Any
 
 from rich.progress import Progress
 
+from parsescore.flowchart.edges import EdgeLabels, edge_label_cost
 from parsescore.flowchart.load import (
     check_truth_files,
+    load_format_truth,
     load_pred_diagrams,
     load_true_diagram_options,
     validate_pred_diagram_sources,
@@ -152,8 +154,10 @@ class ParsingBenchmark:
     for wrong structure or values, each naming the file). The matching of every flowchart is
     computed once, on first use, and every method derives its numbers from it.
 
-    Beyond Flowde's parameters: keyword-only ``show_progress`` (default: when stderr is a
-    terminal).
+    Beyond Flowde's parameters, keyword-only: ``show_progress`` (default: when stderr is a
+    terminal); ``pred_format`` (``auto``: by extension, or ``json``, ``mermaid``, ``dot``);
+    ``true_diagrams_dir``, a folder of single-option Mermaid/DOT truths used instead of the
+    four part folders, and its ``truth_format``.
 
     On the bundled example (the seed's ``example_0`` and four CONSORT flowcharts):
 
@@ -188,11 +192,44 @@ class ParsingBenchmark:
         expected_num_diagrams: int = N_DIAGRAMS_IN_BENCHMARK,
         *,
         show_progress: bool | None = None,
+        pred_format: str = "auto",
+        true_diagrams_dir: Path | None = None,
+        truth_format: str = "auto",
     ) -> None:
         if not callable(distance_fn):
             raise TypeError(f"distance_fn must be callable, got {type(distance_fn).__name__}")
-        self.pred_sources = validate_pred_diagram_sources(pred_diagrams_dir)
+        self.pred_sources = validate_pred_diagram_sources(pred_diagrams_dir, pred_format)
         pred_stems = [p.stem for p in self.pred_sources.node_text_source.paths]
+        #: Edge labels per flowchart, where its file's format carries them (Mermaid, DOT).
+        self.pred_edge_labels: dict[str, EdgeLabels] = {
+            path.stem: labels
+            for path, labels in zip(
+                self.pred_sources.node_text_source.paths,
+                self.pred_sources.node_text_source.edge_labels,
+                strict=True,
+            )
+            if labels is not None
+        }
+        self.true_edge_labels: dict[str, EdgeLabels] = {}
+        if true_diagrams_dir is not None:
+            format_truth = load_format_truth(
+                Path(true_diagrams_dir),
+                truth_format,
+                pred_stems=pred_stems,
+                expected_num_diagrams=expected_num_diagrams,
+                allow_missing_pred_diagrams=allow_missing_pred_diagrams,
+            )
+            self.true_edge_labels = format_truth.edge_labels
+            self.true_paths: tuple[Path, ...] = format_truth.paths
+            self._finish_init(
+                format_truth.stems,
+                list(format_truth.options),
+                pred_stems,
+                distance_fn,
+                allow_missing_pred_diagrams,
+                show_progress,
+            )
+            return
         truth = check_truth_files(
             true_nodes_dir=true_nodes_dir,
             true_labels_dir=true_labels_dir,
@@ -202,16 +239,35 @@ class ParsingBenchmark:
             expected_num_diagrams=expected_num_diagrams,
             allow_missing_pred_diagrams=allow_missing_pred_diagrams,
         )
+        self.true_paths = truth.paths["nodes"]
+        # Every ground-truth flowchart is validated, also those without a prediction.
+        all_options = load_true_diagram_options(truth)
+        self._finish_init(
+            truth.stems,
+            all_options,
+            pred_stems,
+            distance_fn,
+            allow_missing_pred_diagrams,
+            show_progress,
+        )
+
+    def _finish_init(
+        self,
+        truth_stems: Sequence[str],
+        all_options: list[DiagramOptions],
+        pred_stems: list[str],
+        distance_fn: DistanceFnProtocol,
+        allow_missing_pred_diagrams: bool,
+        show_progress: bool | None,
+    ) -> None:
         self.pred_diagrams: list[Diagram] = sorted(
             load_pred_diagrams(self.pred_sources), key=lambda d: d.parent_img_code
         )
-        # Every ground-truth flowchart is validated, also those without a prediction.
-        all_options = load_true_diagram_options(truth)
         self.true_diagrams_options_list: list[DiagramOptions] = sorted(
             (d for d in all_options if d.parent_img_code in set(pred_stems)),
             key=lambda d: d.parent_img_code,
         )
-        self.missing_pred_diagrams: list[str] = sorted(set(truth.stems) - set(pred_stems))
+        self.missing_pred_diagrams: list[str] = sorted(set(truth_stems) - set(pred_stems))
         self.allow_missing_pred_diagrams = allow_missing_pred_diagrams
         self.distance_fn = distance_fn
         self.pred_structure = self.pred_sources.structure
@@ -329,6 +385,23 @@ class ParsingBenchmark:
     def all_flow_jaccard_scores(self) -> list[float]:
         """One flow Jaccard per flowchart."""
         return [s.jaccard for s in self.all_flow_scores()]
+
+    def edge_label_costs(self) -> dict[str, float]:
+        """``edge_label_cost`` per flowchart whose truth and prediction both carry edge labels
+        (read from Mermaid or DOT); not a Flowde method (see :mod:`parsescore.flowchart.edges`)."""
+        costs = {}
+        for nm in self.node_matches():
+            stem = nm.parent_img_code
+            if stem in self.true_edge_labels and stem in self.pred_edge_labels:
+                costs[stem] = float(
+                    edge_label_cost(
+                        nm,
+                        self.true_edge_labels[stem],
+                        self.pred_edge_labels[stem],
+                        self.distance_fn,
+                    )
+                )
+        return costs
 
     def avg_flow_jaccard(self) -> float:
         """Unweighted mean flow Jaccard; ValueError when there is nothing to average."""

@@ -29,6 +29,15 @@ class Distance(StrEnum):
     raw = "raw"
 
 
+class Format(StrEnum):
+    """A flowchart file's format (parsescore.flowchart.formats.FORMATS)."""
+
+    auto = "auto"
+    json = "json"
+    mermaid = "mermaid"
+    dot = "dot"
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``flowchart`` command to a typer app."""
 
@@ -37,12 +46,18 @@ def register(app: typer.Typer) -> None:
         truth: Annotated[
             Path,
             typer.Option(
-                "--truth", help="Ground-truth folder with nodes/ labels/ flow/ additional_texts/."
+                "--truth",
+                help="Ground-truth folder with nodes/ labels/ flow/ additional_texts/, or of "
+                "one .mmd/.mermaid/.dot/.gv file per flowchart.",
             ),
         ],
         pred: Annotated[
             list[Path],
-            typer.Option("--pred", help="Prediction folder; repeat for separately parsed parts."),
+            typer.Option(
+                "--pred",
+                help="Prediction folder (.json, .mmd, .mermaid, .dot, .gv files); repeat for "
+                "separately parsed parts.",
+            ),
         ],
         expected_num_diagrams: Annotated[
             int | None,
@@ -61,6 +76,17 @@ def register(app: typer.Typer) -> None:
             Distance,
             typer.Option("--distance", help="normalised (Flowde's default) or raw Levenshtein."),
         ] = Distance.normalised,
+        pred_format: Annotated[
+            Format,
+            typer.Option(
+                "--pred-format",
+                help="auto (by extension), json, mermaid or dot; a forced format also reads .txt.",
+            ),
+        ] = Format.auto,
+        truth_format: Annotated[
+            Format,
+            typer.Option("--truth-format", help="auto (by extension), mermaid or dot."),
+        ] = Format.auto,
         out: OutOption = None,
         result: ResultOption = None,
         csv: CsvOption = None,
@@ -84,6 +110,8 @@ def register(app: typer.Typer) -> None:
             dask_scheduler=dask_scheduler,
             cache=cache,
             quiet=quiet,
+            pred_format=pred_format.value,
+            truth_format=truth_format.value,
         )
         out_console = console()
         summarise(scored, out_console)

@@ -21,6 +21,8 @@ _COSTS = (
     Metric("node_text_cost", "node text cost", False, "cost", headline=True),
     Metric("label_cost", "label cost", False, "cost", headline=True),
     Metric("additional_text_cost", "additional text cost", False, "cost", headline=True),
+    # Mermaid/DOT only: the texts on arrows (not a Flowde number; parsescore.flowchart.edges)
+    Metric("edge_label_cost", "edge label cost", False, "cost"),
 )
 
 KIND = Kind(
@@ -64,6 +66,21 @@ KIND = Kind(
         accept=lazy("parsescore.flowchart.predict:accept"),
         response_format=lazy("parsescore.flowchart.predict:response_format"),
         run_options={"allow_missing": True},  # failed images are missing predictions
+        default_format="json",
+        formats={
+            "mermaid": PredictParts(
+                suffix=".mmd",
+                prompt=lazy("parsescore.flowchart.predict:prompt_mermaid"),
+                accept=lazy("parsescore.flowchart.predict:accept_mermaid"),
+                run_options={"allow_missing": True},
+            ),
+            "dot": PredictParts(
+                suffix=".dot",
+                prompt=lazy("parsescore.flowchart.predict:prompt_dot"),
+                accept=lazy("parsescore.flowchart.predict:accept_dot"),
+                run_options={"allow_missing": True},
+            ),
+        },
     ),
     demo=lazy("parsescore.flowchart.demo:run_demo"),
 )

@@ -15,7 +15,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from parsescore.errors import InputError
-from parsescore.files import load_json
+from parsescore.files import load_json, read_text
+from parsescore.flowchart.edges import EdgeLabels
+from parsescore.flowchart.formats import FORMATS, SUFFIXES, format_of, read_flowchart
 from parsescore.flowchart.models import (
     Diagram,
     DiagramOptions,
@@ -25,13 +27,18 @@ from parsescore.flowchart.models import (
 
 __all__ = [
     "FlowchartTypeError",
+    "FormatTruth",
     "PredDiagramSource",
     "PredDiagramSources",
     "TruthFiles",
     "check_pred_document",
     "check_truth_files",
+    "format_truth_paths",
+    "is_format_truth",
+    "load_format_truth",
     "load_pred_diagrams",
     "load_true_diagram_options",
+    "read_flowchart_file",
     "validate_pred_diagram_sources",
 ]
 
@@ -99,12 +106,51 @@ def _keys(d: dict[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class PredDiagramSource:
-    """One validated prediction directory: its files and the parts they contain."""
+    """One validated prediction directory: its files and the parts they contain.
+
+    ``edge_labels`` has, per file, the labels on its edges when its format carries them
+    (Mermaid, DOT), else None (Flowde's JSON).
+    """
 
     diagrams_dir: Path
     paths: tuple[Path, ...]
     structure: PredDiagramStructure
     data: tuple[dict[str, Any], ...]
+    edge_labels: tuple[EdgeLabels | None, ...] = ()
+
+
+def _flowchart_files(directory: Path, what: str, fmt: str) -> list[Path]:
+    """A folder's flowchart files: by extension, or (a format forced) also ``.txt`` files."""
+    if fmt not in FORMATS:
+        raise InputError(f"unknown flowchart format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    if not directory.exists():
+        raise InputError(f"{what} directory does not exist", path=directory)
+    if not directory.is_dir():
+        raise InputError(
+            f"{what} should be a directory of .json, .mmd, .mermaid, .dot or .gv files",
+            path=directory,
+        )
+    suffixes = set(SUFFIXES) | ({".txt"} if fmt != "auto" else set())
+    paths = sorted(p for p in directory.iterdir() if p.suffix.lower() in suffixes and p.is_file())
+    by_stem: dict[str, Path] = {}
+    for path in paths:
+        if path.stem in by_stem:
+            raise InputError(
+                f"two files for flowchart {path.stem!r}: {by_stem[path.stem].name} and "
+                f"{path.name}; keep one",
+                path=directory,
+            )
+        by_stem[path.stem] = path
+    return paths
+
+
+def read_flowchart_file(path: Path, fmt: str = "auto") -> tuple[Any, EdgeLabels | None]:
+    """A file's content as Flowde JSON, and its edge labels (None for JSON files)."""
+    found = format_of(path, fmt)
+    if found is None or found == "json":
+        return load_json(path), None
+    chart = read_flowchart(read_text(path), found, path=path)
+    return chart.as_json(), chart.edge_labels
 
 
 @dataclass(frozen=True)
@@ -119,15 +165,19 @@ class PredDiagramSources:
         return next(s for s in self.sources if s.structure.node_text)
 
 
-def _check_pred_directory(directory: Path) -> PredDiagramSource:
-    paths = _json_files(directory, "prediction")
+def _check_pred_directory(directory: Path, fmt: str = "auto") -> PredDiagramSource:
+    paths = _flowchart_files(directory, "prediction", fmt)
     if not paths:
-        raise InputError("no prediction .json files found", path=directory)
+        raise InputError(
+            "no prediction .json files found (nor .mmd, .mermaid, .dot or .gv)", path=directory
+        )
     preds: list[dict[str, Any]] = []
+    edge_labels: list[EdgeLabels | None] = []
     for path in paths:
-        data = load_json(path)
+        data, labels = read_flowchart_file(path, fmt)
         _expect(data, dict, path=path, where="top level", what="a prediction file")
         preds.append(data)
+        edge_labels.append(labels)
 
     first_path, first = paths[0], preds[0]
     _check_top_keys(first, first_path)
@@ -141,7 +191,7 @@ def _check_pred_directory(directory: Path) -> PredDiagramSource:
     node_keys, structure = _pred_structure(first, first_path)
     for path, pred in zip(paths, preds, strict=True):
         _check_pred_file(path, pred, node_keys, structure)
-    return PredDiagramSource(directory, tuple(paths), structure, tuple(preds))
+    return PredDiagramSource(directory, tuple(paths), structure, tuple(preds), tuple(edge_labels))
 
 
 def _check_top_keys(first: dict[str, Any], first_path: Path) -> None:
@@ -261,8 +311,13 @@ def _check_pred_nodes(
                     )
 
 
-def validate_pred_diagram_sources(pred_diagrams_dirs: Path | Sequence[Path]) -> PredDiagramSources:
-    """Validate one prediction directory, or several holding separately parsed parts."""
+def validate_pred_diagram_sources(
+    pred_diagrams_dirs: Path | Sequence[Path], fmt: str = "auto"
+) -> PredDiagramSources:
+    """Validate one prediction directory, or several holding separately parsed parts.
+
+    ``fmt`` (``auto``: by extension) is the format of every file.
+    """
     if isinstance(pred_diagrams_dirs, str | Path):
         directories: tuple[Path, ...] = (Path(pred_diagrams_dirs),)
     else:
@@ -274,7 +329,7 @@ def validate_pred_diagram_sources(pred_diagrams_dirs: Path | Sequence[Path]) -> 
             "each prediction directory may be given only once; found "
             f"{[str(d) for d in directories]}"
         )
-    sources = tuple(_check_pred_directory(d) for d in directories)
+    sources = tuple(_check_pred_directory(d, fmt) for d in directories)
 
     part_sources: dict[ParsingPart, Path] = {}
     for source in sources:
@@ -353,11 +408,18 @@ def load_pred_diagrams(sources: PredDiagramSources) -> list[Diagram]:
 
 
 def _validate_diagram(
-    payload: dict[str, Any], path: Path | dict[str, Path], option: int | None = None
+    payload: dict[str, Any],
+    path: Path | dict[str, Path],
+    option: int | None = None,
+    *,
+    isolated_nodes: bool = False,
 ) -> Diagram:
-    """Validate with the model; ``path`` may map each ground-truth part to its file."""
+    """Validate with the model; ``path`` may map each ground-truth part to its file.
+
+    ``isolated_nodes``: a ground truth read from Mermaid or DOT may have nodes in no edge.
+    """
     try:
-        return Diagram.model_validate(payload)
+        return Diagram.model_validate(payload, context={"isolated_nodes": isolated_nodes})
     except ValidationError as exc:
         first = exc.errors()[0]
         if isinstance(path, dict):
@@ -425,15 +487,7 @@ def check_truth_files(
                 f"{sorted(set(stems) - set(other))}, extra {sorted(set(other) - set(stems))}",
                 path=dirs[part],
             )
-    if allow_missing_pred_diagrams:
-        unknown = sorted(set(pred_stems) - set(stems))
-        if unknown:
-            raise InputError(f"predictions without ground truth: {unknown}")
-    elif list(pred_stems) != list(stems):
-        raise InputError(
-            "prediction stems do not match the ground-truth stems: missing "
-            f"{sorted(set(stems) - set(pred_stems))}, extra {sorted(set(pred_stems) - set(stems))}"
-        )
+    _check_pred_stems(stems, pred_stems, allow_missing_pred_diagrams)
 
     data = {part: tuple(load_json(p) for p in part_paths) for part, part_paths in paths.items()}
     # Flowde compares the parts with each other before it checks each file's types, so a value
@@ -448,6 +502,20 @@ def check_truth_files(
         for path, content in zip(paths[part], data[part], strict=True):
             _check_truth_options(path, content, part)
     return TruthFiles(stems, paths, data)
+
+
+def _check_pred_stems(
+    stems: Sequence[str], pred_stems: Sequence[str], allow_missing_pred_diagrams: bool
+) -> None:
+    if allow_missing_pred_diagrams:
+        unknown = sorted(set(pred_stems) - set(stems))
+        if unknown:
+            raise InputError(f"predictions without ground truth: {unknown}")
+    elif list(pred_stems) != list(stems):
+        raise InputError(
+            "prediction stems do not match the ground-truth stems: missing "
+            f"{sorted(set(stems) - set(pred_stems))}, extra {sorted(set(pred_stems) - set(stems))}"
+        )
 
 
 def _node_numbers(option: object) -> list[Any] | None:
@@ -636,3 +704,89 @@ def load_true_diagram_options(
             options.append(_validate_diagram(payload, files, option=i))
         result.append(DiagramOptions(options=options, parent_img_code=stem))
     return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Ground truth as Mermaid or DOT files (one option each)
+
+
+@dataclass(frozen=True)
+class FormatTruth:
+    """A ground-truth folder of Mermaid/DOT files: one option per flowchart, with edge labels."""
+
+    stems: tuple[str, ...]
+    options: tuple[DiagramOptions, ...]
+    edge_labels: dict[str, EdgeLabels]
+    paths: tuple[Path, ...]
+
+
+def is_format_truth(directory: Path, fmt: str = "auto") -> bool:
+    """Whether ``directory`` is a folder of Mermaid/DOT truth files (not the four-part layout)."""
+    directory = Path(directory)
+    if fmt not in ("auto", "mermaid", "dot") or not directory.is_dir():
+        return False
+    if all((directory / part).is_dir() for part in TRUTH_PARTS):
+        return False
+    return bool(format_truth_paths(directory, fmt))
+
+
+def format_truth_paths(directory: Path, fmt: str = "auto") -> list[Path]:
+    """The Mermaid/DOT files of a ground-truth folder, sorted by stem."""
+    paths = [
+        p
+        for p in _flowchart_files(Path(directory), "ground-truth", fmt)
+        if format_of(p, fmt) in ("mermaid", "dot")
+    ]
+    return sorted(paths, key=lambda p: p.stem)
+
+
+def load_format_truth(
+    directory: Path,
+    fmt: str = "auto",
+    *,
+    expected_num_diagrams: int,
+    pred_stems: Sequence[str],
+    allow_missing_pred_diagrams: bool,
+) -> FormatTruth:
+    """Read and check a folder of single-option ``.mmd``/``.mermaid``/``.dot``/``.gv`` truths."""
+    directory = Path(directory)
+    paths = format_truth_paths(directory, fmt)
+    if not paths:
+        raise InputError(
+            "no ground-truth .mmd, .mermaid, .dot or .gv files, nor nodes/ labels/ flow/ "
+            "additional_texts/ folders",
+            path=directory,
+        )
+    stems = tuple(p.stem for p in paths)
+    if len(stems) != expected_num_diagrams:
+        raise InputError(
+            f"expected {expected_num_diagrams} flowcharts (expected_num_diagrams) in the "
+            f"ground truth, found {len(stems)}",
+            path=directory,
+        )
+    if not allow_missing_pred_diagrams and len(pred_stems) != expected_num_diagrams:
+        raise InputError(
+            f"expected {expected_num_diagrams} predicted flowcharts, found {len(pred_stems)} "
+            "(pass allow_missing_pred_diagrams=True / --allow-missing to score a subset)"
+        )
+    _check_pred_stems(stems, sorted(pred_stems), allow_missing_pred_diagrams)
+    options = []
+    edge_labels: dict[str, EdgeLabels] = {}
+    for stem, path in zip(stems, paths, strict=True):
+        data, labels = read_flowchart_file(path, fmt)
+        payload = {
+            "nodes": [
+                {**node, "parent_img_code": stem, "diagram_type": "true", "true_option_idx": 0}
+                for node in data["nodes"]
+            ],
+            "additional_texts": data["additional_texts"],
+            "parent_img_code": stem,
+            "diagram_type": "true",
+            "true_option_idx": 0,
+        }
+        if not payload["nodes"]:
+            raise InputError("the flowchart has no nodes", path=path)
+        diagram = _validate_diagram(payload, path, option=0, isolated_nodes=True)
+        options.append(DiagramOptions(options=[diagram], parent_img_code=stem))
+        edge_labels[stem] = labels or {}
+    return FormatTruth(stems, tuple(options), edge_labels, tuple(paths))

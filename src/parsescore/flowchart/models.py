@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationInfo, model_validator
 
 from parsescore.scores import Counts
 
@@ -98,6 +98,9 @@ class Diagram(BaseModel):
     parent_img_code: str
     diagram_type: DiagramType
     true_option_idx: int | None
+    # set when validated with context {"isolated_nodes": True}: a Mermaid or DOT truth may
+    # draw a node in no edge (Flowde's JSON truth may not); kept for later re-checks
+    _isolated_nodes: bool = PrivateAttr(default=False)
 
     @property
     def text_done(self) -> bool:
@@ -120,7 +123,7 @@ class Diagram(BaseModel):
         return self.labels_done and self.flow_done and self.additional_texts_done
 
     @model_validator(mode="after")
-    def _check(self) -> Diagram:
+    def _check(self, info: ValidationInfo) -> Diagram:
         where = f"diagram {self.parent_img_code}"
         if (self.diagram_type == "true") != (self.true_option_idx is not None):
             raise ValueError(f"{where}: a true diagram needs a true_option_idx, a prediction none")
@@ -162,7 +165,9 @@ class Diagram(BaseModel):
                 raise ValueError(f"{where}: ground-truth node numbers must be 1..n in order")
             in_flow = {n.node_number for n in self.nodes if n.points_to}
             in_flow |= {t for n in self.nodes for t in n.points_to or []}
-            if in_flow != set(numbers):
+            if isinstance(info.context, dict) and info.context.get("isolated_nodes"):
+                self._isolated_nodes = True
+            if in_flow != set(numbers) and not self._isolated_nodes:
                 raise ValueError(
                     f"{where}: every node must point to or be pointed to by another node; not in "
                     f"the flow: {sorted(set(numbers) - in_flow)}"

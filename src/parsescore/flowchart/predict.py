@@ -1,5 +1,7 @@
 """Flowcharts from images (``parsescore predict flowchart``): the prompt, the structured-output
-schema and the check that turns a model's answer into a prediction file."""
+schema and the check that turns a model's answer into a prediction file; in Flowde's JSON (the
+default) or, with ``--format mermaid|dot``, in Mermaid or Graphviz DOT (read back with the
+readers of :mod:`parsescore.flowchart.formats` before the answer is kept)."""
 
 from __future__ import annotations
 
@@ -9,10 +11,20 @@ from typing import Any
 
 from parsescore.errors import InputError
 from parsescore.files import dump_json, parse_json
+from parsescore.flowchart.formats import FlowchartFormat, read_flowchart
 from parsescore.flowchart.load import FlowchartTypeError, check_pred_document
 from parsescore.predict.answers import AnswerError
 
-__all__ = ["FLOWCHART_SCHEMA", "accept", "prompt", "response_format"]
+__all__ = [
+    "FLOWCHART_SCHEMA",
+    "accept",
+    "accept_dot",
+    "accept_mermaid",
+    "prompt",
+    "prompt_dot",
+    "prompt_mermaid",
+    "response_format",
+]
 
 #: The JSON Schema sent as the structured-output format of flowchart requests (strict mode:
 #: every property required, no others), matching the flowchart prediction format.
@@ -48,9 +60,44 @@ def response_format() -> dict[str, Any]:
     }
 
 
+def _bundled(name: str) -> str:
+    return (resources.files("parsescore.flowchart") / name).read_text(encoding="utf-8")
+
+
 def prompt() -> str:
     """The bundled prompt template (``prompt.txt`` beside this module)."""
-    return (resources.files("parsescore.flowchart") / "prompt.txt").read_text(encoding="utf-8")
+    return _bundled("prompt.txt")
+
+
+def prompt_mermaid() -> str:
+    """The prompt asking for a Mermaid flowchart (``prompt_mermaid.txt``)."""
+    return _bundled("prompt_mermaid.txt")
+
+
+def prompt_dot() -> str:
+    """The prompt asking for a Graphviz DOT digraph (``prompt_dot.txt``)."""
+    return _bundled("prompt_dot.txt")
+
+
+def _accept_format(text: str, stem: str, fmt: FlowchartFormat, suffix: str) -> str:
+    """An answer in Mermaid or DOT that its reader and the prediction-folder checks accept."""
+    path = Path(f"{stem}{suffix}")
+    try:
+        chart = read_flowchart(text, fmt, path=path)
+        check_pred_document(chart.as_json(), path=path)
+    except (InputError, FlowchartTypeError) as exc:
+        raise AnswerError(str(exc)) from None
+    return text.rstrip() + "\n"
+
+
+def accept_mermaid(text: str, stem: str) -> tuple[str, tuple[str, ...]]:
+    """A Mermaid flowchart with at least one node, kept as written (``.mmd``)."""
+    return _accept_format(text, stem, "mermaid", ".mmd"), ()
+
+
+def accept_dot(text: str, stem: str) -> tuple[str, tuple[str, ...]]:
+    """A Graphviz DOT graph with at least one node, kept as written (``.dot``)."""
+    return _accept_format(text, stem, "dot", ".dot"), ()
 
 
 def accept(text: str, stem: str) -> tuple[str, tuple[str, ...]]:

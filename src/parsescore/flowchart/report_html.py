@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from parsescore.flowchart.kind import KIND
 from parsescore.flowchart.models import FIRST_UNMATCHED_ENDPOINT_ID
 from parsescore.report import plots
 from parsescore.report.draw import MAX_DRAWN, DrawEdge, DrawNode, canvas, layered_layout, svg_graph
@@ -300,5 +301,23 @@ def drilldown(system: System, items: Sequence[str]) -> str:
     if missing:
         out.append(f'<p class="note">Missing predictions: {e(", ".join(map(str, missing)))}</p>')
     for item in items:
-        out.append(item_details(system, item, _diagram(system.result.details.get(item, {}))))
+        out.append(
+            item_details(
+                system,
+                item,
+                _edge_label_cost(system.result.items.get(item, {}))
+                + _diagram(system.result.details.get(item, {})),
+            )
+        )
     return "".join(out)
+
+
+def _edge_label_cost(values: Mapping[str, float]) -> str:
+    """The diagram's ``edge_label_cost``, where truth and prediction carry edge labels."""
+    if "edge_label_cost" not in values:
+        return ""
+    metric = KIND.metric("edge_label_cost")
+    return (
+        f'<p class="note">{e(metric.label)}: {e(metric.show(values["edge_label_cost"]))} '
+        "(labels on matched edges, Mermaid/DOT only; not a Flowde number)</p>"
+    )

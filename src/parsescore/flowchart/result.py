@@ -17,7 +17,8 @@ from typing import Any, Literal
 from parsescore import __version__
 from parsescore.errors import InputError
 from parsescore.flowchart.benchmark import ParsingBenchmark, use_runner
-from parsescore.flowchart.load import TRUTH_PARTS
+from parsescore.flowchart.formats import format_of
+from parsescore.flowchart.load import TRUTH_PARTS, format_truth_paths, is_format_truth
 from parsescore.flowchart.models import FlowScores, NodeMatches, TextListMatches
 from parsescore.results import Reader, Result
 from parsescore.scores import Counts, micro_counts
@@ -25,8 +26,9 @@ from parsescore.text import levenshtein, levenshtein_with_text_normalisation
 
 __all__ = ["COSTS", "DISTANCES", "FLOW_SCORES", "evaluate", "read", "to_result"]
 
-#: A diagram's edit costs (lower is better), as metrics and as keys of its record.
-COSTS = ("node_text_cost", "label_cost", "additional_text_cost")
+#: A diagram's edit costs (lower is better), as metrics and as keys of its record; the last
+#: only where truth and prediction carry edge labels (Mermaid, DOT).
+COSTS = ("node_text_cost", "label_cost", "additional_text_cost", "edge_label_cost")
 #: A diagram's flow scores; metrics ``flow_<name>``.
 FLOW_SCORES = ("precision", "recall", "f1", "jaccard")
 #: ``--distance``: Flowde's default (normalised text) or raw Levenshtein.
@@ -47,13 +49,18 @@ def evaluate(
     cache: str | Path | None = None,
     quiet: bool = False,
     name: str | None = None,
+    pred_format: str = "auto",
+    truth_format: str = "auto",
 ) -> Result:
     """Score prediction folder(s) ``pred`` against the ground-truth folder ``truth``.
 
-    ``truth`` holds ``nodes/ labels/ flow/ additional_texts/``; ``pred`` is one folder, or a
-    list of folders of separately parsed parts. ``expected_num_diagrams`` defaults to the
-    number of flowcharts in ``truth``; ``allow_missing`` scores only the flowcharts that have
-    predictions. The numbers are Flowde's ``ParsingBenchmark``'s.
+    ``truth`` holds ``nodes/ labels/ flow/ additional_texts/``, or one Mermaid/DOT file per
+    flowchart (``.mmd .mermaid .dot .gv``); ``pred`` is one folder, or a list of folders of
+    separately parsed parts, of ``.json``, Mermaid or DOT files. ``pred_format`` /
+    ``truth_format`` override the extension. ``expected_num_diagrams`` defaults to the number
+    of flowcharts in ``truth``; ``allow_missing`` scores only the flowcharts that have
+    predictions. The numbers are Flowde's ``ParsingBenchmark``'s, plus ``edge_label_cost``
+    where both sides carry edge labels.
     """
     truth = Path(truth)
     preds = [Path(pred)] if isinstance(pred, str | Path) else [Path(p) for p in pred]
@@ -65,9 +72,32 @@ def evaluate(
         raise InputError("--truth folder does not exist", path=truth)
     if not truth.is_dir():
         raise InputError(
-            "--truth should be a directory holding nodes/ labels/ flow/ additional_texts/",
+            "--truth should be a directory holding nodes/ labels/ flow/ additional_texts/ "
+            "or .mmd/.dot files",
             path=truth,
         )
+    options: dict[str, Any] = {
+        "distance": distance,
+        "allow_missing": allow_missing,
+        "expected_num_diagrams": expected_num_diagrams,
+    }
+    if pred_format != "auto" or truth_format != "auto":
+        options |= {"pred_format": pred_format, "truth_format": truth_format}
+    if is_format_truth(truth, truth_format):
+        if expected_num_diagrams is None:
+            expected_num_diagrams = len(format_truth_paths(truth, truth_format))
+        options["expected_num_diagrams"] = expected_num_diagrams
+        bench = ParsingBenchmark(
+            pred_diagrams_dir=preds[0] if len(preds) == 1 else preds,
+            distance_fn=DISTANCES[distance],
+            allow_missing_pred_diagrams=allow_missing,
+            expected_num_diagrams=expected_num_diagrams,
+            show_progress=False if quiet else None,
+            pred_format=pred_format,
+            true_diagrams_dir=truth,
+            truth_format=truth_format,
+        )
+        return _scored(bench, truth, preds, options, jobs, dask_scheduler, cache, quiet, name)
     missing = [part for part in TRUTH_PARTS if not (truth / part).is_dir()]
     if missing:
         raise InputError(
@@ -87,18 +117,45 @@ def evaluate(
         true_additional_texts_dir=truth / "additional_texts",
         expected_num_diagrams=expected_num_diagrams,
         show_progress=False if quiet else None,
+        pred_format=pred_format,
     )
+    options["expected_num_diagrams"] = expected_num_diagrams
+    return _scored(bench, truth, preds, options, jobs, dask_scheduler, cache, quiet, name)
+
+
+def _scored(
+    bench: ParsingBenchmark,
+    truth: Path,
+    preds: list[Path],
+    options: dict[str, Any],
+    jobs: int,
+    dask_scheduler: str | None,
+    cache: str | Path | None,
+    quiet: bool,
+    name: str | None,
+) -> Result:
     use_runner(bench, jobs=jobs, dask_scheduler=dask_scheduler, cache_dir=cache, quiet=quiet)
-    return to_result(
-        bench,
-        inputs={"truth": str(truth), "pred": [str(p) for p in preds]},
-        options={
-            "distance": distance,
-            "allow_missing": allow_missing,
-            "expected_num_diagrams": expected_num_diagrams,
-        },
-        name=name or preds[0].name,
-    )
+    inputs: dict[str, Any] = {"truth": str(truth), "pred": [str(p) for p in preds]}
+    formats = _formats_read(bench, options)
+    if formats:
+        inputs["formats"] = formats
+    return to_result(bench, inputs=inputs, options=options, name=name or preds[0].name)
+
+
+def _formats_read(bench: ParsingBenchmark, options: dict[str, Any]) -> dict[str, Any]:
+    """Which formats were read, file counts per format, when any is not Flowde's JSON (so
+    that ``auto`` says what it chose; JSON-only results stay as they were)."""
+    counts: dict[str, dict[str, int]] = {"truth": {}, "pred": {}}
+    for source in bench.pred_sources.sources:
+        for path in source.paths:
+            fmt = format_of(path, options.get("pred_format", "auto")) or "json"
+            counts["pred"][fmt] = counts["pred"].get(fmt, 0) + 1
+    for path in bench.true_paths:
+        fmt = format_of(path, options.get("truth_format", "auto")) or "json"
+        counts["truth"][fmt] = counts["truth"].get(fmt, 0) + 1
+    if set(counts["truth"]) | set(counts["pred"]) <= {"json"}:
+        return {}
+    return counts
 
 
 def _edges(edges: set[tuple[int, int]]) -> list[list[int]]:
@@ -158,6 +215,7 @@ def to_result(
     """
     caps = bench.capabilities
     node_matches = bench.node_matches()
+    edge_costs = bench.edge_label_costs()
     additional = bench.additional_text_matches() if caps.additional_text_matches else None
     diagrams: list[dict[str, Any]] = []
     items: dict[str, dict[str, float]] = {}
@@ -169,6 +227,8 @@ def to_result(
             costs["label_cost"] = nm.total_label_error_cost
         if additional is not None:
             costs["additional_text_cost"] = additional[k].total_cost
+        if stem in edge_costs:
+            costs["edge_label_cost"] = edge_costs[stem]
         detail: dict[str, Any] = {"option": nm.true_diagram_option_idx}
         metrics = {metric: float(value) for metric, value in costs.items()}
         record: dict[str, Any] = {"stem": stem, "option": nm.true_diagram_option_idx, **costs}
@@ -195,6 +255,8 @@ def to_result(
         totals["label_cost"] = bench.total_label_cost()
     if caps.additional_text_matches:
         totals["additional_text_cost"] = bench.total_additional_text_cost()
+    if edge_costs:
+        totals["edge_label_cost"] = sum(edge_costs.values())
     micro: Counts | None = None
     if caps.flow_scores and diagrams:
         totals["avg_flow_jaccard"] = bench.avg_flow_jaccard()

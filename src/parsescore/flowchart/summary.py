@@ -21,7 +21,10 @@ def _fmt(value: float) -> str:
 def print_summary(result: dict[str, Any], console: Console | None = None) -> None:
     """Per-diagram table and totals, as the CLI prints them."""
     console = console or Console()
-    has = {key: key in result["totals"] for key in ("label_cost", "additional_text_cost")}
+    has = {
+        key: key in result["totals"]
+        for key in ("label_cost", "additional_text_cost", "edge_label_cost")
+    }
     has_flow = "avg_flow_jaccard" in result["totals"]
     table = Table(
         title="Flowchart parsing benchmark",
@@ -36,6 +39,8 @@ def print_summary(result: dict[str, Any], console: Console | None = None) -> Non
         table.add_column("label", justify="right")
     if has["additional_text_cost"]:
         table.add_column("extra", justify="right")
+    if has["edge_label_cost"]:
+        table.add_column("edge", justify="right")
     if has_flow:
         for name in ("tp/fp/fn", "P", "R", "F1", "Jaccard"):
             table.add_column(name, justify="right", no_wrap=True)
@@ -45,6 +50,8 @@ def print_summary(result: dict[str, Any], console: Console | None = None) -> Non
             row.append(_fmt(d["label_cost"]))
         if has["additional_text_cost"]:
             row.append(_fmt(d["additional_text_cost"]))
+        if has["edge_label_cost"]:
+            row.append(_fmt(d["edge_label_cost"]) if "edge_label_cost" in d else "–")
         if has_flow:
             f = d["flow"]
             row += [
@@ -61,6 +68,8 @@ def print_summary(result: dict[str, Any], console: Console | None = None) -> Non
         total_row.append(_fmt(t["label_cost"]))
     if has["additional_text_cost"]:
         total_row.append(_fmt(t["additional_text_cost"]))
+    if has["edge_label_cost"]:
+        total_row.append(_fmt(t["edge_label_cost"]))
     if has_flow:
         m = t["flow_micro"]
         total_row += [
@@ -76,6 +85,12 @@ def print_summary(result: dict[str, Any], console: Console | None = None) -> Non
     if result["missing_predictions"]:
         console.print(
             f"Not scored (no prediction): {', '.join(result['missing_predictions'])}",
+            highlight=False,
+        )
+    if has["edge_label_cost"]:
+        console.print(
+            "edge: edit cost of the labels on matched edges (Mermaid/DOT; not a Flowde number).",
+            style="dim",
             highlight=False,
         )
     console.print(
