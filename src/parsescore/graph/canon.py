@@ -15,6 +15,7 @@ __all__ = [
     "NAME_LIKE_FIELDS",
     "canonical_identity_value",
     "digit_runs",
+    "drop_accents",
     "is_filled",
     "loose_text",
     "normalise_entity_name",
@@ -38,6 +39,12 @@ _CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.DOTALL)
 _ANY_TAG = re.compile(r"<[^>]*>")
 
 
+def drop_accents(text: str) -> str:
+    """NFKD with the combining marks removed ("Café" → "Cafe")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
 def normalise_entity_name(raw: Any) -> str:
     """Display name → UPPER_SNAKE key ("The John-Doe's" → "JOHN_DOE"); "" when nothing is left.
 
@@ -46,8 +53,7 @@ def normalise_entity_name(raw: Any) -> str:
     """
     if not raw or not isinstance(raw, str):
         return ""
-    decomposed = unicodedata.normalize("NFKD", raw)
-    text = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).strip()
+    text = drop_accents(raw).strip()
     if not text:
         return ""
     for article in _LEADING_ARTICLES:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any, Literal
 
@@ -17,6 +18,7 @@ from parsescore.graph.canon import (
     canonical_identity_value,
     contained_in,
     digit_runs,
+    drop_accents,
     is_filled,
     loose_text,
     squash,
@@ -26,6 +28,7 @@ from parsescore.graph.template import GraphData
 __all__ = [
     "META_KEYS",
     "AlignMode",
+    "EnumIds",
     "GraphMatching",
     "IdentityIndex",
     "Key",
@@ -61,11 +64,36 @@ def node_class(node: dict[str, Any]) -> str:
     return str(node.get("__class__") or node.get("label") or "")
 
 
-def node_key(node: dict[str, Any], id_fields_by_class: dict[str, list[str]]) -> Key | None:
-    """Identity key of a node, or None when all its canonical identity values are empty."""
+EnumIds = Literal["reference", "value"]
+
+
+def _enum_value(value: Any) -> Any:
+    """An Enum member (also inside a list) replaced by its value, for ``enum_ids="value"``."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, list):
+        return [_enum_value(item) for item in value]
+    return value
+
+
+def node_key(
+    node: dict[str, Any],
+    id_fields_by_class: dict[str, list[str]],
+    enum_ids: EnumIds = "reference",
+) -> Key | None:
+    """Identity key of a node, or None when all its canonical identity values are empty.
+
+    ``enum_ids="reference"`` canonicalises an Enum member as the reference does, through
+    ``str()`` (``"Color.RED"`` outside name fields, which never equals the extracted
+    ``"red"``); ``"value"`` canonicalises its value instead.
+    """
     cls = node_class(node)
     values = tuple(
-        canonical_identity_value(name, node.get(name)) for name in id_fields_by_class.get(cls, [])
+        canonical_identity_value(
+            name,
+            node.get(name) if enum_ids == "reference" else _enum_value(node.get(name)),
+        )
+        for name in id_fields_by_class.get(cls, [])
     )
     if not any(values):
         return None
@@ -82,13 +110,16 @@ class IdentityIndex:
 
     @classmethod
     def build(
-        cls, nodes: list[dict[str, Any]], id_fields_by_class: dict[str, list[str]]
+        cls,
+        nodes: list[dict[str, Any]],
+        id_fields_by_class: dict[str, list[str]],
+        enum_ids: EnumIds = "reference",
     ) -> IdentityIndex:
         by_key: dict[Key, dict[str, Any]] = {}
         unkeyed: list[dict[str, Any]] = []
         id_to_key: dict[str, Key] = {}
         for node in nodes:
-            key = node_key(node, id_fields_by_class)
+            key = node_key(node, id_fields_by_class, enum_ids)
             if key is None:
                 unkeyed.append(node)
                 continue
@@ -347,12 +378,21 @@ def match_graphs(
     root_class: str | None,
     source_text: str | None = None,
     align_mode: AlignMode = "auto",
+    enum_ids: EnumIds = "reference",
+    normalise_source_accents: bool = False,
 ) -> GraphMatching:
-    """Match nodes rung by rung: strict keys, relaxed aliases, singleton root, alignment."""
+    """Match nodes rung by rung: strict keys, relaxed aliases, singleton root, alignment.
+
+    The defaults keep the reference's quirks: see :func:`node_key` for ``enum_ids``;
+    ``normalise_source_accents`` drops the source's accents before synthetic-id detection
+    (identity values are accent-free, so the reference never finds "Café" as "cafe").
+    """
     if align_mode not in ("auto", "on", "off"):
         raise ValueError(f"structural alignment mode must be auto, on or off, got {align_mode!r}")
-    truth_index = IdentityIndex.build(truth.nodes, id_fields_by_class)
-    extracted_index = IdentityIndex.build(extracted.nodes, id_fields_by_class)
+    if enum_ids not in ("reference", "value"):
+        raise ValueError(f"enum_ids must be reference or value, got {enum_ids!r}")
+    truth_index = IdentityIndex.build(truth.nodes, id_fields_by_class, enum_ids)
+    extracted_index = IdentityIndex.build(extracted.nodes, id_fields_by_class, enum_ids)
     truth_by_key, extracted_by_key = truth_index.by_key, extracted_index.by_key
     strict = truth_by_key.keys() & extracted_by_key.keys()
     truth_only = [k for k in truth_by_key if k not in strict]
@@ -362,7 +402,11 @@ def match_graphs(
     relaxed_extracted = {b for _, b in relaxed}
 
     source_norm = loose_text(source_text) if source_text else None
-    source_squashed = squash(source_text) if source_text else None
+    source_squashed = None
+    if source_text:
+        source_squashed = squash(
+            drop_accents(source_text) if normalise_source_accents else source_text
+        )
     synthetic: set[str] = set()
     if align_mode == "on":
         align_classes = {k[0] for k in truth_by_key} | {k[0] for k in extracted_by_key}
@@ -737,6 +781,8 @@ def evaluate_graphs(
     graph_name: str | Path = "",
     truth_name: str | Path = "",
     template_name: str | None = None,
+    enum_ids: EnumIds = "reference",
+    normalise_source_accents: bool = False,
 ) -> dict[str, Any]:
     """Match and report in one call (the eval.json dictionary)."""
     matching = match_graphs(
@@ -746,6 +792,8 @@ def evaluate_graphs(
         root_class=root_class,
         source_text=source_text,
         align_mode=align_mode,
+        enum_ids=enum_ids,
+        normalise_source_accents=normalise_source_accents,
     )
     return build_report(
         matching, graph=str(graph_name), truth=str(truth_name), template=template_name

@@ -51,11 +51,13 @@ class GraphData:
         nodes: ``{"id", "label", "type", "__class__", <fields>...}`` per node.
         edges: ``{"source", "target", "label", ...}`` per edge.
         graph: graph-level metadata (``id_fields_map``, ``template_name``, audit keys).
+        warnings: what was odd but scored as the reference scores it (dangling edges, ...).
     """
 
     nodes: list[dict[str, Any]]
     edges: list[dict[str, Any]]
     graph: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
 
 def load_template(spec: str) -> type[BaseModel]:
