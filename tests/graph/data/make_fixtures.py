@@ -390,6 +390,57 @@ def audit_fixture() -> None:
     print("wrote audit fixture")
 
 
+MULTI_SOURCES = {
+    "graph.json": "scans/riverside_catalogue.pdf",
+    "second/graph.json": "uploads/library_v2.pdf",
+}
+
+
+def audit_multi_fixture() -> None:
+    """Two graphs audited together; each document named as the reference's source list names it."""
+    import importlib
+    from types import SimpleNamespace
+
+    from docling_graph.core.importers.graph_json import load_graph_json
+    from docling_graph.core.provenance.models import ProvenanceLedger
+    from docling_graph.templategen.evaluate import evaluate_template
+
+    folder = HERE / "audit"
+    (folder / "second").mkdir(exist_ok=True)
+    data = json.loads((folder / "graph.json").read_text(encoding="utf-8"))
+    for node in data["nodes"]:
+        if node.get("__class__") == "Library":
+            node["name"] = "library_v2"
+    (folder / "second" / "graph.json").write_text(
+        json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8"
+    )
+    shutil.copy(folder / "provenance.json", folder / "second" / "provenance.json")
+    (folder / "source_map.json").write_text(json.dumps(MULTI_SOURCES, indent=2), encoding="utf-8")
+    (folder / "source_map.csv").write_text(
+        "graph,source\n" + "".join(f"{g},{d}\n" for g, d in MULTI_SOURCES.items()), encoding="utf-8"
+    )
+    runs = {
+        document: SimpleNamespace(
+            knowledge_graph=load_graph_json(folder / graph),
+            provenance=ProvenanceLedger.model_validate_json(
+                (folder / graph).with_name("provenance.json").read_text("utf-8")
+            ),
+            extracted_models=[],
+            extractor=None,
+        )
+        for graph, document in MULTI_SOURCES.items()
+    }
+    sys.path.insert(0, str(HERE))
+    template = importlib.import_module("library_template").Library
+    report = evaluate_template(
+        template, list(MULTI_SOURCES.values()), run_pipeline_fn=lambda c: runs[c["source"]]
+    )
+    (folder / "expected_multi_report.json").write_text(
+        json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False), encoding="utf-8"
+    )
+    print("wrote multi-document audit fixture")
+
+
 if __name__ == "__main__":
     ref = Path(sys.argv[1])
     export_extracted("library", "library_template", "Library")
@@ -400,5 +451,6 @@ if __name__ == "__main__":
     run_script16_lenient(ref)
     reference_rules(ref)
     audit_fixture()
+    audit_multi_fixture()
     if (HERE / "matrix" / "input").is_dir():
         run_script17(ref)
