@@ -259,14 +259,22 @@ def main() -> None:
     parser.add_argument("--reference-root", type=Path, default=Path("/tmp/dg-ref"))
     parser.add_argument("--timeout", type=float, default=1800)
     parser.add_argument("--no-memory", action="store_true", help="Skip the tracemalloc runs.")
+    parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument(
+        "--write-inputs", type=Path, help="Only write the inputs into this folder (test fixtures)."
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(HERE))
+    if args.write_inputs:
+        args.write_inputs.mkdir(parents=True, exist_ok=True)
+        print(make_inputs(args.write_inputs, args.lines, args.seed))
+        return
     if args.curve:
         curve([2_000, 5_000, 10_000, 20_000, 50_000])
         return
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        n_nodes, n_edges = make_inputs(folder, args.lines)
+        n_nodes, n_edges = make_inputs(folder, args.lines, args.seed)
         size = sum((folder / f).stat().st_size for f in ("truth.json", "graph.json", "source.md"))
         parse_s = parse_time(folder)
         print(f"extracted graph: {n_nodes} nodes, {n_edges} edges; inputs {size / 1e6:.1f} MB; "

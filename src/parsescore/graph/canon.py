@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 __all__ = [
@@ -79,12 +80,25 @@ def canonical_identity_value(field: str, value: Any) -> str:
     """
     if value is None:
         return ""
+    if type(value) is str:  # the common case, cached (not a str subclass such as an Enum)
+        return _canonical_text(field in NAME_LIKE_FIELDS, value)
     if field in NAME_LIKE_FIELDS and isinstance(value, str):
         return normalise_entity_name(value)
-    text = str(value).strip()
+    return _alphanumeric(str(value))
+
+
+def _alphanumeric(raw: str) -> str:
+    text = raw.strip()
     if not text:
         return ""
     return _NOT_LOWER_ALNUM.sub("", unicodedata.normalize("NFKD", text).casefold())
+
+
+@lru_cache(maxsize=1 << 16)
+def _canonical_text(name_like: bool, value: str) -> str:
+    """A plain string's canonical form (ids repeat: in the converter's fingerprints, in both
+    graphs' identity keys)."""
+    return normalise_entity_name(value) if name_like else _alphanumeric(value)
 
 
 def squash(text: str) -> str:

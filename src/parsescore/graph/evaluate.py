@@ -240,59 +240,111 @@ def _grams(text: str) -> set[str]:
     return {text[i : i + GRAM] for i in range(len(text) - GRAM + 1)}
 
 
-def _candidate_pairs(
+def _indexed_scores(
     truth: list[tuple[int, Prepared]], extracted: list[tuple[int, Prepared]]
-) -> set[tuple[int, int]]:
-    """Every (truth, extracted) position pair that can score above 0: it shares an equal
-    scalar, a list element, or a contained text (found through the rarest 4-gram)."""
-    exact: dict[tuple[str, str], list[int]] = defaultdict(list)
-    element: dict[tuple[str, str], list[int]] = defaultdict(list)
-    extracted_grams: dict[tuple[str, str], list[int]] = defaultdict(list)
-    truth_grams: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for position, (_, fields) in enumerate(extracted):
-        for name, (kind, value) in fields.items():
-            if kind == "s":
-                if value:
-                    exact[name, value].append(position)
-                    if len(value) >= GRAM:
-                        for gram in _grams(value):
-                            extracted_grams[name, gram].append(position)
-            else:
-                for item in value:
-                    element[name, item].append(position)
-    for position, (_, fields) in enumerate(truth):
-        for name, (kind, value) in fields.items():
-            if kind == "s" and len(value) >= GRAM:
-                for gram in _grams(value):
-                    truth_grams[name, gram].append(position)
+) -> tuple[Any, Any, Any]:
+    """Scores, truth indexes and extracted indexes (numpy arrays) of every pair scoring ≥ 1.0,
+    without
+    scoring pair by pair: each field's contribution is given only to the pairs an inverted
+    index names — equal scalars (+1), a shared list element (+0.5 once per field), and texts
+    one contains (found through the rarest 4-gram: +1 from 40 characters, else +0.5). These
+    are exactly the pairs and scores :func:`_score_prepared` gives."""
+    import numpy as np
 
-    def rarest(index: dict[tuple[str, str], list[int]], name: str, text: str) -> list[int]:
-        best: list[int] | None = None
-        for gram in _grams(text):
+    n_extracted = len(extracted)
+    exact_t: dict[tuple[str, str], list[int]] = defaultdict(list)
+    exact_e: dict[tuple[str, str], list[int]] = defaultdict(list)
+    element_t: dict[tuple[str, str], list[int]] = defaultdict(list)
+    element_e: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for side, exact, element in ((truth, exact_t, element_t), (extracted, exact_e, element_e)):
+        for position, (_, fields) in enumerate(side):
+            for name, (kind, value) in fields.items():
+                if kind == "s":
+                    if value:
+                        exact[name, value].append(position)
+                else:
+                    for item in value:
+                        element[name, item].append(position)
+
+    codes: list[Any] = []
+    weights: list[Any] = []
+
+    def add(t_list: list[int], e_list: list[int], weight: float) -> None:
+        t = np.asarray(t_list, dtype=np.int64)
+        e = np.asarray(e_list, dtype=np.int64)
+        block = (t[:, None] * n_extracted + e[None, :]).ravel()
+        codes.append(block)
+        weights.append(np.full(len(block), weight))
+
+    for key, t_list in exact_t.items():
+        e_list = exact_e.get(key)
+        if e_list:
+            add(t_list, e_list, 1.0)
+    per_field: dict[str, list[Any]] = defaultdict(list)
+    for key, t_list in element_t.items():
+        e_list = element_e.get(key)
+        if e_list:
+            t = np.asarray(t_list, dtype=np.int64)
+            e = np.asarray(e_list, dtype=np.int64)
+            per_field[key[0]].append((t[:, None] * n_extracted + e[None, :]).ravel())
+    for blocks in per_field.values():
+        block = np.unique(np.concatenate(blocks))  # one shared element or many: +0.5
+        codes.append(block)
+        weights.append(np.full(len(block), 0.5))
+
+    # Containment between distinct values (a value shared by many nodes is checked once).
+    grams_of: dict[str, set[str]] = {}
+
+    def grams(text: str) -> set[str]:
+        found = grams_of.get(text)
+        if found is None:
+            found = grams_of[text] = _grams(text)
+        return found
+
+    def gram_index(exact: dict[tuple[str, str], list[int]]) -> dict[tuple[str, str], list[str]]:
+        index: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for name, text in exact:
+            if len(text) >= GRAM:
+                for gram in grams(text):
+                    index[name, gram].append(text)
+        return index
+
+    def containing(index: dict[tuple[str, str], list[str]], name: str, text: str) -> list[str]:
+        """Values of field ``name`` that contain ``text`` (candidates of its rarest 4-gram)."""
+        best: list[str] | None = None
+        for gram in grams(text):
             postings = index.get((name, gram))
             if not postings:
                 return []  # some 4-gram never occurs: nothing contains this text
             if best is None or len(postings) < len(best):
                 best = postings
-        return best or []
+        return [other for other in best or () if other != text and text in other]
 
-    pairs: set[tuple[int, int]] = set()
-    for t_pos, (_, fields) in enumerate(truth):
-        for name, (kind, value) in fields.items():
-            if kind == "s":
-                if not value:
-                    continue
-                pairs.update((t_pos, e) for e in exact.get((name, value), ()))
-                if len(value) >= GRAM:
-                    pairs.update((t_pos, e) for e in rarest(extracted_grams, name, value))
-            else:
-                for item in value:
-                    pairs.update((t_pos, e) for e in element.get((name, item), ()))
-    for e_pos, (_, fields) in enumerate(extracted):
-        for name, (kind, value) in fields.items():
-            if kind == "s" and len(value) >= GRAM:
-                pairs.update((t, e_pos) for t in rarest(truth_grams, name, value))
-    return pairs
+    contained: set[tuple[str, str, str]] = set()  # (field, truth value, extracted value)
+    extracted_grams = gram_index(exact_e)
+    for name, text in exact_t:
+        if len(text) >= GRAM:
+            contained.update(
+                (name, text, other) for other in containing(extracted_grams, name, text)
+            )
+    truth_grams = gram_index(exact_t)
+    for name, text in exact_e:
+        if len(text) >= GRAM:
+            contained.update((name, other, text) for other in containing(truth_grams, name, text))
+    for name, a, b in contained:
+        weight = 1.0 if min(len(a), len(b)) >= STRONG_CONTAINMENT_CHARS else 0.5
+        add(exact_t[name, a], exact_e[name, b], weight)
+    if not codes:
+        return np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+
+    all_codes = np.concatenate(codes)
+    pair_codes, inverse = np.unique(all_codes, return_inverse=True)
+    totals = np.bincount(inverse, weights=np.concatenate(weights), minlength=len(pair_codes))
+    keep = totals >= 1.0
+    t_positions, e_positions = np.divmod(pair_codes[keep], n_extracted)
+    truth_index = np.asarray([index for index, _ in truth], dtype=np.int64)[t_positions]
+    extracted_index = np.asarray([index for index, _ in extracted], dtype=np.int64)[e_positions]
+    return totals[keep], truth_index, extracted_index
 
 
 def structural_pairs(
@@ -307,9 +359,8 @@ def structural_pairs(
     """Greedy one-to-one pairing by attribute overlap, best score first, scores ≥ 1.0 only.
 
     Ties keep truth order, then extracted order. Only nodes of the same class are scored; in a
-    large class only the pairs an inverted index says can score (equal values, shared list
-    elements, 4-gram containment candidates) are scored, which gives the same pairs as scoring
-    all of them.
+    large class the scores come from inverted indexes (:func:`_indexed_scores`), which gives
+    the same pairs and scores as scoring every pair.
     """
     truth_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
     extracted_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
@@ -319,29 +370,53 @@ def structural_pairs(
     for index, key in enumerate(extracted_keys):
         if key[0] in classes and key[0] in truth_by_class:
             extracted_by_class[key[0]].append((index, _comparable_fields(extracted_by_key[key])))
-    candidates: list[tuple[float, int, int]] = []
+    import numpy as np
+
+    scores: list[Any] = []
+    truth_indexes: list[Any] = []
+    extracted_indexes: list[Any] = []
     for cls, truth in truth_by_class.items():
         extracted = extracted_by_class.get(cls)
         if not extracted:
             continue
-        if len(truth) * len(extracted) <= brute_force_pairs:
-            positions: Any = ((t, e) for t in range(len(truth)) for e in range(len(extracted)))
+        if len(truth) * len(extracted) > brute_force_pairs:
+            found = _indexed_scores(truth, extracted)
         else:
-            positions = _candidate_pairs(truth, extracted)
-        for t_pos, e_pos in positions:
-            score = _score_prepared(truth[t_pos][1], extracted[e_pos][1])
-            if score >= 1.0:
-                candidates.append((score, truth[t_pos][0], extracted[e_pos][0]))
-    candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
+            small = [
+                (score, t_index, e_index)
+                for t_index, t_fields in truth
+                for e_index, e_fields in extracted
+                if (score := _score_prepared(t_fields, e_fields)) >= 1.0
+            ]
+            found = (
+                np.asarray([c[0] for c in small], dtype=np.float64),
+                np.asarray([c[1] for c in small], dtype=np.int64),
+                np.asarray([c[2] for c in small], dtype=np.int64),
+            )
+        scores.append(found[0])
+        truth_indexes.append(found[1])
+        extracted_indexes.append(found[2])
+    pairs: list[tuple[Key, Key, float]] = []
+    if not scores:
+        return pairs
+    all_scores = np.concatenate(scores)
+    t_order = np.concatenate(truth_indexes)
+    e_order = np.concatenate(extracted_indexes)
+    # best score first; ties in truth order, then extracted order
+    order = np.lexsort((e_order, t_order, -all_scores))
     used_truth: set[int] = set()
     used_extracted: set[int] = set()
-    pairs: list[tuple[Key, Key, float]] = []
-    for score, t_index, e_index in candidates:
+    limit = min(len(truth_keys), len(extracted_keys))
+    for value, t_index, e_index in zip(
+        all_scores[order].tolist(), t_order[order].tolist(), e_order[order].tolist(), strict=True
+    ):
         if t_index in used_truth or e_index in used_extracted:
             continue
         used_truth.add(t_index)
         used_extracted.add(e_index)
-        pairs.append((truth_keys[t_index], extracted_keys[e_index], score))
+        pairs.append((truth_keys[t_index], extracted_keys[e_index], value))
+        if len(pairs) == limit:
+            break
     return pairs
 
 

@@ -122,6 +122,11 @@ def _config(model: Any, key: str, default: Any) -> Any:
 
 
 @lru_cache(maxsize=4096)
+def _id_fields_of(model_type: type) -> Any:
+    return _config(model_type, "graph_id_fields", [])
+
+
+@lru_cache(maxsize=4096)
 def _is_entity_type(model_type: type) -> bool:
     return bool(_config(model_type, "is_entity", True))
 
@@ -175,14 +180,13 @@ def collect_id_fields(template: type[BaseModel]) -> dict[str, list[str]]:
     return result
 
 
-def _fields(model: BaseModel) -> Iterator[tuple[str, Any]]:
+def _fields(model: BaseModel) -> list[tuple[str, Any]]:
     """``iter(model)`` without pydantic's per-call overhead: public fields, then extras."""
-    for name, value in model.__dict__.items():
-        if not name.startswith("_"):
-            yield name, value
+    fields = [item for item in model.__dict__.items() if not item[0].startswith("_")]
     extra = model.__pydantic_extra__
     if extra:
-        yield from extra.items()
+        fields.extend(extra.items())
+    return fields
 
 
 @lru_cache(maxsize=4096)
@@ -231,7 +235,7 @@ class _Converter:
         return node_id
 
     def _fingerprint_id(self, model: BaseModel) -> str:
-        id_fields = _config(model, "graph_id_fields", [])
+        id_fields = _id_fields_of(type(model))
         data: dict[str, Any] = {}
         if id_fields:
             for name in id_fields:

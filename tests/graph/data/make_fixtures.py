@@ -192,6 +192,40 @@ def run_script16_lenient(ref_root: Path) -> None:
             print("ran", " ".join(cmd[1:]))
 
 
+BENCHMARKS = HERE.parents[2] / "benchmarks"
+
+
+def run_script16_billing(ref_root: Path) -> None:
+    """Script 16 on the small BillingDocument shape of bench_graph.py (billing/: written by
+    ``.venv/bin/python benchmarks/bench_graph.py --write-inputs tests/graph/data/billing
+    --lines 300 --seed 5``, with parsescore's converter)."""
+    script = ref_root / "docs/examples/scripts/16_extraction_evaluation.py"
+    folder = HERE / "billing"
+    (folder / "expected").mkdir(exist_ok=True)
+    for name, extra in LENIENT_VARIANTS:
+        cmd = [
+            sys.executable,
+            str(script),
+            "--graph",
+            "graph.json",
+            "--truth",
+            "truth.json",
+            "--template",
+            "graph_billing_template.BillingDocument",
+            *extra,
+            "--out",
+            f"expected/eval_{name}.json",
+        ]
+        subprocess.run(
+            cmd,
+            cwd=folder,
+            check=True,
+            env={"PYTHONPATH": str(BENCHMARKS), "PYTHONHASHSEED": "0"},
+            stdout=subprocess.DEVNULL,
+        )
+        print("ran", " ".join(cmd[1:]))
+
+
 def run_script17(ref_root: Path) -> None:
     """Build a small run matrix from the eval outputs and aggregate it with script 17."""
     tree = HERE / "matrix"
@@ -449,6 +483,7 @@ if __name__ == "__main__":
     export_extracted("quirks", "quirks_template", "Ledger")
     run_script16(ref)
     run_script16_lenient(ref)
+    run_script16_billing(ref)
     reference_rules(ref)
     audit_fixture()
     audit_multi_fixture()
