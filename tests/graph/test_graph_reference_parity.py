@@ -265,3 +265,38 @@ def test_normalise_source_accents_finds_accented_ids(
               "quirks_template.Ledger", "--enum-ids", "name")  # fmt: skip
     assert bad.code == 2
     assert bad.err.strip() == "error: --enum-ids must be reference or value, got 'name'"
+
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.mark.parametrize("pairs", ["default", "all indexed", "all pair by pair"])
+@pytest.mark.parametrize("variant", list(LENIENT_VARIANTS))
+def test_billing_shape_equals_reference_with_every_scoring_path(
+    variant: str, pairs: str, template_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The BillingDocument shape of bench_graph.py (Enum fields, components, invented ids,
+    aliases, extras; data/billing): script 16's eval.json whether alignment scores pairs from
+    the inverted indexes (the fast path) or one by one (the plain rule)."""
+    from functools import partial
+
+    from parsescore.graph import evaluate as graph_evaluate
+
+    folder = template_path / "billing"
+    monkeypatch.chdir(folder)
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    if pairs != "default":
+        limit = 0 if pairs == "all indexed" else 10**12
+        monkeypatch.setattr(
+            graph_evaluate,
+            "structural_pairs",
+            partial(graph_evaluate.structural_pairs, brute_force_pairs=limit),
+        )
+    expected = json.loads((folder / "expected" / f"eval_{variant}.json").read_text("utf-8"))
+    ours = evaluate_files(
+        truth="truth.json", pred="graph.json", template="graph_billing_template.BillingDocument",
+        **LENIENT_VARIANTS[variant],
+    )  # fmt: skip
+    assert ours == expected
+    if variant == "on":
+        assert len(ours["structural_alignment"]["pairs"]) == 53
