@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -185,6 +186,18 @@ def detect_synthetic_classes(truth_keys: list[Key], source_squashed: str) -> set
 _Scalar = str | int | float
 
 
+@lru_cache(maxsize=1 << 16)
+def _loose_short(text: str) -> str:
+    return loose_text(text)
+
+
+def _loose_value(value: Any) -> str:
+    """:func:`loose_text` of an attribute value; short ones (units, amounts, categories,
+    repeated across nodes) are cached."""
+    text = str(value)
+    return _loose_short(text) if len(text) <= 200 else loose_text(text)
+
+
 def _comparable_fields(node: dict[str, Any]) -> dict[str, tuple[str, Any]]:
     """Filled non-meta fields in comparison form: ("s", loose text) or ("l", set of loose texts)."""
     out: dict[str, tuple[str, Any]] = {}
@@ -192,9 +205,9 @@ def _comparable_fields(node: dict[str, Any]) -> dict[str, tuple[str, Any]]:
         if name in META_KEYS or not is_filled(value):
             continue
         if isinstance(value, _Scalar):
-            out[name] = ("s", loose_text(str(value)))
+            out[name] = ("s", _loose_value(value))
         elif isinstance(value, list):
-            out[name] = ("l", {loose_text(str(x)) for x in value if isinstance(x, _Scalar)})
+            out[name] = ("l", {_loose_value(x) for x in value if isinstance(x, _Scalar)})
     return out
 
 

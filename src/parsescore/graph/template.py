@@ -346,16 +346,17 @@ class _Converter:
             return
         source = self.node_id(model)
         for name, value in _fields(model):
-            label = _edge_label(model, name) or name
-            closed = _closed_catalog(model, name)
             if isinstance(value, BaseModel):
                 if is_entity_model(value):
-                    yield source, self.node_id(value), label, closed
+                    label = _edge_label(model, name) or name
+                    yield source, self.node_id(value), label, _closed_catalog(model, name)
                     yield from self.edges_of(value)
                 else:
                     yield from self.edges_through_component(source, value)
             elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
                 if is_entity_model(value[0]):
+                    label = _edge_label(model, name) or name
+                    closed = _closed_catalog(model, name)
                     for item in value:
                         yield source, self.node_id(item), label, closed
                         yield from self.edges_of(item)
@@ -368,8 +369,6 @@ class _Converter:
         self, source: str, component: BaseModel
     ) -> Iterator[tuple[str, str, str, bool]]:
         for name, value in _fields(component):
-            label = _edge_label(component, name) or name
-            closed = _closed_catalog(component, name)
             items = [value] if isinstance(value, BaseModel) else value
             if not isinstance(items, list):
                 continue
@@ -377,7 +376,8 @@ class _Converter:
                 if not isinstance(item, BaseModel):
                     continue
                 if is_entity_model(item):
-                    yield source, self.node_id(item), label, closed
+                    label = _edge_label(component, name) or name
+                    yield source, self.node_id(item), label, _closed_catalog(component, name)
                     yield from self.edges_of(item)
                 else:
                     yield from self.edges_through_component(source, item)
