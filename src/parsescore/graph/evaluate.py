@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from parsescore.errors import InputError
 from parsescore.graph.canon import (
     canonical_identity_value,
     contained_in,
@@ -595,6 +596,45 @@ def _edge_key_codes(
     return codes
 
 
+def _edge_ends(
+    edges: list[dict[str, Any]],
+    id_to_key: dict[str, Key],
+    key_codes: dict[Key, int],
+    label_codes: dict[str, int],
+) -> Any:
+    """``(label, source key, target key)`` codes of the edges between keyed nodes, as an
+    ``(n, 3)`` int64 array (edges touching an unkeyed or unknown node are dropped)."""
+    import numpy as np
+
+    node_codes = {node_id: key_codes[key] for node_id, key in id_to_key.items()}
+    rows: list[tuple[int, int, int]] = []
+    for edge in edges:
+        source = node_codes.get(str(edge.get("source")))
+        target = node_codes.get(str(edge.get("target")))
+        if source is None or target is None:
+            continue
+        label = label_codes.setdefault(str(edge.get("label", "")), len(label_codes))
+        rows.append((label, source, target))
+    return np.asarray(rows, dtype=np.int64).reshape(-1, 3)
+
+
+def _pack_edges(ends: Any, shift: int, fold: dict[int, int] | None = None) -> Any:
+    """Distinct edge keys packed as ``(label * shift + source) * shift + target`` (sorted
+    int64), endpoints first folded onto truth keys (a rung's pairs)."""
+    import numpy as np
+
+    sources, targets = ends[:, 1], ends[:, 2]
+    if fold:
+        mapping = np.arange(shift, dtype=np.int64)
+        mapping[np.fromiter(fold.keys(), dtype=np.int64)] = np.fromiter(fold.values(), np.int64)
+        sources, targets = mapping[sources], mapping[targets]
+    return np.unique((ends[:, 0] * shift + sources) * shift + targets)
+
+
+def _labels_of(packed: Any, shift: int) -> Any:
+    return packed // (shift * shift)
+
+
 def edge_keys(
     matching: GraphMatching, side: Literal["truth", "strict", "relaxed", "aligned"]
 ) -> set[tuple[str, Key, Key]]:
@@ -716,56 +756,48 @@ def build_report(
             )
         node_metrics[cls] = metrics
 
-    # Node keys are numbered once so that edge keys are plain integers (cheap to hash).
+    # Node keys are numbered once so that edge keys are plain integers, counted with numpy.
     key_codes: dict[Key, int] = {}
     for key in (*truth_by_key, *got_by_key):
         key_codes.setdefault(key, len(key_codes) + 1)
-    shift = len(key_codes) + 1
-    truth_codes = {n: key_codes[k] for n, k in matching.truth_index.id_to_key.items()}
-    got_codes = {n: key_codes[k] for n, k in matching.extracted_index.id_to_key.items()}
     label_codes: dict[str, int] = {}
-    truth_edges = _edge_key_codes(matching.truth.edges, truth_codes, label_codes, shift)
-    got_strict = _edge_key_codes(matching.extracted.edges, got_codes, label_codes, shift)
-    relaxed_fold = {key_codes[b]: key_codes[a] for b, a in matching.relaxed_fold.items()}
-    got_relaxed = _edge_key_codes(
-        matching.extracted.edges, got_codes, label_codes, shift, relaxed_fold
+    truth_ends = _edge_ends(
+        matching.truth.edges, matching.truth_index.id_to_key, key_codes, label_codes
     )
-    got_aligned: set[int] = set()
+    got_ends = _edge_ends(
+        matching.extracted.edges, matching.extracted_index.id_to_key, key_codes, label_codes
+    )
+    folds: dict[str, dict[Key, Key]] = {"strict": {}, "relaxed": matching.relaxed_fold}
     if rungs_active:
-        aligned_fold = {key_codes[b]: key_codes[a] for b, a in matching.aligned_fold.items()}
-        got_aligned = _edge_key_codes(
-            matching.extracted.edges, got_codes, label_codes, shift, aligned_fold
-        )
-    shift_sq = shift * shift
-
-    def by_label(codes: set[int]) -> dict[int, set[int]]:
-        grouped: dict[int, set[int]] = defaultdict(set)
-        for code in codes:
-            grouped[code // shift_sq].add(code)
-        return grouped
-
-    truth_l, strict_l, relaxed_l, aligned_l = (
-        by_label(truth_edges),
-        by_label(got_strict),
-        by_label(got_relaxed),
-        by_label(got_aligned),
-    )
+        folds["aligned"] = matching.aligned_fold
+    shift = len(key_codes) + 1
+    if (len(label_codes) + 1) * shift * shift >= 2**63:
+        raise InputError(f"too many node identities ({shift - 1}) and edge labels to score")
+    truth_edges = _pack_edges(truth_ends, shift)
+    got_edges = {
+        rung: _pack_edges(got_ends, shift, {key_codes[b]: key_codes[a] for b, a in fold.items()})
+        for rung, fold in folds.items()
+    }
     label_names = {code: label for label, code in label_codes.items()}
-    labels = sorted(label_names[c] for c in truth_l.keys() | strict_l.keys())
+    present = set(_labels_of(truth_edges, shift).tolist()) | set(
+        _labels_of(got_edges["strict"], shift).tolist()
+    )
+    labels = sorted(label_names[c] for c in present)
+    import numpy as np
 
-    def edge_prf(t: set[int], g: set[int]) -> dict[str, Any]:
-        return prf(len(t & g), len(g - t), len(t - g))
-
-    edge_metrics: dict[str, dict[str, Any]] = {}
-    for label in labels:
-        code = label_codes[label]
-        t = truth_l.get(code, set())
-        edge_metrics[label] = {
-            "strict": edge_prf(t, strict_l.get(code, set())),
-            "relaxed": edge_prf(t, relaxed_l.get(code, set())),
-        }
-        if rungs_active:
-            edge_metrics[label]["aligned"] = edge_prf(t, aligned_l.get(code, set()))
+    n_labels = len(label_codes)
+    truth_count = np.bincount(_labels_of(truth_edges, shift), minlength=n_labels)
+    edge_metrics: dict[str, dict[str, Any]] = {label: {} for label in labels}
+    for rung, got in got_edges.items():
+        got_count = np.bincount(_labels_of(got, shift), minlength=n_labels)
+        both = np.intersect1d(truth_edges, got, assume_unique=True)
+        tp_count = np.bincount(_labels_of(both, shift), minlength=n_labels)
+        for label in labels:
+            code = label_codes[label]
+            tp = int(tp_count[code])
+            edge_metrics[label][rung] = prf(
+                tp, int(got_count[code]) - tp, int(truth_count[code]) - tp
+            )
 
     rung_names = ["strict", "relaxed"] + (["aligned"] if rungs_active else [])
     micro = {

@@ -216,6 +216,10 @@ def _is_empty(value: Any) -> bool:
     return False
 
 
+_FINGERPRINT_JSON = json.JSONEncoder(sort_keys=True, default=str)
+"""``json.dumps(data, sort_keys=True, default=str)`` without building an encoder per call."""
+
+
 class _Converter:
     """One conversion of a root instance (node ids, node attributes, edges)."""
 
@@ -225,6 +229,14 @@ class _Converter:
         self.nodes: dict[str, dict[str, Any]] = {}
         self.visited: set[str] = set()
         self.processed: set[int] = set()
+        self.field_lists: dict[int, list[tuple[str, Any]]] = {}
+
+    def fields(self, model: BaseModel) -> list[tuple[str, Any]]:
+        """:func:`_fields` of an instance, once per conversion (the walks visit it again)."""
+        found = self.field_lists.get(id(model))
+        if found is None:
+            found = self.field_lists[id(model)] = _fields(model)
+        return found
 
     def node_id(self, model: BaseModel) -> str:
         cached = self.instance_ids.get(id(model))
@@ -248,11 +260,11 @@ class _Converter:
                     else:
                         data[name] = canonical_identity_value(name, value)
         else:
-            for name, value in _fields(model):
+            for name, value in self.fields(model):
                 if value and not isinstance(value, list | dict | BaseModel):
                     data[name] = value
         data["__class__"] = type(model).__name__
-        fingerprint = json.dumps(data, sort_keys=True, default=str)
+        fingerprint = _FINGERPRINT_JSON.encode(data)
         known = self.fingerprint_ids.get(fingerprint)
         if known is None:
             digest = hashlib.blake2b(fingerprint.encode()).hexdigest()[:16]
@@ -262,7 +274,7 @@ class _Converter:
 
     def component_attrs(self, component: BaseModel) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name, value in _fields(component):
+        for name, value in self.fields(component):
             if isinstance(value, BaseModel):
                 out[name] = None if is_entity_model(value) else self.component_attrs(value)
             elif isinstance(value, list) and any(isinstance(v, BaseModel) for v in value):
@@ -277,7 +289,7 @@ class _Converter:
         return out
 
     def walk_children(self, model: BaseModel) -> None:
-        for _, value in _fields(model):
+        for _, value in self.fields(model):
             if isinstance(value, BaseModel):
                 self.add_nodes(value)
             elif isinstance(value, list):
@@ -289,7 +301,7 @@ class _Converter:
         existing = self.nodes.get(node_id)
         if existing is None:
             return
-        for name, value in _fields(model):
+        for name, value in self.fields(model):
             if isinstance(value, BaseModel):
                 if is_entity_model(value):
                     continue
@@ -323,7 +335,7 @@ class _Converter:
             "type": "entity",
             "__class__": class_name,
         }
-        for name, value in _fields(model):
+        for name, value in self.fields(model):
             if isinstance(value, BaseModel):
                 attrs[name] = None if is_entity_model(value) else self.component_attrs(value)
                 self.add_nodes(value)
@@ -345,7 +357,7 @@ class _Converter:
         if not is_entity_model(model):
             return
         source = self.node_id(model)
-        for name, value in _fields(model):
+        for name, value in self.fields(model):
             if isinstance(value, BaseModel):
                 if is_entity_model(value):
                     label = _edge_label(model, name) or name
@@ -368,7 +380,7 @@ class _Converter:
     def edges_through_component(
         self, source: str, component: BaseModel
     ) -> Iterator[tuple[str, str, str, bool]]:
-        for name, value in _fields(component):
+        for name, value in self.fields(component):
             items = [value] if isinstance(value, BaseModel) else value
             if not isinstance(items, list):
                 continue
