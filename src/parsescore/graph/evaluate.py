@@ -411,24 +411,35 @@ def structural_pairs(
         truth_indexes.append(found[1])
         extracted_indexes.append(found[2])
     pairs: list[tuple[Key, Key, float]] = []
-    if not scores:
+    all_scores = np.concatenate(scores) if scores else np.zeros(0)
+    if not len(all_scores):
         return pairs
-    all_scores = np.concatenate(scores)
     t_order = np.concatenate(truth_indexes)
     e_order = np.concatenate(extracted_indexes)
-    # best score first; ties in truth order, then extracted order
+    # Greedy, best score first, ties in truth order then extracted order: candidates sorted so,
+    # each run of one score and one truth node gives that node the first extracted node of
+    # the run still free (if the truth node is itself still free) — the same pairs as
+    # visiting the candidates one by one.
     order = np.lexsort((e_order, t_order, -all_scores))
-    used_truth: set[int] = set()
-    used_extracted: set[int] = set()
+    all_scores, t_order, e_order = all_scores[order], t_order[order], e_order[order]
+    breaks = np.flatnonzero((all_scores[1:] != all_scores[:-1]) | (t_order[1:] != t_order[:-1])) + 1
+    starts = np.concatenate(([0], breaks)).tolist()
+    ends = np.concatenate((breaks, [len(order)])).tolist()
+    used_truth = np.zeros(len(truth_keys), dtype=bool)
+    used_extracted = np.zeros(len(extracted_keys), dtype=bool)
+    run_scores = all_scores[starts].tolist()
+    run_truth = t_order[starts].tolist()
     limit = min(len(truth_keys), len(extracted_keys))
-    for value, t_index, e_index in zip(
-        all_scores[order].tolist(), t_order[order].tolist(), e_order[order].tolist(), strict=True
-    ):
-        if t_index in used_truth or e_index in used_extracted:
+    for start, end, score, t_index in zip(starts, ends, run_scores, run_truth, strict=True):
+        if used_truth[t_index]:
             continue
-        used_truth.add(t_index)
-        used_extracted.add(e_index)
-        pairs.append((truth_keys[t_index], extracted_keys[e_index], value))
+        run = e_order[start:end]
+        free = np.flatnonzero(~used_extracted[run])
+        if not len(free):
+            continue
+        e_index = int(run[free[0]])
+        used_truth[t_index] = used_extracted[e_index] = True
+        pairs.append((truth_keys[t_index], extracted_keys[e_index], score))
         if len(pairs) == limit:
             break
     return pairs
