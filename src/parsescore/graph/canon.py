@@ -7,6 +7,7 @@ whether two nodes match).
 
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
 from functools import lru_cache
@@ -184,9 +185,7 @@ def contained_in(needles: list[str], haystack: str) -> list[bool]:
         if len(needle) > n:
             continue
         length = _window(len(needle))
-        value = 0
-        for position in range(length):
-            value = (value + ord(needle[position]) * small_powers[position]) & _MASK64
+        value = sum(map(operator.mul, map(ord, needle[:length]), small_powers)) & _MASK64
         by_length.setdefault(length, {}).setdefault(value, []).append(index)
     mask = np.uint64((1 << _FILTER_BITS) - 1)
     for length, needle_hashes in by_length.items():
