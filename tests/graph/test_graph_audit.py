@@ -100,3 +100,70 @@ def test_audit_pools_several_documents(template_path: Path) -> None:
     assert summary.grounding_precision == expected["grounding_precision"]
     assert summary.root_id_synthetic_documents == 2
     assert summary.audit_totals == {k: 2 * v for k, v in expected["audit_totals"].items()}
+
+
+MULTI_SOURCES = {
+    "graph.json": "scans/riverside_catalogue.pdf",
+    "second/graph.json": "uploads/library_v2.pdf",
+}
+
+
+@pytest.mark.parametrize("how", ["source_map.json", "source_map.csv", "per-graph --source"])
+def test_audit_sources_per_graph_equal_reference(how: str, template_path: Path) -> None:
+    """Each document named as the reference's source list names it (reference-produced report)."""
+    folder = template_path / "audit"
+    expected = json.loads((folder / "expected_multi_report.json").read_text("utf-8"))
+    graphs: list[str | Path] = [folder / g for g in MULTI_SOURCES]
+    if how.startswith("source_map"):
+        report = audit_graph_file(
+            graphs, template="library_template.Library", source_map=folder / how
+        )
+    else:
+        report = audit_graph_file(
+            graphs, template="library_template.Library", source=list(MULTI_SOURCES.values())
+        )
+    assert without_rulebook(report.model_dump(mode="json")) == without_rulebook(expected)
+    # without a mapping both graphs get their ledger's document: not the reference's sources
+    plain = audit_graph_file(graphs, template="library_template.Library")
+    assert [d.source for d in plain.per_document] == ["docs/riverside_catalogue.pdf"] * 2
+
+
+def test_audit_cli_source_map(template_path: Path, tmp_path: Path, cli: Cli) -> None:
+    folder = template_path / "audit"
+    out = tmp_path / "audit.json"
+    result = cli(
+        "graph-audit", "--graph", folder / "graph.json",
+        "--graph", folder / "second" / "graph.json", "--template", "library_template.Library",
+        "--source-map", folder / "source_map.csv", "--out", out,
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    expected = json.loads((folder / "expected_multi_report.json").read_text("utf-8"))
+    assert without_rulebook(json.loads(out.read_text("utf-8"))) == without_rulebook(expected)
+
+
+def test_audit_source_map_errors(template_path: Path, tmp_path: Path, cli: Cli) -> None:
+    folder = template_path / "audit"
+    graph = str(folder / "graph.json")
+    partial = tmp_path / "map.json"
+    partial.write_text(json.dumps({"elsewhere/graph.json": "x.pdf"}), encoding="utf-8")
+    result = cli("graph-audit", "--graph", graph, "--source-map", partial)
+    assert result.code == 2
+    assert result.err.strip() == f"error: {partial}: graph {graph!r} has no entry"
+    bad_csv = tmp_path / "map.csv"
+    bad_csv.write_text("graph,source\na,b,c\n", encoding="utf-8")
+    result = cli("graph-audit", "--graph", graph, "--source-map", bad_csv)
+    assert result.code == 2
+    assert (
+        result.err.strip() == f"error: {bad_csv} (row 1): expected 2 columns (graph,source), got 3"
+    )
+    not_object = tmp_path / "list.json"
+    not_object.write_text("[1]", encoding="utf-8")
+    result = cli("graph-audit", "--graph", graph, "--source-map", not_object)
+    assert (
+        result.code == 2
+        and "expected a JSON object {graph path: source document path}" in result.err
+    )
+    result = cli("graph-audit", "--graph", graph, "--graph", graph,
+                 "--source", "a", "--source", "b", "--source", "c")  # fmt: skip
+    assert result.code == 2
+    assert "one --source for every graph or one per --graph (2), got 3" in result.err

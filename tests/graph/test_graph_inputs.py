@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from cli_helpers import Cli
 from parsescore.errors import InputError
 from parsescore.graph.api import evaluate_files, evaluate_generic_files
+from parsescore.graph.evaluate import evaluate_graphs
 from parsescore.graph.io import graph_from_json_data, load_source_text, parse_id_fields
 from parsescore.graph.template import load_template
 
@@ -34,29 +35,76 @@ GOOD_GRAPH = {
 
 def test_graph_without_nodes(tmp_path: Path) -> None:
     path = write(tmp_path / "g.json", {"nodes": [], "edges": []})
-    with pytest.raises(InputError, match=r"g\.json: graph has no nodes"):
-        graph_from_json_data(json.loads(path.read_text()), path)
+    with pytest.raises(InputError, match=r"g\.json: graph has an empty 'nodes' list"):
+        graph_from_json_data(json.loads(path.read_text()), path, strict=True)
+    graph = graph_from_json_data(json.loads(path.read_text()), path)
+    assert graph.nodes == []
+    assert graph.warnings == [
+        f"{path}: graph has an empty 'nodes' list; scored as a graph without nodes"
+    ]
+    missing = graph_from_json_data({"edges": []}, path)
+    assert missing.warnings == [
+        f"{path}: graph has no 'nodes' key; scored as a graph without nodes"
+    ]
 
 
 def test_edge_to_missing_node(tmp_path: Path) -> None:
     data = {"nodes": [{"id": "a"}], "edges": [{"source": "a", "target": "zz", "label": "L"}]}
     with pytest.raises(InputError, match=r"g\.json \(edges\[0\]\): edge target 'zz' is not the id"):
-        graph_from_json_data(data, tmp_path / "g.json")
+        graph_from_json_data(data, tmp_path / "g.json", strict=True)
+    graph = graph_from_json_data(data, tmp_path / "g.json")
+    assert graph.edges == data["edges"]
+    (warning,) = graph.warnings
+    assert warning.startswith(
+        f"{tmp_path / 'g.json'}: 1 edge end(s) name no node (edges[0] target 'zz')"
+    )
+
+
+def test_warnings_name_a_few_and_count_the_rest(tmp_path: Path) -> None:
+    data = {
+        "nodes": [{"label": "x"}, {"id": "a"}],
+        "edges": [{"source": "a", "target": f"t{i}"} for i in range(5)] + [{"source": "a"}],
+    }
+    graph = graph_from_json_data(data, "g.json")
+    assert graph.warnings == [
+        "g.json: 1 node(s) without 'id' (nodes[0]); scored under the id 'None' as script 16 "
+        "reads them",
+        "g.json: 6 edge end(s) name no node (edges[0] target 't0', edges[1] target 't1', "
+        "edges[2] target 't2' and 3 more); such edges are never matched but count in the "
+        "fan-out, as in script 16",
+    ]
 
 
 @pytest.mark.parametrize(
     ("data", "message"),
     [
         ([1, 2], "expected a JSON object"),
+        ({"nodes": None}, "'nodes' must be a list of node objects, got NoneType"),
+        ({"nodes": {"a": {}}}, "'nodes' must be a list of node objects, got dict"),
         ({"nodes": [1]}, r"nodes\[0\]\): node is a int"),
-        ({"nodes": [{"label": "x"}]}, r"nodes\[0\]\): node has no 'id'"),
         ({"nodes": [{"id": 1}], "edges": {"a": 1}}, "'edges' must be a list"),
-        ({"nodes": [{"id": 1}], "edges": [{"target": 1}]}, "edge has no 'source'"),
+        ({"nodes": [{"id": 1}], "edges": ["a"]}, r"edges\[0\]\): edge is a str"),
     ],
 )
 def test_malformed_graphs(data: Any, message: str, tmp_path: Path) -> None:
+    """What script 16 cannot read either is an error, strict or not."""
+    for strict in (False, True):
+        with pytest.raises(InputError, match=message):
+            graph_from_json_data(data, tmp_path / "g.json", strict=strict)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"nodes": [{"label": "x"}]}, r"nodes\[0\]\): node has no 'id'"),
+        ({"nodes": [{"id": 1}], "edges": [{"target": 1}]}, "edge has no 'source'"),
+        ({"edges": []}, "graph has no 'nodes' key"),
+    ],
+)
+def test_strict_refuses_what_script_16_scores(data: Any, message: str, tmp_path: Path) -> None:
     with pytest.raises(InputError, match=message):
-        graph_from_json_data(data, tmp_path / "g.json")
+        graph_from_json_data(data, tmp_path / "g.json", strict=True)
+    assert graph_from_json_data(data, tmp_path / "g.json").warnings
 
 
 def test_template_that_does_not_import(tmp_path: Path) -> None:
@@ -164,4 +212,7 @@ def test_loader_never_crashes(data: Any) -> None:
     except InputError as exc:
         assert str(exc).startswith("fuzz.json")
     else:
-        assert graph.nodes
+        assert graph.nodes or "graph has" in graph.warnings[0]
+        ids = {"Item": ["code"], "x": ["id"]}
+        report = evaluate_graphs(graph, graph, ids, root_class="x", source_text="source")
+        assert report["micro"]["nodes"]["strict"]["fn"] == 0  # a graph always equals itself

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsescore.graph.canon import digit_runs, squash
-from parsescore.graph.evaluate import evaluate_graphs, relaxed_pairs, structural_pairs
+from parsescore.graph.evaluate import evaluate_graphs, pair_score, relaxed_pairs, structural_pairs
 from parsescore.graph.template import GraphData
 
 CLASSES = ["A", "B", "Root"]
@@ -143,3 +143,47 @@ def test_bulk_containment_is_exact(needles: list[str], text: str) -> None:
         assert canon.contained_in(needles, long_text) == expected
     finally:
         canon._BULK_MIN_WORK = original
+
+
+def plain_structural_pairs(truth: dict[Any, Any], got: dict[Any, Any]) -> list[Any]:
+    """The rule as the spec states it: score every same-class pair, sort best first (ties in
+    truth then extracted order), take pairs greedily one to one."""
+    truth_keys, got_keys = list(truth), list(got)
+    scored = [
+        (score, i, j)
+        for i, a in enumerate(truth_keys)
+        for j, b in enumerate(got_keys)
+        if a[0] == b[0] and (score := pair_score(truth[a], got[b])) >= 1.0
+    ]
+    scored.sort(key=lambda c: (-c[0], c[1], c[2]))
+    used_t: set[int] = set()
+    used_g: set[int] = set()
+    pairs = []
+    for score, i, j in scored:
+        if i not in used_t and j not in used_g:
+            used_t.add(i)
+            used_g.add(j)
+            pairs.append((truth_keys[i], got_keys[j], score))
+    return pairs
+
+
+tied_attributes = st.dictionaries(
+    st.sampled_from(["u", "v", "w"]), st.sampled_from(["EA", "KG", "abcd", "xabcdx", 1]), max_size=3
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(["C", "D"]), tied_attributes), max_size=10),
+    st.lists(st.tuples(st.sampled_from(["C", "D"]), tied_attributes), max_size=10),
+)
+def test_grouped_greedy_equals_plain_greedy(truth_nodes: list[Any], got_nodes: list[Any]) -> None:
+    """Many tied scores (the shape of a big class where a unit or a category is shared)."""
+    truth = {(cls, (f"t{i}",)): a for i, (cls, a) in enumerate(truth_nodes)}
+    got = {(cls, (f"g{i}",)): a for i, (cls, a) in enumerate(got_nodes)}
+    expected = plain_structural_pairs(truth, got)
+    for limit in (0, 10**9):
+        ours = structural_pairs(
+            list(truth), list(got), truth, got, {"C", "D"}, brute_force_pairs=limit
+        )
+        assert ours == expected

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,8 @@ from typing import Any
 import pytest
 
 from cli_helpers import Cli
+from parsescore.api import evaluate
+from parsescore.errors import InputError
 from parsescore.graph.aggregate import aggregate_tree
 from parsescore.graph.api import evaluate_files
 from parsescore.graph.canon import canonical_identity_value, loose_text, squash
@@ -20,6 +23,7 @@ TEMPLATES = {
     "library": "library_template.Library",
     "study": "study_template.Study",
     "catalog": "catalog_template.Catalog",
+    "quirks": "quirks_template.Ledger",
 }
 VARIANTS = [
     ("library", "auto_source", {"source": "source.md"}),
@@ -113,7 +117,7 @@ def test_synthetic_detection_matches_reference(reference_rules: dict[str, Any]) 
         assert sorted(detect_synthetic_classes(_keys(keys), squash(source))) == expected
 
 
-@pytest.mark.parametrize("example", ["library", "study", "catalog"])
+@pytest.mark.parametrize("example", ["library", "study", "catalog", "quirks"])
 def test_truth_graph_matches_reference_converter(
     example: str, reference_rules: dict[str, Any], template_path: Path
 ) -> None:
@@ -143,3 +147,156 @@ def test_aggregate_matches_reference(data_dir: Path, tmp_path: Path) -> None:
     csv_lines = result.csv_path.read_text("utf-8").splitlines()
     assert len(csv_lines) == 1 + len(expected)
     assert csv_lines[0].startswith("doc,contract,format,rep,run")
+
+
+LENIENT = ["dangling", "no_id", "empty_nodes", "empty_with_edges", "no_nodes_key"]
+LENIENT_VARIANTS = {
+    "auto_source": {"source": "source.md"},
+    "on": {"structural_align": "on"},
+    "off": {"structural_align": "off"},
+}
+
+
+@pytest.mark.parametrize("variant", list(LENIENT_VARIANTS))
+@pytest.mark.parametrize("name", LENIENT)
+def test_odd_graphs_score_as_script_16_scores_them(
+    name: str, variant: str, template_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dangling edges, no nodes, nodes without id: script 16's numbers, with a warning."""
+    monkeypatch.chdir(template_path / "library")
+    expected_path = template_path / "lenient" / "expected" / f"{name}_{variant}.json"
+    expected = json.loads(expected_path.read_text("utf-8"))
+    pred = f"../lenient/{name}.json"
+    options = LENIENT_VARIANTS[variant]
+    assert (
+        evaluate_files(truth="truth.json", pred=pred, template=TEMPLATES["library"], **options)
+        == expected
+    )
+    scored = evaluate("graph", "truth.json", pred, template=TEMPLATES["library"], **options)
+    assert scored.warnings and all(w.startswith(f"{pred}: ") for w in scored.warnings)
+    with pytest.raises(InputError, match=re.escape(pred)):
+        evaluate_files(truth="truth.json", pred=pred, template=TEMPLATES["library"], strict=True)
+
+
+def test_cli_warns_on_dangling_edges_and_strict_refuses(
+    template_path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cli: Cli
+) -> None:
+    monkeypatch.chdir(template_path / "library")
+    out = tmp_path / "eval.json"
+    args = ["graph", "--graph", "../lenient/dangling.json", "--truth", "truth.json",
+            "--template", TEMPLATES["library"], "--source", "source.md"]  # fmt: skip
+    result = cli(*args, "--out", out)
+    assert result.code == 0, result.err
+    assert (
+        "warning: ../lenient/dangling.json: 12 edge end(s) name no node (edges[14] target "
+        "'Dataset_missing', edges[15] source 'Ghost_1', edges[16] source 'Ghost_1' and 9 more)"
+    ) in " ".join(result.err.split())
+    expected = template_path / "lenient" / "expected" / "dangling_auto_source.json"
+    assert json.loads(out.read_text("utf-8")) == json.loads(expected.read_text("utf-8"))
+    refused = cli(*args, "--strict")
+    assert refused.code == 2
+    assert refused.err.strip() == (
+        "error: ../lenient/dangling.json (edges[14]): edge target 'Dataset_missing' is not the "
+        "id of any node"
+    )
+
+
+QUIRK_VARIANTS = {
+    "auto_source": {"source": "source.md"},
+    "on": {"structural_align": "on"},
+    "off": {"structural_align": "off"},
+}
+
+
+@pytest.mark.parametrize("variant", list(QUIRK_VARIANTS))
+def test_reference_quirks_are_the_default(
+    variant: str, template_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An Enum identity never matches strictly; accented truth ids are not found in the source."""
+    folder = template_path / "quirks"
+    monkeypatch.chdir(folder)
+    expected = json.loads((folder / "expected" / f"eval_{variant}.json").read_text("utf-8"))
+    ours = evaluate_files(
+        truth="truth.json", pred="graph.json", template="quirks_template.Ledger",
+        **QUIRK_VARIANTS[variant],
+    )  # fmt: skip
+    assert ours == expected
+    assert ours["nodes"]["Entry"]["strict"]["tp"] == 0
+    if variant == "auto_source":
+        assert ours["structural_alignment"]["synthetic_id_classes"] == ["Entry", "Place"]
+
+
+def test_enum_ids_value_matches_enum_identities(
+    template_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(template_path / "quirks")
+    ours = evaluate_files(
+        truth="truth.json", pred="graph.json", template="quirks_template.Ledger",
+        structural_align="off", enum_ids="value",
+    )  # fmt: skip
+    assert ours["nodes"]["Entry"]["strict"] == {
+        "tp": 2, "fp": 1, "fn": 1, "p": 0.667, "r": 0.667, "f1": 0.667
+    }  # fmt: skip
+    assert ours["relaxed_alias_pairs"] == []  # A1/A2 now match strictly, B7 ≠ B8
+    assert ours["edges"]["HAS_ENTRY"]["strict"]["tp"] == 2
+
+
+def test_normalise_source_accents_finds_accented_ids(
+    template_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Cli, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(template_path / "quirks")
+    common = {"truth": "truth.json", "pred": "graph.json", "template": "quirks_template.Ledger"}
+    accents = evaluate_files(**common, source="source.md", normalise_source_accents=True)
+    assert accents["structural_alignment"]["synthetic_id_classes"] == ["Entry"]
+    both = evaluate_files(
+        **common, source="source.md", normalise_source_accents=True, enum_ids="value"
+    )
+    assert both["structural_alignment"]["synthetic_id_classes"] == []
+    assert "aligned" not in both["micro"]["nodes"]
+    out = tmp_path / "eval.json"
+    result = cli(
+        "graph", "--graph", "graph.json", "--truth", "truth.json", "--template",
+        "quirks_template.Ledger", "--source", "source.md", "--normalise-source-accents",
+        "--enum-ids", "value", "--out", out,
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    assert json.loads(out.read_text("utf-8")) == both
+    bad = cli("graph", "--graph", "graph.json", "--truth", "truth.json", "--template",
+              "quirks_template.Ledger", "--enum-ids", "name")  # fmt: skip
+    assert bad.code == 2
+    assert bad.err.strip() == "error: --enum-ids must be reference or value, got 'name'"
+
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.mark.parametrize("pairs", ["default", "all indexed", "all pair by pair"])
+@pytest.mark.parametrize("variant", list(LENIENT_VARIANTS))
+def test_billing_shape_equals_reference_with_every_scoring_path(
+    variant: str, pairs: str, template_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The BillingDocument shape of bench_graph.py (Enum fields, components, invented ids,
+    aliases, extras; data/billing): script 16's eval.json whether alignment scores pairs from
+    the inverted indexes (the fast path) or one by one (the plain rule)."""
+    from functools import partial
+
+    from parsescore.graph import evaluate as graph_evaluate
+
+    folder = template_path / "billing"
+    monkeypatch.chdir(folder)
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    if pairs != "default":
+        limit = 0 if pairs == "all indexed" else 10**12
+        monkeypatch.setattr(
+            graph_evaluate,
+            "structural_pairs",
+            partial(graph_evaluate.structural_pairs, brute_force_pairs=limit),
+        )
+    expected = json.loads((folder / "expected" / f"eval_{variant}.json").read_text("utf-8"))
+    ours = evaluate_files(
+        truth="truth.json", pred="graph.json", template="graph_billing_template.BillingDocument",
+        **LENIENT_VARIANTS[variant],
+    )  # fmt: skip
+    assert ours == expected
+    if variant == "on":
+        assert len(ours["structural_alignment"]["pairs"]) == 53

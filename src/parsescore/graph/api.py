@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from parsescore.errors import InputError
-from parsescore.graph.evaluate import AlignMode, GraphMatching, build_report, match_graphs
+from parsescore.graph.evaluate import AlignMode, EnumIds, GraphMatching, build_report, match_graphs
 from parsescore.graph.io import load_graph_json, load_source_text
 from parsescore.graph.template import collect_id_fields, load_template, truth_graph_from_file
 
@@ -26,6 +26,9 @@ def match_files(
     structural_align: AlignMode = "auto",
     id_fields: dict[str, list[str]] | None = None,
     root_class: str | None = None,
+    strict: bool = False,
+    enum_ids: EnumIds = "reference",
+    normalise_source_accents: bool = False,
 ) -> GraphMatching:
     """The node matching behind eval.json for these inputs (what every report is built from).
 
@@ -34,6 +37,10 @@ def match_files(
     identity fields then come from the truth's ``graph.id_fields_map`` (else the extracted
     graph's), overridden per class by ``id_fields``, and the root class (for singleton-root
     pairing) from ``root_class``, else the truth's ``graph.template_name``.
+
+    Graph files script 16 scores although they are odd (dangling edges, no nodes) are scored
+    with warnings in the graphs' ``warnings``; ``strict=True`` refuses them. ``enum_ids`` and
+    ``normalise_source_accents``: see :func:`~parsescore.graph.evaluate.match_graphs`.
     """
     if template is not None:
         if id_fields or root_class:
@@ -41,11 +48,11 @@ def match_files(
         model = load_template(template)
         fields = collect_id_fields(model)
         truth_graph = truth_graph_from_file(truth, model)
-        extracted = load_graph_json(pred)
+        extracted = load_graph_json(pred, strict=strict)
         root: str | None = model.__name__
     else:
-        truth_graph = load_graph_json(truth)
-        extracted = load_graph_json(pred)
+        truth_graph = load_graph_json(truth, strict=strict)
+        extracted = load_graph_json(pred, strict=strict)
         fields = {}
         for source_graph in (extracted.graph, truth_graph.graph):
             raw = source_graph.get("id_fields_map")
@@ -72,6 +79,8 @@ def match_files(
         root_class=root,
         source_text=source_text,
         align_mode=structural_align,
+        enum_ids=enum_ids,
+        normalise_source_accents=normalise_source_accents,
     )
 
 
@@ -82,6 +91,9 @@ def evaluate_files(
     template: str,
     source: str | Path | None = None,
     structural_align: AlignMode = "auto",
+    strict: bool = False,
+    enum_ids: EnumIds = "reference",
+    normalise_source_accents: bool = False,
 ) -> dict[str, Any]:
     """Score ``pred`` (an extracted graph.json) against ``truth`` (an instance of ``template``).
 
@@ -101,7 +113,14 @@ def evaluate_files(
     {'tp': 10, 'fp': 2, 'fn': 0, 'p': 0.833, 'r': 1.0, 'f1': 0.909}
     """
     matching = match_files(
-        truth=truth, pred=pred, template=template, source=source, structural_align=structural_align
+        truth=truth,
+        pred=pred,
+        template=template,
+        source=source,
+        structural_align=structural_align,
+        strict=strict,
+        enum_ids=enum_ids,
+        normalise_source_accents=normalise_source_accents,
     )
     return build_report(matching, graph=str(Path(pred)), truth=str(Path(truth)), template=template)
 
@@ -114,6 +133,8 @@ def evaluate_generic_files(
     root_class: str | None = None,
     source: str | Path | None = None,
     structural_align: AlignMode = "auto",
+    strict: bool = False,
+    normalise_source_accents: bool = False,
 ) -> dict[str, Any]:
     """Score two graph.json files without a template (see :func:`match_files` for the rules)."""
     matching = match_files(
@@ -123,5 +144,7 @@ def evaluate_generic_files(
         structural_align=structural_align,
         id_fields=id_fields,
         root_class=root_class,
+        strict=strict,
+        normalise_source_accents=normalise_source_accents,
     )
     return build_report(matching, graph=str(Path(pred)), truth=str(Path(truth)), template=None)

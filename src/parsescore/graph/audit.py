@@ -8,7 +8,7 @@ in some provenance chunk). Advisory only; nothing is re-extracted.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Union, get_args, get_origin
 
@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from parsescore.errors import InputError
-from parsescore.files import load_json
+from parsescore.files import load_json, read_text
 from parsescore.graph.io import load_graph_json
 from parsescore.graph.template import GraphData, load_template
 
@@ -33,6 +33,7 @@ __all__ = [
     "audit_graph",
     "audit_graph_file",
     "declared_attribute_fields",
+    "load_source_map",
     "print_audit_summary",
 ]
 
@@ -485,28 +486,91 @@ def _load_chunks(path: Path) -> tuple[list[str], str | None]:
     return texts, str(source) if source else None
 
 
+def load_source_map(path: str | Path) -> dict[Path, str]:
+    """Graph path → source document path, from JSON (``{graph: document}``) or CSV (two
+    columns, ``graph,source``, an optional header row naming them).
+
+    Graph paths are relative to the map file's folder (or absolute); documents are kept as
+    written, since the audit reports them as given (as the reference reports its document list).
+    """
+    path = Path(path)
+    pairs: list[tuple[str, Any, str]] = []
+    if path.suffix.lower() == ".csv":
+        import csv
+
+        rows = list(csv.reader(read_text(path).splitlines()))
+        if rows and [c.strip().lower() for c in rows[0]] == ["graph", "source"]:
+            rows = rows[1:]
+        for number, row in enumerate(rows, start=1):
+            if not row:
+                continue
+            if len(row) != 2:
+                raise InputError(
+                    f"expected 2 columns (graph,source), got {len(row)}",
+                    path=path,
+                    where=f"row {number}",
+                )
+            pairs.append((f"row {number}", row[0].strip(), row[1].strip()))
+    else:
+        data = load_json(path)
+        if not isinstance(data, dict):
+            raise InputError(
+                "expected a JSON object {graph path: source document path} (or a .csv file)",
+                path=path,
+            )
+        pairs = [(f"key {key!r}", key, value) for key, value in data.items()]
+    mapping: dict[Path, str] = {}
+    for where, graph, document in pairs:
+        if not isinstance(document, str) or not document or not graph:
+            raise InputError(
+                "expected a graph path and a non-empty source document path", path=path, where=where
+            )
+        mapping[(path.parent / graph).resolve()] = document
+    return mapping
+
+
 def audit_graph_file(
     graph: str | Path | list[str | Path],
     *,
     provenance: str | Path | None = None,
     template: str | None = None,
-    source: str | None = None,
+    source: str | Sequence[str] | None = None,
+    source_map: str | Path | None = None,
 ) -> EvaluationReport:
-    """Evaluate one or more graph.json files (each with the provenance.json beside it)."""
+    """Evaluate one or more graph.json files (each with the provenance.json beside it).
+
+    Each graph's source document (reported as ``source``; its stem flags a synthetic root id)
+    is, in order of precedence: its entry in ``source_map`` (a file, see
+    :func:`load_source_map`), ``source`` (one path for every graph, or one per graph), the
+    provenance ledger's ``document.source``, else the graph's own path.
+    """
     graphs = [Path(g) for g in (graph if isinstance(graph, list) else [graph])]
     if provenance is not None and len(graphs) != 1:
         raise InputError("--provenance applies to a single --graph")
+    given = [source] if isinstance(source, str) else list(source or [])
+    if len(given) not in (0, 1, len(graphs)):
+        raise InputError(
+            f"give one --source for every graph or one per --graph ({len(graphs)}), "
+            f"got {len(given)}"
+        )
+    if source_map is not None and given:
+        raise InputError("use either --source or --source-map")
+    mapping = load_source_map(source_map) if source_map is not None else None
     model = load_template(template) if template is not None else None
     documents = []
     template_name = template
-    for path in graphs:
-        data = load_graph_json(path)
+    for index, path in enumerate(graphs):
+        data = load_graph_json(path, strict=True)  # as docling-graph's own graph loader
         ledger = Path(provenance) if provenance is not None else path.parent / "provenance.json"
         texts: list[str] = []
         ledger_source = None
         if provenance is not None or ledger.is_file():
             texts, ledger_source = _load_chunks(ledger)
-        doc_source = source or ledger_source
+        doc_source = given[index if len(given) > 1 else 0] if given else ledger_source
+        if mapping is not None:
+            doc_source = mapping.get(path.resolve())
+            if doc_source is None:
+                raise InputError(f"graph {str(path)!r} has no entry", path=source_map)
         documents.append(
             audit_graph(
                 data,

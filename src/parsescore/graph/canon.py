@@ -7,14 +7,17 @@ whether two nodes match).
 
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 __all__ = [
     "NAME_LIKE_FIELDS",
     "canonical_identity_value",
     "digit_runs",
+    "drop_accents",
     "is_filled",
     "loose_text",
     "normalise_entity_name",
@@ -38,6 +41,12 @@ _CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.DOTALL)
 _ANY_TAG = re.compile(r"<[^>]*>")
 
 
+def drop_accents(text: str) -> str:
+    """NFKD with the combining marks removed ("Café" → "Cafe")."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
 def normalise_entity_name(raw: Any) -> str:
     """Display name → UPPER_SNAKE key ("The John-Doe's" → "JOHN_DOE"); "" when nothing is left.
 
@@ -46,8 +55,7 @@ def normalise_entity_name(raw: Any) -> str:
     """
     if not raw or not isinstance(raw, str):
         return ""
-    decomposed = unicodedata.normalize("NFKD", raw)
-    text = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).strip()
+    text = drop_accents(raw).strip()
     if not text:
         return ""
     for article in _LEADING_ARTICLES:
@@ -73,12 +81,25 @@ def canonical_identity_value(field: str, value: Any) -> str:
     """
     if value is None:
         return ""
+    if type(value) is str:  # the common case, cached (not a str subclass such as an Enum)
+        return _canonical_text(field in NAME_LIKE_FIELDS, value)
     if field in NAME_LIKE_FIELDS and isinstance(value, str):
         return normalise_entity_name(value)
-    text = str(value).strip()
+    return _alphanumeric(str(value))
+
+
+def _alphanumeric(raw: str) -> str:
+    text = raw.strip()
     if not text:
         return ""
     return _NOT_LOWER_ALNUM.sub("", unicodedata.normalize("NFKD", text).casefold())
+
+
+@lru_cache(maxsize=1 << 16)
+def _canonical_text(name_like: bool, value: str) -> str:
+    """A plain string's canonical form (ids repeat: in the converter's fingerprints, in both
+    graphs' identity keys)."""
+    return normalise_entity_name(value) if name_like else _alphanumeric(value)
 
 
 def squash(text: str) -> str:
@@ -118,17 +139,27 @@ _HASH_BASE = 1_000_003  # odd, hence invertible modulo 2**64
 _MASK64 = (1 << 64) - 1
 _BULK_MIN_WORK = 20_000_000
 """Below this many haystack characters × needles, plain ``in`` is faster than hashing."""
-_PREFIX = 32
-"""Needles longer than this are located by their first 32 characters, then compared whole."""
+_WINDOWS = (8, 12, 16, 24, 32)
+"""Window lengths for needles longer than 8 characters: a needle is located by its prefix of
+the longest of these it covers, then compared whole (few lengths, few passes)."""
+_FILTER_BITS = 20
+
+
+def _window(length: int) -> int:
+    if length <= _WINDOWS[0]:
+        return length
+    return max(w for w in _WINDOWS if w <= length)
 
 
 def contained_in(needles: list[str], haystack: str) -> list[bool]:
     """``[needle in haystack for needle in needles]``, fast for many needles in a long text.
 
-    Long inputs hash every window of the haystack once per distinct window length (a rolling
-    polynomial hash in wrapping uint64 numpy arithmetic; the window length is the needle's
-    length, at most 32). Each window whose hash equals a needle's (prefix) hash is then compared
-    character for character, so the answer is exact.
+    Long inputs hash every window of the haystack once per window length (a rolling
+    polynomial hash in wrapping uint64 numpy arithmetic; needles longer than 8 characters are
+    located by a prefix of 8, 12, 16, 24 or 32 characters, so there are few lengths). A bit
+    table of the wanted hashes filters the windows before the exact hash lookup, and each
+    window whose hash equals a needle's (prefix) hash is then compared character for
+    character, so the answer is exact.
     """
     if len(haystack) * len(needles) < _BULK_MIN_WORK:
         return [needle in haystack for needle in needles]
@@ -144,7 +175,7 @@ def contained_in(needles: list[str], haystack: str) -> list[bool]:
         inverse_powers = np.concatenate(([np.uint64(1)], inverse_powers[:-1]))
         prefix = np.concatenate(([np.uint64(0)], np.cumsum(codes * powers, dtype=np.uint64)))
     del codes, powers
-    small_powers = [pow(_HASH_BASE, i, 1 << 64) for i in range(_PREFIX)]
+    small_powers = [pow(_HASH_BASE, i, 1 << 64) for i in range(_WINDOWS[-1])]
     result = [False] * len(needles)
     by_length: dict[int, dict[int, list[int]]] = {}
     for index, needle in enumerate(needles):
@@ -153,28 +184,39 @@ def contained_in(needles: list[str], haystack: str) -> list[bool]:
             continue
         if len(needle) > n:
             continue
-        length = min(len(needle), _PREFIX)
-        value = 0
-        for position in range(length):
-            value = (value + ord(needle[position]) * small_powers[position]) & _MASK64
+        length = _window(len(needle))
+        value = sum(map(operator.mul, map(ord, needle[:length]), small_powers)) & _MASK64
         by_length.setdefault(length, {}).setdefault(value, []).append(index)
+    mask = np.uint64((1 << _FILTER_BITS) - 1)
     for length, needle_hashes in by_length.items():
         wanted = np.array(sorted(needle_hashes), dtype=np.uint64)
+        table = np.zeros(1 << _FILTER_BITS, dtype=bool)
+        table[wanted & mask] = True
         with np.errstate(over="ignore"):
             windows = (prefix[length:] - prefix[:-length]) * inverse_powers[: n - length + 1]
-        slots = np.minimum(np.searchsorted(wanted, windows), len(wanted) - 1)
-        hit_positions = np.nonzero(wanted[slots] == windows)[0]
-        starts: dict[int, list[int]] = {}
-        for position, value in zip(
-            hit_positions.tolist(), windows[hit_positions].tolist(), strict=True
-        ):
-            starts.setdefault(value, []).append(position)
-        del windows, slots
-        for value, group in needle_hashes.items():
+        maybe = np.nonzero(table[windows & mask])[0]
+        candidates = windows[maybe]
+        del windows
+        slots = np.minimum(np.searchsorted(wanted, candidates), len(wanted) - 1)
+        hit = wanted[slots] == candidates
+        hit_values, hit_positions = candidates[hit], maybe[hit]
+        order = np.argsort(hit_values, kind="stable")
+        hit_values, hit_positions = hit_values[order], hit_positions[order]
+        values = np.array(list(needle_hashes), dtype=np.uint64)
+        lows = np.searchsorted(hit_values, values, side="left").tolist()
+        highs = np.searchsorted(hit_values, values, side="right").tolist()
+        for group, low, high in zip(needle_hashes.values(), lows, highs, strict=True):
             for index in group:
-                needle = needles[index]
-                size = len(needle)
-                result[index] = any(
-                    haystack[start : start + size] == needle for start in starts.get(value, ())
-                )
+                result[index] = _occurs(needles[index], haystack, hit_positions, low, high)
     return result
+
+
+def _occurs(needle: str, haystack: str, positions: Any, low: int, high: int) -> bool:
+    """Whether ``needle`` starts at one of ``positions[low:high]`` (its hash hits), checked
+    character for character, a few positions at a time (the first hit usually matches)."""
+    size = len(needle)
+    for chunk in range(low, high, 16):
+        for start in positions[chunk : min(high, chunk + 16)].tolist():
+            if haystack[start : start + size] == needle:
+                return True
+    return False

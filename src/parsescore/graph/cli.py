@@ -13,6 +13,7 @@ from parsescore.cli_common import (
     ResultOption,
     announce,
     console,
+    warn,
     write_outputs,
 )
 
@@ -74,6 +75,30 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--root-class", help="Without --template: the root class name."),
         ] = None,
+        strict: Annotated[
+            bool,
+            typer.Option(
+                "--strict",
+                help="Refuse graph files script 16 scores with a warning (edges to missing "
+                "nodes, no nodes, nodes without id).",
+            ),
+        ] = False,
+        enum_ids: Annotated[
+            str,
+            typer.Option(
+                "--enum-ids",
+                help="reference: an Enum in an identity is compared as str() (the reference; "
+                "never equals the extracted value); value: by its value.",
+            ),
+        ] = "reference",
+        normalise_source_accents: Annotated[
+            bool,
+            typer.Option(
+                "--normalise-source-accents",
+                help="Drop the source's accents before looking truth ids up in it (ids are "
+                "accent-free; the reference keeps the source's accents).",
+            ),
+        ] = False,
         out: OutOption = None,
         result: ResultOption = None,
         csv: CsvOption = None,
@@ -92,7 +117,13 @@ def register(app: typer.Typer) -> None:
             structural_align=structural_align,
             id_fields=list(id_fields or []),
             root_class=root_class,
+            strict=strict,
+            enum_ids=enum_ids,
+            normalise_source_accents=normalise_source_accents,
         )
+        err_console = console(stderr=True)
+        for warning in scored.warnings:
+            warn(err_console, warning)
         out_console = console()
         summarise(scored, out_console)
         write_outputs([scored], out_console, out=out, result=result, csv=csv)
@@ -140,11 +171,20 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         source: Annotated[
-            str | None,
+            list[str] | None,
             typer.Option(
                 "--source",
-                help="Source document path (its stem flags a synthetic root id); default: "
-                "the provenance ledger's document.source.",
+                help="Source document path (its stem flags a synthetic root id): once for "
+                "every graph, or once per --graph in the same order; default: the "
+                "provenance ledger's document.source.",
+            ),
+        ] = None,
+        source_map: Annotated[
+            Path | None,
+            typer.Option(
+                "--source-map",
+                help="JSON {graph path: document path} or CSV graph,source (graph paths "
+                "relative to this file): each graph's source document.",
             ),
         ] = None,
         out: Annotated[
@@ -159,7 +199,11 @@ def register(app: typer.Typer) -> None:
         from parsescore.graph.audit import audit_graph_file, print_audit_summary
 
         report = audit_graph_file(
-            list(graph), provenance=provenance, template=template, source=source
+            list(graph),
+            provenance=provenance,
+            template=template,
+            source=list(source or []),
+            source_map=source_map,
         )
         out_console = console()
         print_audit_summary(report, out_console)

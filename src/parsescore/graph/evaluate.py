@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from enum import Enum
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from parsescore.errors import InputError
 from parsescore.graph.canon import (
     canonical_identity_value,
     contained_in,
     digit_runs,
+    drop_accents,
     is_filled,
     loose_text,
     squash,
@@ -26,6 +30,7 @@ from parsescore.graph.template import GraphData
 __all__ = [
     "META_KEYS",
     "AlignMode",
+    "EnumIds",
     "GraphMatching",
     "IdentityIndex",
     "Key",
@@ -61,11 +66,36 @@ def node_class(node: dict[str, Any]) -> str:
     return str(node.get("__class__") or node.get("label") or "")
 
 
-def node_key(node: dict[str, Any], id_fields_by_class: dict[str, list[str]]) -> Key | None:
-    """Identity key of a node, or None when all its canonical identity values are empty."""
+EnumIds = Literal["reference", "value"]
+
+
+def _enum_value(value: Any) -> Any:
+    """An Enum member (also inside a list) replaced by its value, for ``enum_ids="value"``."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, list):
+        return [_enum_value(item) for item in value]
+    return value
+
+
+def node_key(
+    node: dict[str, Any],
+    id_fields_by_class: dict[str, list[str]],
+    enum_ids: EnumIds = "reference",
+) -> Key | None:
+    """Identity key of a node, or None when all its canonical identity values are empty.
+
+    ``enum_ids="reference"`` canonicalises an Enum member as the reference does, through
+    ``str()`` (``"Color.RED"`` outside name fields, which never equals the extracted
+    ``"red"``); ``"value"`` canonicalises its value instead.
+    """
     cls = node_class(node)
     values = tuple(
-        canonical_identity_value(name, node.get(name)) for name in id_fields_by_class.get(cls, [])
+        canonical_identity_value(
+            name,
+            node.get(name) if enum_ids == "reference" else _enum_value(node.get(name)),
+        )
+        for name in id_fields_by_class.get(cls, [])
     )
     if not any(values):
         return None
@@ -82,13 +112,16 @@ class IdentityIndex:
 
     @classmethod
     def build(
-        cls, nodes: list[dict[str, Any]], id_fields_by_class: dict[str, list[str]]
+        cls,
+        nodes: list[dict[str, Any]],
+        id_fields_by_class: dict[str, list[str]],
+        enum_ids: EnumIds = "reference",
     ) -> IdentityIndex:
         by_key: dict[Key, dict[str, Any]] = {}
         unkeyed: list[dict[str, Any]] = []
         id_to_key: dict[str, Key] = {}
         for node in nodes:
-            key = node_key(node, id_fields_by_class)
+            key = node_key(node, id_fields_by_class, enum_ids)
             if key is None:
                 unkeyed.append(node)
                 continue
@@ -154,6 +187,18 @@ def detect_synthetic_classes(truth_keys: list[Key], source_squashed: str) -> set
 _Scalar = str | int | float
 
 
+@lru_cache(maxsize=1 << 16)
+def _loose_short(text: str) -> str:
+    return loose_text(text)
+
+
+def _loose_value(value: Any) -> str:
+    """:func:`loose_text` of an attribute value; short ones (units, amounts, categories,
+    repeated across nodes) are cached."""
+    text = str(value)
+    return _loose_short(text) if len(text) <= 200 else loose_text(text)
+
+
 def _comparable_fields(node: dict[str, Any]) -> dict[str, tuple[str, Any]]:
     """Filled non-meta fields in comparison form: ("s", loose text) or ("l", set of loose texts)."""
     out: dict[str, tuple[str, Any]] = {}
@@ -161,9 +206,9 @@ def _comparable_fields(node: dict[str, Any]) -> dict[str, tuple[str, Any]]:
         if name in META_KEYS or not is_filled(value):
             continue
         if isinstance(value, _Scalar):
-            out[name] = ("s", loose_text(str(value)))
+            out[name] = ("s", _loose_value(value))
         elif isinstance(value, list):
-            out[name] = ("l", {loose_text(str(x)) for x in value if isinstance(x, _Scalar)})
+            out[name] = ("l", {_loose_value(x) for x in value if isinstance(x, _Scalar)})
     return out
 
 
@@ -209,59 +254,111 @@ def _grams(text: str) -> set[str]:
     return {text[i : i + GRAM] for i in range(len(text) - GRAM + 1)}
 
 
-def _candidate_pairs(
+def _indexed_scores(
     truth: list[tuple[int, Prepared]], extracted: list[tuple[int, Prepared]]
-) -> set[tuple[int, int]]:
-    """Every (truth, extracted) position pair that can score above 0: it shares an equal
-    scalar, a list element, or a contained text (found through the rarest 4-gram)."""
-    exact: dict[tuple[str, str], list[int]] = defaultdict(list)
-    element: dict[tuple[str, str], list[int]] = defaultdict(list)
-    extracted_grams: dict[tuple[str, str], list[int]] = defaultdict(list)
-    truth_grams: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for position, (_, fields) in enumerate(extracted):
-        for name, (kind, value) in fields.items():
-            if kind == "s":
-                if value:
-                    exact[name, value].append(position)
-                    if len(value) >= GRAM:
-                        for gram in _grams(value):
-                            extracted_grams[name, gram].append(position)
-            else:
-                for item in value:
-                    element[name, item].append(position)
-    for position, (_, fields) in enumerate(truth):
-        for name, (kind, value) in fields.items():
-            if kind == "s" and len(value) >= GRAM:
-                for gram in _grams(value):
-                    truth_grams[name, gram].append(position)
+) -> tuple[Any, Any, Any]:
+    """Scores, truth indexes and extracted indexes (numpy arrays) of every pair scoring ≥ 1.0,
+    without
+    scoring pair by pair: each field's contribution is given only to the pairs an inverted
+    index names — equal scalars (+1), a shared list element (+0.5 once per field), and texts
+    one contains (found through the rarest 4-gram: +1 from 40 characters, else +0.5). These
+    are exactly the pairs and scores :func:`_score_prepared` gives."""
+    import numpy as np
 
-    def rarest(index: dict[tuple[str, str], list[int]], name: str, text: str) -> list[int]:
-        best: list[int] | None = None
-        for gram in _grams(text):
+    n_extracted = len(extracted)
+    exact_t: dict[tuple[str, str], list[int]] = defaultdict(list)
+    exact_e: dict[tuple[str, str], list[int]] = defaultdict(list)
+    element_t: dict[tuple[str, str], list[int]] = defaultdict(list)
+    element_e: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for side, exact, element in ((truth, exact_t, element_t), (extracted, exact_e, element_e)):
+        for position, (_, fields) in enumerate(side):
+            for name, (kind, value) in fields.items():
+                if kind == "s":
+                    if value:
+                        exact[name, value].append(position)
+                else:
+                    for item in value:
+                        element[name, item].append(position)
+
+    codes: list[Any] = []
+    weights: list[Any] = []
+
+    def add(t_list: list[int], e_list: list[int], weight: float) -> None:
+        t = np.asarray(t_list, dtype=np.int64)
+        e = np.asarray(e_list, dtype=np.int64)
+        block = (t[:, None] * n_extracted + e[None, :]).ravel()
+        codes.append(block)
+        weights.append(np.full(len(block), weight))
+
+    for key, t_list in exact_t.items():
+        e_list = exact_e.get(key)
+        if e_list:
+            add(t_list, e_list, 1.0)
+    per_field: dict[str, list[Any]] = defaultdict(list)
+    for key, t_list in element_t.items():
+        e_list = element_e.get(key)
+        if e_list:
+            t = np.asarray(t_list, dtype=np.int64)
+            e = np.asarray(e_list, dtype=np.int64)
+            per_field[key[0]].append((t[:, None] * n_extracted + e[None, :]).ravel())
+    for blocks in per_field.values():
+        block = np.unique(np.concatenate(blocks))  # one shared element or many: +0.5
+        codes.append(block)
+        weights.append(np.full(len(block), 0.5))
+
+    # Containment between distinct values (a value shared by many nodes is checked once).
+    grams_of: dict[str, set[str]] = {}
+
+    def grams(text: str) -> set[str]:
+        found = grams_of.get(text)
+        if found is None:
+            found = grams_of[text] = _grams(text)
+        return found
+
+    def gram_index(exact: dict[tuple[str, str], list[int]]) -> dict[tuple[str, str], list[str]]:
+        index: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for name, text in exact:
+            if len(text) >= GRAM:
+                for gram in grams(text):
+                    index[name, gram].append(text)
+        return index
+
+    def containing(index: dict[tuple[str, str], list[str]], name: str, text: str) -> list[str]:
+        """Values of field ``name`` that contain ``text`` (candidates of its rarest 4-gram)."""
+        best: list[str] | None = None
+        for gram in grams(text):
             postings = index.get((name, gram))
             if not postings:
                 return []  # some 4-gram never occurs: nothing contains this text
             if best is None or len(postings) < len(best):
                 best = postings
-        return best or []
+        return [other for other in best or () if other != text and text in other]
 
-    pairs: set[tuple[int, int]] = set()
-    for t_pos, (_, fields) in enumerate(truth):
-        for name, (kind, value) in fields.items():
-            if kind == "s":
-                if not value:
-                    continue
-                pairs.update((t_pos, e) for e in exact.get((name, value), ()))
-                if len(value) >= GRAM:
-                    pairs.update((t_pos, e) for e in rarest(extracted_grams, name, value))
-            else:
-                for item in value:
-                    pairs.update((t_pos, e) for e in element.get((name, item), ()))
-    for e_pos, (_, fields) in enumerate(extracted):
-        for name, (kind, value) in fields.items():
-            if kind == "s" and len(value) >= GRAM:
-                pairs.update((t, e_pos) for t in rarest(truth_grams, name, value))
-    return pairs
+    contained: set[tuple[str, str, str]] = set()  # (field, truth value, extracted value)
+    extracted_grams = gram_index(exact_e)
+    for name, text in exact_t:
+        if len(text) >= GRAM:
+            contained.update(
+                (name, text, other) for other in containing(extracted_grams, name, text)
+            )
+    truth_grams = gram_index(exact_t)
+    for name, text in exact_e:
+        if len(text) >= GRAM:
+            contained.update((name, other, text) for other in containing(truth_grams, name, text))
+    for name, a, b in contained:
+        weight = 1.0 if min(len(a), len(b)) >= STRONG_CONTAINMENT_CHARS else 0.5
+        add(exact_t[name, a], exact_e[name, b], weight)
+    if not codes:
+        return np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+
+    all_codes = np.concatenate(codes)
+    pair_codes, inverse = np.unique(all_codes, return_inverse=True)
+    totals = np.bincount(inverse, weights=np.concatenate(weights), minlength=len(pair_codes))
+    keep = totals >= 1.0
+    t_positions, e_positions = np.divmod(pair_codes[keep], n_extracted)
+    truth_index = np.asarray([index for index, _ in truth], dtype=np.int64)[t_positions]
+    extracted_index = np.asarray([index for index, _ in extracted], dtype=np.int64)[e_positions]
+    return totals[keep], truth_index, extracted_index
 
 
 def structural_pairs(
@@ -276,9 +373,8 @@ def structural_pairs(
     """Greedy one-to-one pairing by attribute overlap, best score first, scores ≥ 1.0 only.
 
     Ties keep truth order, then extracted order. Only nodes of the same class are scored; in a
-    large class only the pairs an inverted index says can score (equal values, shared list
-    elements, 4-gram containment candidates) are scored, which gives the same pairs as scoring
-    all of them.
+    large class the scores come from inverted indexes (:func:`_indexed_scores`), which gives
+    the same pairs and scores as scoring every pair.
     """
     truth_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
     extracted_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
@@ -288,29 +384,64 @@ def structural_pairs(
     for index, key in enumerate(extracted_keys):
         if key[0] in classes and key[0] in truth_by_class:
             extracted_by_class[key[0]].append((index, _comparable_fields(extracted_by_key[key])))
-    candidates: list[tuple[float, int, int]] = []
+    import numpy as np
+
+    scores: list[Any] = []
+    truth_indexes: list[Any] = []
+    extracted_indexes: list[Any] = []
     for cls, truth in truth_by_class.items():
         extracted = extracted_by_class.get(cls)
         if not extracted:
             continue
-        if len(truth) * len(extracted) <= brute_force_pairs:
-            positions: Any = ((t, e) for t in range(len(truth)) for e in range(len(extracted)))
+        if len(truth) * len(extracted) > brute_force_pairs:
+            found = _indexed_scores(truth, extracted)
         else:
-            positions = _candidate_pairs(truth, extracted)
-        for t_pos, e_pos in positions:
-            score = _score_prepared(truth[t_pos][1], extracted[e_pos][1])
-            if score >= 1.0:
-                candidates.append((score, truth[t_pos][0], extracted[e_pos][0]))
-    candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
-    used_truth: set[int] = set()
-    used_extracted: set[int] = set()
+            small = [
+                (score, t_index, e_index)
+                for t_index, t_fields in truth
+                for e_index, e_fields in extracted
+                if (score := _score_prepared(t_fields, e_fields)) >= 1.0
+            ]
+            found = (
+                np.asarray([c[0] for c in small], dtype=np.float64),
+                np.asarray([c[1] for c in small], dtype=np.int64),
+                np.asarray([c[2] for c in small], dtype=np.int64),
+            )
+        scores.append(found[0])
+        truth_indexes.append(found[1])
+        extracted_indexes.append(found[2])
     pairs: list[tuple[Key, Key, float]] = []
-    for score, t_index, e_index in candidates:
-        if t_index in used_truth or e_index in used_extracted:
+    all_scores = np.concatenate(scores) if scores else np.zeros(0)
+    if not len(all_scores):
+        return pairs
+    t_order = np.concatenate(truth_indexes)
+    e_order = np.concatenate(extracted_indexes)
+    # Greedy, best score first, ties in truth order then extracted order: candidates sorted so,
+    # each run of one score and one truth node gives that node the first extracted node of
+    # the run still free (if the truth node is itself still free) — the same pairs as
+    # visiting the candidates one by one.
+    order = np.lexsort((e_order, t_order, -all_scores))
+    all_scores, t_order, e_order = all_scores[order], t_order[order], e_order[order]
+    breaks = np.flatnonzero((all_scores[1:] != all_scores[:-1]) | (t_order[1:] != t_order[:-1])) + 1
+    starts = np.concatenate(([0], breaks)).tolist()
+    ends = np.concatenate((breaks, [len(order)])).tolist()
+    used_truth = np.zeros(len(truth_keys), dtype=bool)
+    used_extracted = np.zeros(len(extracted_keys), dtype=bool)
+    run_scores = all_scores[starts].tolist()
+    run_truth = t_order[starts].tolist()
+    limit = min(len(truth_keys), len(extracted_keys))
+    for start, end, score, t_index in zip(starts, ends, run_scores, run_truth, strict=True):
+        if used_truth[t_index]:
             continue
-        used_truth.add(t_index)
-        used_extracted.add(e_index)
+        run = e_order[start:end]
+        free = np.flatnonzero(~used_extracted[run])
+        if not len(free):
+            continue
+        e_index = int(run[free[0]])
+        used_truth[t_index] = used_extracted[e_index] = True
         pairs.append((truth_keys[t_index], extracted_keys[e_index], score))
+        if len(pairs) == limit:
+            break
     return pairs
 
 
@@ -347,12 +478,21 @@ def match_graphs(
     root_class: str | None,
     source_text: str | None = None,
     align_mode: AlignMode = "auto",
+    enum_ids: EnumIds = "reference",
+    normalise_source_accents: bool = False,
 ) -> GraphMatching:
-    """Match nodes rung by rung: strict keys, relaxed aliases, singleton root, alignment."""
+    """Match nodes rung by rung: strict keys, relaxed aliases, singleton root, alignment.
+
+    The defaults keep the reference's quirks: see :func:`node_key` for ``enum_ids``;
+    ``normalise_source_accents`` drops the source's accents before synthetic-id detection
+    (identity values are accent-free, so the reference never finds "Café" as "cafe").
+    """
     if align_mode not in ("auto", "on", "off"):
         raise ValueError(f"structural alignment mode must be auto, on or off, got {align_mode!r}")
-    truth_index = IdentityIndex.build(truth.nodes, id_fields_by_class)
-    extracted_index = IdentityIndex.build(extracted.nodes, id_fields_by_class)
+    if enum_ids not in ("reference", "value"):
+        raise ValueError(f"enum_ids must be reference or value, got {enum_ids!r}")
+    truth_index = IdentityIndex.build(truth.nodes, id_fields_by_class, enum_ids)
+    extracted_index = IdentityIndex.build(extracted.nodes, id_fields_by_class, enum_ids)
     truth_by_key, extracted_by_key = truth_index.by_key, extracted_index.by_key
     strict = truth_by_key.keys() & extracted_by_key.keys()
     truth_only = [k for k in truth_by_key if k not in strict]
@@ -362,7 +502,11 @@ def match_graphs(
     relaxed_extracted = {b for _, b in relaxed}
 
     source_norm = loose_text(source_text) if source_text else None
-    source_squashed = squash(source_text) if source_text else None
+    source_squashed = None
+    if source_text:
+        source_squashed = squash(
+            drop_accents(source_text) if normalise_source_accents else source_text
+        )
     synthetic: set[str] = set()
     if align_mode == "on":
         align_classes = {k[0] for k in truth_by_key} | {k[0] for k in extracted_by_key}
@@ -461,6 +605,45 @@ def _edge_key_codes(
         label = label_codes.setdefault(str(edge.get("label", "")), len(label_codes))
         codes.add((label * shift + source) * shift + target)
     return codes
+
+
+def _edge_ends(
+    edges: list[dict[str, Any]],
+    id_to_key: dict[str, Key],
+    key_codes: dict[Key, int],
+    label_codes: dict[str, int],
+) -> Any:
+    """``(label, source key, target key)`` codes of the edges between keyed nodes, as an
+    ``(n, 3)`` int64 array (edges touching an unkeyed or unknown node are dropped)."""
+    import numpy as np
+
+    node_codes = {node_id: key_codes[key] for node_id, key in id_to_key.items()}
+    rows: list[tuple[int, int, int]] = []
+    for edge in edges:
+        source = node_codes.get(str(edge.get("source")))
+        target = node_codes.get(str(edge.get("target")))
+        if source is None or target is None:
+            continue
+        label = label_codes.setdefault(str(edge.get("label", "")), len(label_codes))
+        rows.append((label, source, target))
+    return np.asarray(rows, dtype=np.int64).reshape(-1, 3)
+
+
+def _pack_edges(ends: Any, shift: int, fold: dict[int, int] | None = None) -> Any:
+    """Distinct edge keys packed as ``(label * shift + source) * shift + target`` (sorted
+    int64), endpoints first folded onto truth keys (a rung's pairs)."""
+    import numpy as np
+
+    sources, targets = ends[:, 1], ends[:, 2]
+    if fold:
+        mapping = np.arange(shift, dtype=np.int64)
+        mapping[np.fromiter(fold.keys(), dtype=np.int64)] = np.fromiter(fold.values(), np.int64)
+        sources, targets = mapping[sources], mapping[targets]
+    return np.unique((ends[:, 0] * shift + sources) * shift + targets)
+
+
+def _labels_of(packed: Any, shift: int) -> Any:
+    return packed // (shift * shift)
 
 
 def edge_keys(
@@ -584,56 +767,48 @@ def build_report(
             )
         node_metrics[cls] = metrics
 
-    # Node keys are numbered once so that edge keys are plain integers (cheap to hash).
+    # Node keys are numbered once so that edge keys are plain integers, counted with numpy.
     key_codes: dict[Key, int] = {}
     for key in (*truth_by_key, *got_by_key):
         key_codes.setdefault(key, len(key_codes) + 1)
-    shift = len(key_codes) + 1
-    truth_codes = {n: key_codes[k] for n, k in matching.truth_index.id_to_key.items()}
-    got_codes = {n: key_codes[k] for n, k in matching.extracted_index.id_to_key.items()}
     label_codes: dict[str, int] = {}
-    truth_edges = _edge_key_codes(matching.truth.edges, truth_codes, label_codes, shift)
-    got_strict = _edge_key_codes(matching.extracted.edges, got_codes, label_codes, shift)
-    relaxed_fold = {key_codes[b]: key_codes[a] for b, a in matching.relaxed_fold.items()}
-    got_relaxed = _edge_key_codes(
-        matching.extracted.edges, got_codes, label_codes, shift, relaxed_fold
+    truth_ends = _edge_ends(
+        matching.truth.edges, matching.truth_index.id_to_key, key_codes, label_codes
     )
-    got_aligned: set[int] = set()
+    got_ends = _edge_ends(
+        matching.extracted.edges, matching.extracted_index.id_to_key, key_codes, label_codes
+    )
+    folds: dict[str, dict[Key, Key]] = {"strict": {}, "relaxed": matching.relaxed_fold}
     if rungs_active:
-        aligned_fold = {key_codes[b]: key_codes[a] for b, a in matching.aligned_fold.items()}
-        got_aligned = _edge_key_codes(
-            matching.extracted.edges, got_codes, label_codes, shift, aligned_fold
-        )
-    shift_sq = shift * shift
-
-    def by_label(codes: set[int]) -> dict[int, set[int]]:
-        grouped: dict[int, set[int]] = defaultdict(set)
-        for code in codes:
-            grouped[code // shift_sq].add(code)
-        return grouped
-
-    truth_l, strict_l, relaxed_l, aligned_l = (
-        by_label(truth_edges),
-        by_label(got_strict),
-        by_label(got_relaxed),
-        by_label(got_aligned),
-    )
+        folds["aligned"] = matching.aligned_fold
+    shift = len(key_codes) + 1
+    if (len(label_codes) + 1) * shift * shift >= 2**63:
+        raise InputError(f"too many node identities ({shift - 1}) and edge labels to score")
+    truth_edges = _pack_edges(truth_ends, shift)
+    got_edges = {
+        rung: _pack_edges(got_ends, shift, {key_codes[b]: key_codes[a] for b, a in fold.items()})
+        for rung, fold in folds.items()
+    }
     label_names = {code: label for label, code in label_codes.items()}
-    labels = sorted(label_names[c] for c in truth_l.keys() | strict_l.keys())
+    present = set(_labels_of(truth_edges, shift).tolist()) | set(
+        _labels_of(got_edges["strict"], shift).tolist()
+    )
+    labels = sorted(label_names[c] for c in present)
+    import numpy as np
 
-    def edge_prf(t: set[int], g: set[int]) -> dict[str, Any]:
-        return prf(len(t & g), len(g - t), len(t - g))
-
-    edge_metrics: dict[str, dict[str, Any]] = {}
-    for label in labels:
-        code = label_codes[label]
-        t = truth_l.get(code, set())
-        edge_metrics[label] = {
-            "strict": edge_prf(t, strict_l.get(code, set())),
-            "relaxed": edge_prf(t, relaxed_l.get(code, set())),
-        }
-        if rungs_active:
-            edge_metrics[label]["aligned"] = edge_prf(t, aligned_l.get(code, set()))
+    n_labels = len(label_codes)
+    truth_count = np.bincount(_labels_of(truth_edges, shift), minlength=n_labels)
+    edge_metrics: dict[str, dict[str, Any]] = {label: {} for label in labels}
+    for rung, got in got_edges.items():
+        got_count = np.bincount(_labels_of(got, shift), minlength=n_labels)
+        both = np.intersect1d(truth_edges, got, assume_unique=True)
+        tp_count = np.bincount(_labels_of(both, shift), minlength=n_labels)
+        for label in labels:
+            code = label_codes[label]
+            tp = int(tp_count[code])
+            edge_metrics[label][rung] = prf(
+                tp, int(got_count[code]) - tp, int(truth_count[code]) - tp
+            )
 
     rung_names = ["strict", "relaxed"] + (["aligned"] if rungs_active else [])
     micro = {
@@ -737,6 +912,8 @@ def evaluate_graphs(
     graph_name: str | Path = "",
     truth_name: str | Path = "",
     template_name: str | None = None,
+    enum_ids: EnumIds = "reference",
+    normalise_source_accents: bool = False,
 ) -> dict[str, Any]:
     """Match and report in one call (the eval.json dictionary)."""
     matching = match_graphs(
@@ -746,6 +923,8 @@ def evaluate_graphs(
         root_class=root_class,
         source_text=source_text,
         align_mode=align_mode,
+        enum_ids=enum_ids,
+        normalise_source_accents=normalise_source_accents,
     )
     return build_report(
         matching, graph=str(graph_name), truth=str(truth_name), template=template_name

@@ -15,24 +15,50 @@ __all__ = ["graph_from_json_data", "load_graph_json", "load_source_text", "parse
 MARKUP_SUFFIXES = frozenset({".dclg", ".dclx", ".xml"})
 
 
-def graph_from_json_data(data: Any, path: str | Path) -> GraphData:
-    """Check a parsed graph.json (nodes with ids, edges between existing nodes) and wrap it."""
+EXAMPLES = 3
+"""How many offending nodes/edges a warning names before it only counts the rest."""
+
+
+def _examples(found: list[str]) -> str:
+    shown = ", ".join(found[:EXAMPLES])
+    return shown + (f" and {len(found) - EXAMPLES} more" if len(found) > EXAMPLES else "")
+
+
+def graph_from_json_data(data: Any, path: str | Path, *, strict: bool = False) -> GraphData:
+    """Check a parsed graph.json and wrap it.
+
+    What docling-graph's script 16 cannot read (not an object, ``nodes`` not a list, a node
+    or edge that is not an object) is an error. What it scores — no ``nodes`` key or an empty
+    node list (every truth node missed), a node without ``id`` (read as the id ``"None"``), an
+    edge without an end or whose end is no node's id (never matched; still in the fan-out) —
+    is scored the same way with a warning naming the nodes/edges, or refused with
+    ``strict=True``.
+    """
     if not isinstance(data, dict):
         raise InputError(
             f"expected a JSON object with 'nodes' and 'edges', got {type(data).__name__}",
             path=path,
         )
-    nodes = data.get("nodes")
-    if not isinstance(nodes, list) or not nodes:
+    warnings: list[str] = []
+    nodes = data.get("nodes", [])
+    if not isinstance(nodes, list):
         raise InputError(
-            "graph has no nodes (expected a non-empty 'nodes' list of node objects)", path=path
+            f"'nodes' must be a list of node objects, got {type(nodes).__name__}", path=path
         )
+    if not nodes:
+        what = "has no 'nodes' key" if "nodes" not in data else "has an empty 'nodes' list"
+        if strict:
+            raise InputError(
+                f"graph {what} (expected a non-empty 'nodes' list of node objects)", path=path
+            )
+        warnings.append(f"{path}: graph {what}; scored as a graph without nodes")
     edges = data.get("edges", [])
     if edges is None:
         edges = []
     if not isinstance(edges, list):
         raise InputError(f"'edges' must be a list, got {type(edges).__name__}", path=path)
     node_ids: set[str] = set()
+    no_id: list[str] = []
     for index, node in enumerate(nodes):
         if not isinstance(node, dict):
             raise InputError(
@@ -41,8 +67,16 @@ def graph_from_json_data(data: Any, path: str | Path) -> GraphData:
                 where=f"nodes[{index}]",
             )
         if node.get("id") is None:
-            raise InputError("node has no 'id'", path=path, where=f"nodes[{index}]")
-        node_ids.add(str(node["id"]))
+            if strict:
+                raise InputError("node has no 'id'", path=path, where=f"nodes[{index}]")
+            no_id.append(f"nodes[{index}]")
+        node_ids.add(str(node.get("id")))
+    if no_id:
+        warnings.append(
+            f"{path}: {len(no_id)} node(s) without 'id' ({_examples(no_id)}); scored under "
+            "the id 'None' as script 16 reads them"
+        )
+    dangling: list[str] = []
     for index, edge in enumerate(edges):
         if not isinstance(edge, dict):
             raise InputError(
@@ -52,20 +86,34 @@ def graph_from_json_data(data: Any, path: str | Path) -> GraphData:
             )
         for end in ("source", "target"):
             if end not in edge:
-                raise InputError(f"edge has no '{end}'", path=path, where=f"edges[{index}]")
-            if str(edge[end]) not in node_ids:
-                raise InputError(
-                    f"edge {end} {edge[end]!r} is not the id of any node",
-                    path=path,
-                    where=f"edges[{index}]",
-                )
+                if strict:
+                    raise InputError(f"edge has no '{end}'", path=path, where=f"edges[{index}]")
+                dangling.append(f"edges[{index}] has no {end}")
+            elif str(edge[end]) not in node_ids:
+                if strict:
+                    raise InputError(
+                        f"edge {end} {edge[end]!r} is not the id of any node",
+                        path=path,
+                        where=f"edges[{index}]",
+                    )
+                dangling.append(f"edges[{index}] {end} {edge[end]!r}")
+    if dangling:
+        warnings.append(
+            f"{path}: {len(dangling)} edge end(s) name no node ({_examples(dangling)}); such "
+            "edges are never matched but count in the fan-out, as in script 16"
+        )
     graph = data.get("graph")
-    return GraphData(nodes=nodes, edges=edges, graph=graph if isinstance(graph, dict) else {})
+    return GraphData(
+        nodes=nodes,
+        edges=edges,
+        graph=graph if isinstance(graph, dict) else {},
+        warnings=warnings,
+    )
 
 
-def load_graph_json(path: str | Path) -> GraphData:
-    """Load and check a docling-graph ``graph.json`` export."""
-    return graph_from_json_data(load_json(path), path)
+def load_graph_json(path: str | Path, *, strict: bool = False) -> GraphData:
+    """Load and check a docling-graph ``graph.json`` export (see :func:`graph_from_json_data`)."""
+    return graph_from_json_data(load_json(path), path, strict=strict)
 
 
 def load_source_text(path: str | Path) -> str:

@@ -27,6 +27,7 @@ SCORES = {"p": "precision", "r": "recall", "f1": "f1"}
 _INPUTS = ("graph", "truth", "template")
 
 AlignMode = Literal["auto", "on", "off"]
+EnumIds = Literal["reference", "value"]
 
 
 def evaluate(
@@ -38,6 +39,9 @@ def evaluate(
     structural_align: AlignMode = "auto",
     id_fields: Mapping[str, Sequence[str]] | Sequence[str] | None = None,
     root_class: str | None = None,
+    strict: bool = False,
+    enum_ids: EnumIds = "reference",
+    normalise_source_accents: bool = False,
     name: str | None = None,
 ) -> Result:
     """Score the extracted graph.json ``pred`` against ``truth`` (docling-graph 1.9.1's rules).
@@ -49,6 +53,12 @@ def evaluate(
     the model was served) enables the verbatim ratio and synthetic-id detection;
     ``structural_align`` aligns classes whose truth ids are absent from it (``auto``), all
     classes (``on``) or none (``off``).
+
+    Graph files that docling-graph's script 16 scores although they are odd (an edge to a
+    missing node, no nodes) are scored like it, with warnings in the result's ``warnings``;
+    ``strict`` refuses them instead. ``enum_ids="value"`` compares an Enum identity by its
+    value and ``normalise_source_accents`` drops the source's accents before synthetic-id
+    detection (the reference does neither; see docs/graph.md).
     """
     from parsescore.graph.api import match_files
     from parsescore.graph.evaluate import build_report
@@ -57,6 +67,8 @@ def evaluate(
 
     if structural_align not in ("auto", "on", "off"):
         raise InputError(f"--structural-align must be auto, on or off, got {structural_align!r}")
+    if enum_ids not in ("reference", "value"):
+        raise InputError(f"--enum-ids must be reference or value, got {enum_ids!r}")
     if template is not None and (id_fields or root_class):
         raise InputError("--id-fields/--root-class only apply without --template")
     fields: dict[str, list[str]] | None = None
@@ -75,12 +87,19 @@ def evaluate(
         structural_align=structural_align,
         id_fields=fields,
         root_class=root_class,
+        strict=strict,
+        enum_ids=enum_ids,
+        normalise_source_accents=normalise_source_accents,
     )
     report = build_report(matching, graph=str(pred), truth=str(truth), template=template)
     options: dict[str, Any] = {}
     if template is None:
         options = {"id_fields": raw_fields, "root_class": root_class}
-    return to_result(
+    if enum_ids != "reference":
+        options["enum_ids"] = enum_ids
+    if normalise_source_accents:
+        options["normalise_source_accents"] = True
+    result = to_result(
         report,
         name=name or Path(pred).stem,
         source=None if source is None else str(source),
@@ -88,6 +107,7 @@ def evaluate(
         details=unmatched_details(matching),
         computed=matching,
     )
+    return replace(result, warnings=(*matching.truth.warnings, *matching.extracted.warnings))
 
 
 def to_result(

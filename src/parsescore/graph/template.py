@@ -51,11 +51,13 @@ class GraphData:
         nodes: ``{"id", "label", "type", "__class__", <fields>...}`` per node.
         edges: ``{"source", "target", "label", ...}`` per edge.
         graph: graph-level metadata (``id_fields_map``, ``template_name``, audit keys).
+        warnings: what was odd but scored as the reference scores it (dangling edges, ...).
     """
 
     nodes: list[dict[str, Any]]
     edges: list[dict[str, Any]]
     graph: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
 
 def _failure(exc: BaseException) -> str:
@@ -127,6 +129,11 @@ def _config(model: Any, key: str, default: Any) -> Any:
 
 
 @lru_cache(maxsize=4096)
+def _id_fields_of(model_type: type) -> Any:
+    return _config(model_type, "graph_id_fields", [])
+
+
+@lru_cache(maxsize=4096)
 def _is_entity_type(model_type: type) -> bool:
     return bool(_config(model_type, "is_entity", True))
 
@@ -180,14 +187,13 @@ def collect_id_fields(template: type[BaseModel]) -> dict[str, list[str]]:
     return result
 
 
-def _fields(model: BaseModel) -> Iterator[tuple[str, Any]]:
+def _fields(model: BaseModel) -> list[tuple[str, Any]]:
     """``iter(model)`` without pydantic's per-call overhead: public fields, then extras."""
-    for name, value in model.__dict__.items():
-        if not name.startswith("_"):
-            yield name, value
+    fields = [item for item in model.__dict__.items() if not item[0].startswith("_")]
     extra = model.__pydantic_extra__
     if extra:
-        yield from extra.items()
+        fields.extend(extra.items())
+    return fields
 
 
 @lru_cache(maxsize=4096)
@@ -217,6 +223,10 @@ def _is_empty(value: Any) -> bool:
     return False
 
 
+_FINGERPRINT_JSON = json.JSONEncoder(sort_keys=True, default=str)
+"""``json.dumps(data, sort_keys=True, default=str)`` without building an encoder per call."""
+
+
 class _Converter:
     """One conversion of a root instance (node ids, node attributes, edges)."""
 
@@ -226,6 +236,14 @@ class _Converter:
         self.nodes: dict[str, dict[str, Any]] = {}
         self.visited: set[str] = set()
         self.processed: set[int] = set()
+        self.field_lists: dict[int, list[tuple[str, Any]]] = {}
+
+    def fields(self, model: BaseModel) -> list[tuple[str, Any]]:
+        """:func:`_fields` of an instance, once per conversion (the walks visit it again)."""
+        found = self.field_lists.get(id(model))
+        if found is None:
+            found = self.field_lists[id(model)] = _fields(model)
+        return found
 
     def node_id(self, model: BaseModel) -> str:
         cached = self.instance_ids.get(id(model))
@@ -236,7 +254,7 @@ class _Converter:
         return node_id
 
     def _fingerprint_id(self, model: BaseModel) -> str:
-        id_fields = _config(model, "graph_id_fields", [])
+        id_fields = _id_fields_of(type(model))
         data: dict[str, Any] = {}
         if id_fields:
             for name in id_fields:
@@ -249,11 +267,11 @@ class _Converter:
                     else:
                         data[name] = canonical_identity_value(name, value)
         else:
-            for name, value in _fields(model):
+            for name, value in self.fields(model):
                 if value and not isinstance(value, list | dict | BaseModel):
                     data[name] = value
         data["__class__"] = type(model).__name__
-        fingerprint = json.dumps(data, sort_keys=True, default=str)
+        fingerprint = _FINGERPRINT_JSON.encode(data)
         known = self.fingerprint_ids.get(fingerprint)
         if known is None:
             digest = hashlib.blake2b(fingerprint.encode()).hexdigest()[:16]
@@ -263,7 +281,7 @@ class _Converter:
 
     def component_attrs(self, component: BaseModel) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name, value in _fields(component):
+        for name, value in self.fields(component):
             if isinstance(value, BaseModel):
                 out[name] = None if is_entity_model(value) else self.component_attrs(value)
             elif isinstance(value, list) and any(isinstance(v, BaseModel) for v in value):
@@ -278,7 +296,7 @@ class _Converter:
         return out
 
     def walk_children(self, model: BaseModel) -> None:
-        for _, value in _fields(model):
+        for _, value in self.fields(model):
             if isinstance(value, BaseModel):
                 self.add_nodes(value)
             elif isinstance(value, list):
@@ -290,7 +308,7 @@ class _Converter:
         existing = self.nodes.get(node_id)
         if existing is None:
             return
-        for name, value in _fields(model):
+        for name, value in self.fields(model):
             if isinstance(value, BaseModel):
                 if is_entity_model(value):
                     continue
@@ -324,7 +342,7 @@ class _Converter:
             "type": "entity",
             "__class__": class_name,
         }
-        for name, value in _fields(model):
+        for name, value in self.fields(model):
             if isinstance(value, BaseModel):
                 attrs[name] = None if is_entity_model(value) else self.component_attrs(value)
                 self.add_nodes(value)
@@ -346,17 +364,18 @@ class _Converter:
         if not is_entity_model(model):
             return
         source = self.node_id(model)
-        for name, value in _fields(model):
-            label = _edge_label(model, name) or name
-            closed = _closed_catalog(model, name)
+        for name, value in self.fields(model):
             if isinstance(value, BaseModel):
                 if is_entity_model(value):
-                    yield source, self.node_id(value), label, closed
+                    label = _edge_label(model, name) or name
+                    yield source, self.node_id(value), label, _closed_catalog(model, name)
                     yield from self.edges_of(value)
                 else:
                     yield from self.edges_through_component(source, value)
             elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
                 if is_entity_model(value[0]):
+                    label = _edge_label(model, name) or name
+                    closed = _closed_catalog(model, name)
                     for item in value:
                         yield source, self.node_id(item), label, closed
                         yield from self.edges_of(item)
@@ -368,9 +387,7 @@ class _Converter:
     def edges_through_component(
         self, source: str, component: BaseModel
     ) -> Iterator[tuple[str, str, str, bool]]:
-        for name, value in _fields(component):
-            label = _edge_label(component, name) or name
-            closed = _closed_catalog(component, name)
+        for name, value in self.fields(component):
             items = [value] if isinstance(value, BaseModel) else value
             if not isinstance(items, list):
                 continue
@@ -378,7 +395,8 @@ class _Converter:
                 if not isinstance(item, BaseModel):
                     continue
                 if is_entity_model(item):
-                    yield source, self.node_id(item), label, closed
+                    label = _edge_label(component, name) or name
+                    yield source, self.node_id(item), label, _closed_catalog(component, name)
                     yield from self.edges_of(item)
                 else:
                     yield from self.edges_through_component(source, item)
