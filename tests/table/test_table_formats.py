@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from parsescore.errors import InputError
@@ -202,12 +202,18 @@ def test_bad_input_names_the_place(text: str, format: str, message: str) -> None
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=300), st.sampled_from(["auto", *FORMATS]))
+@example("\r", "html")
 def test_readers_never_crash(text: str, format: str) -> None:
     try:
         read = read_table(text, format)
     except InputError:
         return
     assert read.format in FORMATS
+    if read.format == "html" and not read.html.strip():
+        # `html` passes the text through unchanged; a blank document is then refused by lxml,
+        # in TEDS as in the reference (tree.find_table), so there is nothing of ours to read
+        assert read.html == text
+        return
     TEDS_S(read.html, read.html)  # what a reader produced, TEDS reads
 
 
