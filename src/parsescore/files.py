@@ -84,12 +84,8 @@ def read_text(path: str | Path) -> str:
             if size > limit:
                 raise _too_large(path, size)
             data = handle.read(limit + 1)  # a pipe or a growing file: stop at the limit
-    except FileNotFoundError:
-        raise InputError("file not found", path=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a file", path=path) from None
     except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror}", path=path) from None
+        raise _read_error(exc, path) from None
     if len(data) > limit:
         raise _too_large(path, len(data))
     return decode_text(data, path)
@@ -167,6 +163,15 @@ def load_json(path: str | Path) -> Any:
     return parse_json(read_text(path), path)
 
 
+def _read_error(exc: OSError, path: Path) -> InputError:
+    """One line for a file that cannot be opened or read."""
+    if isinstance(exc, FileNotFoundError):
+        return InputError("file not found", path=path)
+    if isinstance(exc, IsADirectoryError):
+        return InputError("is a directory, expected a file", path=path)
+    return InputError(f"cannot read file: {exc.strerror}", path=path)
+
+
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` of each non-blank line of a JSONL file, read line by line
     (each line strictly, as :func:`parse_json`; a line is limited as a file is)."""
@@ -174,19 +179,15 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
     limit = max_file_bytes()
     try:
         handle = path.open("rb")
-    except FileNotFoundError:
-        raise InputError("file not found", path=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a file", path=path) from None
     except OSError as exc:
-        raise InputError(f"cannot read file: {exc.strerror}", path=path) from None
+        raise _read_error(exc, path) from None
     with handle:
         number = 0
         while True:
             try:
                 raw = handle.readline(limit + 1)
             except OSError as exc:
-                raise InputError(f"cannot read file: {exc.strerror}", path=path) from None
+                raise _read_error(exc, path) from None
             if not raw:
                 return
             number += 1
