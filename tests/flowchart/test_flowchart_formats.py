@@ -281,6 +281,14 @@ def test_dot_syntax_errors_are_one_line_with_place(text: str, where: str) -> Non
     assert "DOT syntax error" in message and where in message
 
 
+def test_dot_size_cap_is_configurable(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "digraph { a -> b; b -> c; }"
+    assert len(read_dot(text).nodes) == 3
+    monkeypatch.setenv("PARSESCORE_MAX_DOT_CHARS", "20")
+    with pytest.raises(InputError, match=r"at most 20 are read .*PARSESCORE_MAX_DOT_CHARS"):
+        read_dot(text)
+
+
 def test_caps_on_size_nodes_and_nesting() -> None:
     with pytest.raises(InputError, match=r"at most \d+ are read"):
         read_mermaid("flowchart TD\n" + "A-->B\n" * (MAX_CHARS // 6 + 1))

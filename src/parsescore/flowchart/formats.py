@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from parsescore.errors import InputError
+from parsescore.files import env_limit
 
 __all__ = [
     "FORMATS",
@@ -59,7 +60,9 @@ SUFFIXES: dict[str, FlowchartFormat] = {
 
 #: Caps that keep a hostile file bounded in time and memory.
 MAX_CHARS = 1_000_000
-MAX_DOT_CHARS = 20_000  # pydot parses about 5 kB a second: a 20 kB cap bounds it to seconds
+#: pydot parses about 8 kB a second: 100 kB (a ~1,000-node graph) is read in about 12 s at most;
+#: ``PARSESCORE_MAX_DOT_CHARS`` changes it.
+MAX_DOT_CHARS = 100_000
 MAX_NESTING = 50
 MAX_NODES = 999  # Flowde's node numbers are below 1000
 MAX_EDGES = 100_000
@@ -544,9 +547,11 @@ def _dot_id(name: object) -> str:
 
 def read_dot(text: str, *, path: Path | str | None = None) -> Flowchart:
     """A Graphviz DOT graph (read with pydot) as a :class:`Flowchart` (see module doc)."""
-    if len(text) > MAX_DOT_CHARS:
+    limit = env_limit("PARSESCORE_MAX_DOT_CHARS", MAX_DOT_CHARS)
+    if len(text) > limit:
         raise InputError(
-            f"{len(text)} characters; at most {MAX_DOT_CHARS} are read from a DOT file (cap)",
+            f"{len(text)} characters; at most {limit} are read from a DOT file "
+            "(PARSESCORE_MAX_DOT_CHARS)",
             path=path,
         )
     if text.count("{") > MAX_NESTING * 200:
