@@ -302,9 +302,25 @@ def test_huge_or_bad_spans_are_refused_fast(tmp_path: Path, cli: Cli, case: str,
     ok.write_text(json.dumps({"a": table_doc()}))
     truth, pred = (bad, ok) if side == "truth" else (ok, bad)
     start = time.perf_counter()
-    flat = one_error(cli("table", "--truth", truth, "--pred", pred, "--quiet"), "bad.json", "'a'")
+    if side == "truth":  # the user's own data: the run stops, naming the file and the table
+        flat = one_error(
+            cli("table", "--truth", truth, "--pred", pred, "--quiet"), "bad.json", "'a'"
+        )
+        assert time.perf_counter() - start < 10
+        assert "limit" in flat or "not an integer" in flat
+        return
+    # a model's answer: that item fails (scores 0, listed), the others are scored
+    truth.write_text(json.dumps({"a": table_doc(), "b": table_doc()}))
+    pred.write_text(json.dumps({"a": SPAN_CASES[case], "b": table_doc()}))
+    out = tmp_path / "out.json"
+    result = cli("table", "--truth", truth, "--pred", pred, "--quiet", "--out", out)
     assert time.perf_counter() - start < 10
-    assert "limit" in flat or "not an integer" in flat
+    assert result.code == 0, result.err
+    doc = json.loads(out.read_text())
+    assert doc["scores"] == {"a": 0.0, "b": 1.0}
+    assert list(doc["failed"]) == ["a"]
+    assert "limit" in doc["failed"]["a"] or "not an integer" in doc["failed"]["a"]
+    assert "1 predictions could not be scored and score 0: a:" in result.err
 
 
 def test_teds_bad_span_is_clear(cli: Cli) -> None:

@@ -162,11 +162,6 @@ def test_table_command_structure_only_headline(tmp_path: Path, cli: Cli) -> None
         ('{"a": ', '{"a": "x"}', "truth.json (line 1, column 7): malformed JSON"),
         ('{"a": 3}', '{"a": "x"}', "truth.json (key 'a'): expected an HTML string"),
         (
-            '{"a": "<html><body><table><tr><td>x</td></tr></table></body></html>"}',
-            '{"a": " "}',
-            "pred.json (key 'a'): bad HTML: Document is empty",
-        ),
-        (
             '{"a": "<html><body><table><tr><td colspan=\\"x\\">x</td></tr></table></body></html>"}',
             '{"a": "x"}',
             "truth.json (key 'a'): bad HTML",
@@ -186,6 +181,22 @@ def test_bad_input_one_line_errors(
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in proc.stderr
     assert message in lines[0]
+
+
+def test_an_unreadable_prediction_fails_its_item_only(tmp_path: Path) -> None:
+    table = "<html><body><table><tr><td>x</td></tr></table></body></html>"
+    (tmp_path / "truth.json").write_text(json.dumps({"a": table, "b": table}))
+    (tmp_path / "pred.json").write_text(json.dumps({"a": " ", "b": table}))
+    out = tmp_path / "out.json"
+    proc = _run(
+        "table", "--truth", str(tmp_path / "truth.json"), "--pred", str(tmp_path / "pred.json"),
+        "--out", str(out),
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(out.read_text())
+    assert doc["scores"] == {"a": 0.0, "b": 1.0}
+    assert doc["failed"] == {"a": "bad HTML: Document is empty"}
+    assert "1 predictions could not be scored and score 0: a: bad HTML" in proc.stderr
 
 
 def test_bad_jsonl_line_is_named(tmp_path: Path) -> None:

@@ -132,19 +132,33 @@ def test_missing_dask_extra_is_a_one_line_error(
     assert "Traceback" not in err
 
 
-def test_bad_html_gives_the_same_error_on_every_backend(
+def test_bad_html_gives_the_same_outcome_on_every_backend(
     tmp_path: Path, scheduler: str, cli: Cli
 ) -> None:
-    """The first bad table is reported, as a serial run reports it, wherever it was scored."""
+    """Wherever it was scored: a bad prediction fails its own item, with the same output as a
+    serial run; the first bad truth table stops the run with the serial run's error."""
     truth, pred = _dataset(tmp_path)
     predictions = json.loads(pred.read_text(encoding="utf-8"))
     predictions["t05"] = " "
     predictions["t20"] = " "
     pred.write_text(json.dumps(predictions), encoding="utf-8")
+    backends = (["--jobs", "1"], ["--jobs", "2"], ["--dask-scheduler", scheduler])
+    outputs = []
+    for number, backend in enumerate(backends):
+        out = tmp_path / f"out{number}.json"
+        result = cli("table", "--truth", truth, "--pred", pred, "--quiet", "--out", out, *backend)
+        assert result.code == 0, result.err
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert sorted(json.loads(outputs[0])["failed"]) == ["t05", "t20"]
+    truths = json.loads(truth.read_text(encoding="utf-8"))
+    truths["t05"] = " "
+    truths["t20"] = " "
+    truth.write_text(json.dumps(truths), encoding="utf-8")
     errors = []
-    for backend in (["--jobs", "1"], ["--jobs", "2"], ["--dask-scheduler", scheduler]):
+    for backend in backends:
         result = cli("table", "--truth", truth, "--pred", pred, "--quiet", *backend)
         assert result.code == 2
         errors.append(result.err)
     assert errors[0] == errors[1] == errors[2]
-    assert "pred.json (key 't05'): bad HTML: Document is empty" in errors[0]
+    assert "truth.json (key 't05'): bad HTML: Document is empty" in errors[0]

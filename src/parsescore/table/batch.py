@@ -44,13 +44,16 @@ GRITS_NAMES = {
 
 @dataclass(frozen=True, slots=True)
 class TableScores:
-    """Scores of one table (all 0 when its prediction is missing or has no table)."""
+    """Scores of one table (all 0 when its prediction is missing, has no table, or
+    ``failed``: could not be read within the limits — the reason, so one bad answer fails
+    its own item, not the run)."""
 
     name: str
     teds: float
     teds_s: float
     grits: dict[str, float] | None = None
     missing: bool = False
+    failed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,11 @@ class BatchResult:
     @property
     def metric(self) -> str:
         return "TEDS-S" if self.structure_only else "TEDS"
+
+    @property
+    def failed(self) -> dict[str, str]:
+        """``{name: reason}`` of the predictions that could not be read (they score 0)."""
+        return {t.name: t.failed for t in self.tables if t.failed is not None}
 
     def metric_names(self) -> list[str]:
         """Every metric of the run: headline first, then the other TEDS, then GriTS."""
@@ -109,7 +117,7 @@ class BatchResult:
                 for name in self.metric_names()
             },
             "options": dict(self.options),
-        }
+        } | ({"failed": self.failed} if self.failed else {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,10 +196,10 @@ def _score_one(
     if pred is None:
         grits_part = _grits_numbers(None) if options.with_grits else None
         return TableScores(name, 0.0, 0.0, grits_part, missing=True)
-    pred_side = _Side(pred, options, path=paths[1], name=name)
-    grits_part = None
-    if options.with_grits:
-        try:
+    try:  # a prediction beyond the limits (or not HTML lxml reads) fails its item only
+        pred_side = _Side(pred, options, path=paths[1], name=name)
+        grits_part = None
+        if options.with_grits:
             grits_part = _grits_numbers(
                 None
                 if true_side.cells is None or pred_side.cells is None
@@ -203,8 +211,9 @@ def _score_one(
                     loc=False,
                 )
             )
-        except InputError as exc:  # a limit of GriTS: name the table
-            raise InputError(exc.reason, path=paths[1], where=f"key {name!r}") from None
+    except InputError as exc:
+        zeros = _grits_numbers(None) if options.with_grits else None
+        return TableScores(name, 0.0, 0.0, zeros, failed=exc.reason)
     if true_side.content is None or pred_side.content is None:  # also: TEDS not asked for
         return TableScores(name, 0.0, 0.0, grits_part)
     assert true_side.structure is not None and pred_side.structure is not None
@@ -229,6 +238,7 @@ def _score_record(
         "teds_s": scores.teds_s,
         "grits": scores.grits,
         "missing": scores.missing,
+        "failed": scores.failed,
     }
 
 

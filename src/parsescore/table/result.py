@@ -132,6 +132,9 @@ def evaluate(
         truth_path=truth if _is_path(truth) else None,
         pred_path=pred if _is_path(pred) else None,
     )
+    if batch.failed:
+        shown = "; ".join(f"{n}: {why}" for n, why in list(batch.failed.items())[:5])
+        warnings.append(f"{len(batch.failed)} predictions could not be scored and score 0: {shown}")
     if not teds:
         doc = _grits_document(batch, grits_iou, grits_lcs)
         if (truth_format, pred_format) != ("html", "html"):
@@ -141,6 +144,8 @@ def evaluate(
     native = batch.to_json()
     options = {"metric": batch.metric} | batch.options
     dataset: dict[str, Any] = {"missing": list(batch.missing), "extra": list(batch.extra)}
+    if batch.failed:
+        dataset["failed"] = batch.failed
     if (truth_format, pred_format) != ("html", "html"):  # the default output stays the reference's
         formats = {
             name: {
@@ -203,7 +208,7 @@ def _grits_document(batch: Any, iou: str, lcs: str) -> dict[str, Any]:
         "n_tables": len(batch.tables),
         "metrics": metrics,
         "options": {"iou": iou, "lcs": lcs},
-    }
+    } | ({"failed": batch.failed} if batch.failed else {})
 
 
 def _format_warnings(tables: dict[str, str], format: str, what: str) -> list[str]:

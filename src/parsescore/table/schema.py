@@ -41,6 +41,11 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 "missing": STRINGS,
                 "extra": STRINGS,
                 "n_tables": COUNT,
+                "failed": map_of(
+                    STRING,
+                    description="{table name: why its prediction could not be scored (it "
+                    "scores 0)}; only when some could not",
+                ),
                 "metrics": record(
                     {
                         name: ref("table_metric")
@@ -75,6 +80,7 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                     extra=True,
                 ),
             },
+            optional=("failed",),
             extra=True,
         ),
         "grits": record(
@@ -85,6 +91,11 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 "missing": STRINGS,
                 "extra": STRINGS,
                 "n_tables": COUNT,
+                "failed": map_of(
+                    STRING,
+                    description="{table name: why its prediction could not be scored (it "
+                    "scores 0)}; only when some could not",
+                ),
                 "metrics": record(
                     {
                         f"GriTS-{v}{s}": ref("grits_metric")
@@ -101,6 +112,7 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                     extra=True,
                 ),
             },
+            optional=("failed",),
             extra=True,
         ),
         "table_cell": record(
