@@ -317,23 +317,35 @@ def _indexed_scores(
             found = grams_of[text] = _grams(text)
         return found
 
-    def gram_index(exact: dict[tuple[str, str], list[int]]) -> dict[tuple[str, str], list[str]]:
-        index: dict[tuple[str, str], list[str]] = defaultdict(list)
+    def gram_index(exact: dict[tuple[str, str], list[int]]) -> dict[str, dict[str, list[str]]]:
+        """Field → 4-gram → the field's values holding it."""
+        index: dict[str, dict[str, list[str]]] = defaultdict(dict)
         for name, text in exact:
             if len(text) >= GRAM:
+                postings = index[name]
                 for gram in grams(text):
-                    index[name, gram].append(text)
+                    found = postings.get(gram)
+                    if found is None:
+                        postings[gram] = [text]
+                    else:
+                        found.append(text)
         return index
 
-    def containing(index: dict[tuple[str, str], list[str]], name: str, text: str) -> list[str]:
-        """Values of field ``name`` that contain ``text`` (candidates of its rarest 4-gram)."""
+    def containing(index: dict[str, dict[str, list[str]]], name: str, text: str) -> list[str]:
+        """Values of field ``name`` that contain ``text`` (the candidates of one of its
+        4-grams, the rarest unless one held by a single value is met first)."""
+        postings_of = index.get(name)
+        if not postings_of:
+            return []
         best: list[str] | None = None
         for gram in grams(text):
-            postings = index.get((name, gram))
+            postings = postings_of.get(gram)
             if not postings:
                 return []  # some 4-gram never occurs: nothing contains this text
             if best is None or len(postings) < len(best):
                 best = postings
+                if len(best) == 1:
+                    break  # every 4-gram's values hold all containers; one is few enough
         return [other for other in best or () if other != text and text in other]
 
     contained: set[tuple[str, str, str]] = set()  # (field, truth value, extracted value)
