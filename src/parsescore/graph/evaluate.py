@@ -177,7 +177,10 @@ def detect_synthetic_classes(truth_keys: list[Key], source_squashed: str) -> set
     A key is found when any canonical value, squashed and at least 3 characters long, occurs in
     the squashed source.
     """
-    per_key = [[squash(v) for v in values if v and len(squash(v)) >= 3] for _, values in truth_keys]
+    per_key = [
+        [squashed for v in values if v and len(squashed := squash(v)) >= 3]
+        for _, values in truth_keys
+    ]
     flat = sorted({c for candidates in per_key for c in candidates})
     present = dict(zip(flat, contained_in(flat, source_squashed), strict=True))
     hits: dict[str, list[bool]] = {}
