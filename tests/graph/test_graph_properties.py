@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from parsescore.graph.canon import digit_runs, squash
 from parsescore.graph.evaluate import evaluate_graphs, pair_score, relaxed_pairs, structural_pairs
-from parsescore.graph.template import GraphData
+from parsescore.graph.template import _FINGERPRINT_JSON, GraphData, _text_fingerprint
 
 CLASSES = ["A", "B", "Root"]
 IDS = {"A": ["code"], "B": ["name"], "Root": ["name"]}
@@ -187,3 +187,17 @@ def test_grouped_greedy_equals_plain_greedy(truth_nodes: list[Any], got_nodes: l
             list(truth), list(got), truth, got, {"C", "D"}, brute_force_pairs=limit
         )
         assert ours == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.text(max_size=8),
+        st.one_of(st.text(max_size=12), st.lists(st.text(max_size=6), max_size=3).map(tuple)),
+        max_size=4,
+    )
+)
+def test_text_fingerprint_is_the_json_encoding(data: dict[str, Any]) -> None:
+    """Node ids hash this text: it must be the encoder's text exactly (accents, quotes,
+    control characters, surrogates, key order, tuples as lists)."""
+    assert _text_fingerprint(data) == _FINGERPRINT_JSON.encode(data)

@@ -6,6 +6,9 @@ file, and a swap would silently swap precision and recall.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +17,28 @@ from parsescore.graph.evaluate import AlignMode, EnumIds, GraphMatching, build_r
 from parsescore.graph.io import load_graph_json, load_source_text
 from parsescore.graph.template import collect_id_fields, load_template, truth_graph_from_file
 
-__all__ = ["evaluate_files", "evaluate_generic_files", "match_files"]
+__all__ = ["evaluate_files", "evaluate_generic_files", "gc_paused", "match_files"]
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector, restoring its state afterwards.
+
+    An evaluation allocates hundreds of thousands of small acyclic objects (validated
+    instances, node and edge dicts); each allocation burst triggers collections that rescan
+    all of them again, a third of the run on a 15k-node graph. Reference counting still frees
+    everything; cycles, if any, are collected once the collector runs again.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@gc_paused()
 def match_files(
     *,
     truth: str | Path,
@@ -84,6 +106,7 @@ def match_files(
     )
 
 
+@gc_paused()
 def evaluate_files(
     *,
     truth: str | Path,
@@ -125,6 +148,7 @@ def evaluate_files(
     return build_report(matching, graph=str(Path(pred)), truth=str(Path(truth)), template=template)
 
 
+@gc_paused()
 def evaluate_generic_files(
     *,
     truth: str | Path,

@@ -34,9 +34,12 @@ _WORD_SEPARATORS = re.compile(r"[\s_\-]+")
 _NOT_LOWER_ALNUM = re.compile(r"[^a-z0-9]")
 _NOT_LOWER_ALNUM_RUN = re.compile(r"[^a-z0-9]+")
 _DIGITS = re.compile(r"\d+")
-_WHITESPACE_RUN = re.compile(r"\s+")
-# A run of bullet/dash markers glued to the next word, at a line start or after whitespace.
-_GLUED_BULLETS = re.compile(r"(?:^|(?<=\s))[-•*+]+(?=\S)", re.MULTILINE)
+# Whitespace runs that are not already one space (a lone space is left alone: the same
+# result as replacing every run, without a replacement per word).
+_WHITESPACE_RUN = re.compile(r"\s{2,}|[^\S ]")
+# A run of bullet/dash markers glued to the next word, at a line start or after whitespace
+# (the text's start or a whitespace before it: one lookbehind, twice as fast as ``^|(?<=\s)``).
+_GLUED_BULLETS = re.compile(r"(?<!\S)[-•*+]+(?=\S)")
 _CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.DOTALL)
 _ANY_TAG = re.compile(r"<[^>]*>")
 

@@ -9,6 +9,7 @@ different classes are never compared.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
@@ -37,6 +38,7 @@ __all__ = [
     "build_report",
     "detect_synthetic_classes",
     "edge_fanout",
+    "edge_key_sets",
     "edge_keys",
     "evaluate_graphs",
     "match_graphs",
@@ -175,7 +177,10 @@ def detect_synthetic_classes(truth_keys: list[Key], source_squashed: str) -> set
     A key is found when any canonical value, squashed and at least 3 characters long, occurs in
     the squashed source.
     """
-    per_key = [[squash(v) for v in values if v and len(squash(v)) >= 3] for _, values in truth_keys]
+    per_key = [
+        [squashed for v in values if v and len(squashed := squash(v)) >= 3]
+        for _, values in truth_keys
+    ]
     flat = sorted({c for candidates in per_key for c in candidates})
     present = dict(zip(flat, contained_in(flat, source_squashed), strict=True))
     hits: dict[str, list[bool]] = {}
@@ -315,23 +320,35 @@ def _indexed_scores(
             found = grams_of[text] = _grams(text)
         return found
 
-    def gram_index(exact: dict[tuple[str, str], list[int]]) -> dict[tuple[str, str], list[str]]:
-        index: dict[tuple[str, str], list[str]] = defaultdict(list)
+    def gram_index(exact: dict[tuple[str, str], list[int]]) -> dict[str, dict[str, list[str]]]:
+        """Field → 4-gram → the field's values holding it."""
+        index: dict[str, dict[str, list[str]]] = defaultdict(dict)
         for name, text in exact:
             if len(text) >= GRAM:
+                postings = index[name]
                 for gram in grams(text):
-                    index[name, gram].append(text)
+                    found = postings.get(gram)
+                    if found is None:
+                        postings[gram] = [text]
+                    else:
+                        found.append(text)
         return index
 
-    def containing(index: dict[tuple[str, str], list[str]], name: str, text: str) -> list[str]:
-        """Values of field ``name`` that contain ``text`` (candidates of its rarest 4-gram)."""
+    def containing(index: dict[str, dict[str, list[str]]], name: str, text: str) -> list[str]:
+        """Values of field ``name`` that contain ``text`` (the candidates of one of its
+        4-grams, the rarest unless one held by a single value is met first)."""
+        postings_of = index.get(name)
+        if not postings_of:
+            return []
         best: list[str] | None = None
         for gram in grams(text):
-            postings = index.get((name, gram))
+            postings = postings_of.get(gram)
             if not postings:
                 return []  # some 4-gram never occurs: nothing contains this text
             if best is None or len(postings) < len(best):
                 best = postings
+                if len(best) == 1:
+                    break  # every 4-gram's values hold all containers; one is few enough
         return [other for other in best or () if other != text and text in other]
 
     contained: set[tuple[str, str, str]] = set()  # (field, truth value, extracted value)
@@ -584,29 +601,6 @@ def _micro(section: dict[str, dict[str, Any]], rung: str) -> dict[str, Any]:
     return prf(tp, fp, fn)
 
 
-def _edge_key_codes(
-    edges: list[dict[str, Any]],
-    id_to_code: dict[str, int],
-    label_codes: dict[str, int],
-    shift: int,
-    fold: dict[int, int] | None = None,
-) -> set[int]:
-    """The same keys as :func:`edge_keys`, packed into integers: node keys are numbered
-    1..shift-1, so ``(label * shift + source) * shift + target`` is unique."""
-    codes: set[int] = set()
-    for edge in edges:
-        source = id_to_code.get(str(edge.get("source")))
-        target = id_to_code.get(str(edge.get("target")))
-        if source is None or target is None:
-            continue
-        if fold:
-            source = fold.get(source, source)
-            target = fold.get(target, target)
-        label = label_codes.setdefault(str(edge.get("label", "")), len(label_codes))
-        codes.add((label * shift + source) * shift + target)
-    return codes
-
-
 def _edge_ends(
     edges: list[dict[str, Any]],
     id_to_key: dict[str, Key],
@@ -646,40 +640,56 @@ def _labels_of(packed: Any, shift: int) -> Any:
     return packed // (shift * shift)
 
 
-def edge_keys(
-    matching: GraphMatching, side: Literal["truth", "strict", "relaxed", "aligned"]
-) -> set[tuple[str, Key, Key]]:
+EdgeSide = Literal["truth", "strict", "relaxed", "aligned"]
+
+
+def edge_keys(matching: GraphMatching, side: EdgeSide) -> set[tuple[str, Key, Key]]:
     """The edge keys ``(label, source key, target key)`` that :func:`build_report` counts.
 
     ``"truth"``: the truth's edges; a rung: the extracted edges, endpoints folded through that
     rung's pairs onto truth keys (none for ``strict``). Edges touching unkeyed nodes are
-    dropped. Decoded from the same packing as the report, for callers that need the edges
-    themselves rather than counts.
+    dropped. The same sets as the report's packed integer keys, for callers that need the
+    edges themselves rather than counts.
     """
-    if side not in ("truth", "strict", "relaxed", "aligned"):
-        raise ValueError(f"edge side must be truth, strict, relaxed or aligned, got {side!r}")
-    keys = list(dict.fromkeys((*matching.truth_index.by_key, *matching.extracted_index.by_key)))
-    key_codes = {key: code for code, key in enumerate(keys, start=1)}
-    shift = len(keys) + 1
-    index = matching.truth_index if side == "truth" else matching.extracted_index
-    graph = matching.truth if side == "truth" else matching.extracted
+    return edge_key_sets(matching, (side,))[side]
+
+
+def edge_key_sets(
+    matching: GraphMatching, sides: Sequence[EdgeSide]
+) -> dict[EdgeSide, set[tuple[str, Key, Key]]]:
+    """:func:`edge_keys` of several sides, reading the extracted edges once for all rungs."""
+    for side in sides:
+        if side not in ("truth", "strict", "relaxed", "aligned"):
+            raise ValueError(f"edge side must be truth, strict, relaxed or aligned, got {side!r}")
     folds = {"relaxed": matching.relaxed_fold, "aligned": matching.aligned_fold}
-    fold = {key_codes[b]: key_codes[a] for b, a in folds.get(side, {}).items()}
-    label_codes: dict[str, int] = {}
-    codes = _edge_key_codes(
-        graph.edges,
-        {node_id: key_codes[key] for node_id, key in index.id_to_key.items()},
-        label_codes,
-        shift,
-        fold,
-    )
-    labels = {code: label for label, code in label_codes.items()}
-    decoded: set[tuple[str, Key, Key]] = set()
-    for code in codes:
-        rest, target = divmod(code, shift)
-        label, source = divmod(rest, shift)
-        decoded.add((labels[label], keys[source - 1], keys[target - 1]))
-    return decoded
+    extracted: set[tuple[str, Key, Key]] | None = None
+    out: dict[EdgeSide, set[tuple[str, Key, Key]]] = {}
+    for side in sides:
+        if side == "truth":
+            out[side] = _keyed_edges(matching.truth.edges, matching.truth_index.id_to_key)
+            continue
+        if extracted is None:
+            extracted = _keyed_edges(matching.extracted.edges, matching.extracted_index.id_to_key)
+        fold = folds.get(side)
+        out[side] = (
+            {(label, fold.get(s, s), fold.get(t, t)) for label, s, t in extracted}
+            if fold
+            else set(extracted)
+        )
+    return out
+
+
+def _keyed_edges(
+    edges: list[dict[str, Any]], id_to_key: dict[str, Key]
+) -> set[tuple[str, Key, Key]]:
+    """``(label, source key, target key)`` of the edges between keyed nodes."""
+    keyed: set[tuple[str, Key, Key]] = set()
+    for edge in edges:
+        source = id_to_key.get(str(edge.get("source")))
+        target = id_to_key.get(str(edge.get("target")))
+        if source is not None and target is not None:
+            keyed.add((str(edge.get("label", "")), source, target))
+    return keyed
 
 
 def edge_fanout(

@@ -60,7 +60,7 @@ def evaluate(
     value and ``normalise_source_accents`` drops the source's accents before synthetic-id
     detection (the reference does neither; see docs/graph.md).
     """
-    from parsescore.graph.api import match_files
+    from parsescore.graph.api import gc_paused, match_files
     from parsescore.graph.evaluate import build_report
     from parsescore.graph.io import parse_id_fields
     from parsescore.graph.unmatched import unmatched_details
@@ -79,34 +79,35 @@ def evaluate(
     elif id_fields:
         raw_fields = list(id_fields)
         fields = parse_id_fields(raw_fields)
-    matching = match_files(
-        truth=truth,
-        pred=pred,
-        template=template,
-        source=source,
-        structural_align=structural_align,
-        id_fields=fields,
-        root_class=root_class,
-        strict=strict,
-        enum_ids=enum_ids,
-        normalise_source_accents=normalise_source_accents,
-    )
-    report = build_report(matching, graph=str(pred), truth=str(truth), template=template)
-    options: dict[str, Any] = {}
-    if template is None:
-        options = {"id_fields": raw_fields, "root_class": root_class}
-    if enum_ids != "reference":
-        options["enum_ids"] = enum_ids
-    if normalise_source_accents:
-        options["normalise_source_accents"] = True
-    result = to_result(
-        report,
-        name=name or Path(pred).stem,
-        source=None if source is None else str(source),
-        options=options,
-        details=unmatched_details(matching),
-        computed=matching,
-    )
+    with gc_paused():
+        matching = match_files(
+            truth=truth,
+            pred=pred,
+            template=template,
+            source=source,
+            structural_align=structural_align,
+            id_fields=fields,
+            root_class=root_class,
+            strict=strict,
+            enum_ids=enum_ids,
+            normalise_source_accents=normalise_source_accents,
+        )
+        report = build_report(matching, graph=str(pred), truth=str(truth), template=template)
+        options: dict[str, Any] = {}
+        if template is None:
+            options = {"id_fields": raw_fields, "root_class": root_class}
+        if enum_ids != "reference":
+            options["enum_ids"] = enum_ids
+        if normalise_source_accents:
+            options["normalise_source_accents"] = True
+        result = to_result(
+            report,
+            name=name or Path(pred).stem,
+            source=None if source is None else str(source),
+            options=options,
+            details=unmatched_details(matching),
+            computed=matching,
+        )
     return replace(result, warnings=(*matching.truth.warnings, *matching.extracted.warnings))
 
 

@@ -225,6 +225,22 @@ def _is_empty(value: Any) -> bool:
 
 _FINGERPRINT_JSON = json.JSONEncoder(sort_keys=True, default=str)
 """``json.dumps(data, sort_keys=True, default=str)`` without building an encoder per call."""
+_JSON_STRING = json.encoder.encode_basestring_ascii  # what the encoder writes a string as
+
+
+def _text_fingerprint(data: dict[str, str | tuple[str, ...]]) -> str:
+    """``_FINGERPRINT_JSON.encode(data)`` for string and string-tuple values, written directly
+    (the same text; the encoder's per-call set-up cost more than the writing)."""
+    parts = []
+    for key in sorted(data):
+        value = data[key]
+        text = (
+            _JSON_STRING(value)
+            if isinstance(value, str)
+            else "[" + ", ".join(map(_JSON_STRING, value)) + "]"
+        )
+        parts.append(f"{_JSON_STRING(key)}: {text}")
+    return "{" + ", ".join(parts) + "}"
 
 
 class _Converter:
@@ -266,12 +282,14 @@ class _Converter:
                         )
                     else:
                         data[name] = canonical_identity_value(name, value)
+            data["__class__"] = type(model).__name__
+            fingerprint = _text_fingerprint(data)
         else:
             for name, value in self.fields(model):
                 if value and not isinstance(value, list | dict | BaseModel):
                     data[name] = value
-        data["__class__"] = type(model).__name__
-        fingerprint = _FINGERPRINT_JSON.encode(data)
+            data["__class__"] = type(model).__name__
+            fingerprint = _FINGERPRINT_JSON.encode(data)
         known = self.fingerprint_ids.get(fingerprint)
         if known is None:
             digest = hashlib.blake2b(fingerprint.encode()).hexdigest()[:16]
@@ -428,6 +446,8 @@ class _EdgeTable:
 def _enforce_closed_catalogs(nodes: dict[str, dict[str, Any]], edges: _EdgeTable) -> None:
     """Drop closed-catalog reference edges to targets no other edge anchors (then the target
     too when it is left unconnected), unless that would wipe every node of the class."""
+    if not any("_closed_catalog" in attrs for attrs in edges.data.values()):
+        return  # no closed-catalog field in this template: nothing to drop or to clean
     incoming: dict[str, list[tuple[str, str]]] = {}
     for pair in edges.data:
         incoming.setdefault(pair[1], []).append(pair)

@@ -3,7 +3,7 @@
 eval.json (docling-graph script 16) only counts what each matching rung leaves unmatched; a
 report that shows *which* nodes were missed or invented needs the items themselves. Everything
 here is read from the same :class:`~parsescore.graph.evaluate.GraphMatching` (and the same edge
-keys, :func:`~parsescore.graph.evaluate.edge_keys`) that ``build_report`` counts, so for every
+keys, :func:`~parsescore.graph.evaluate.edge_key_sets`) that ``build_report`` counts, so for every
 class, label and rung ``len(missing) == fn`` and ``len(extra) == fp``.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from parsescore.graph.api import match_files
-from parsescore.graph.evaluate import AlignMode, GraphMatching, Key, edge_keys
+from parsescore.graph.evaluate import AlignMode, GraphMatching, Key, edge_key_sets
 
 __all__ = ["Unmatched", "key_label", "unmatched_details", "unmatched_files", "unmatched_items"]
 
@@ -80,8 +80,10 @@ def unmatched_items(matching: GraphMatching) -> Unmatched:
             for items in nodes[cls][rung].values():
                 items.sort()
 
-    truth_edges = edge_keys(matching, "truth")
-    got_by_rung = {rung: edge_keys(matching, rung) for rung in _rungs(matching)}
+    rungs = _rungs(matching)
+    sets = edge_key_sets(matching, ("truth", *rungs))
+    truth_edges = sets["truth"]
+    got_by_rung = {rung: sets[rung] for rung in rungs}
     labels = sorted({e[0] for e in truth_edges} | {e[0] for e in got_by_rung["strict"]})
     edges: dict[str, dict[str, dict[str, list[Any]]]] = {label: {} for label in labels}
     for rung, got_edges in got_by_rung.items():
