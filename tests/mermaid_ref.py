@@ -19,19 +19,15 @@ from typing import Any
 
 import pytest
 
+from debian_tools import debian_command
+
 HARNESS = Path(__file__).parent / "tools" / "mermaid"
 FILES = ("package.json", "package-lock.json", "parse.mjs")
 
 
 def _ensure_node() -> None:
-    if shutil.which("node") and shutil.which("npm"):
-        return
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "nodejs", "npm"], check=True, env=env)
-        return
-    pytest.fail("the Mermaid reference tests need node and npm: sudo apt-get install nodejs npm")
+    for command, package in (("node", "nodejs"), ("npm", "npm")):
+        debian_command(command, package, needed_by="the Mermaid reference tests")
 
 
 def install_dir() -> Path:

@@ -8,7 +8,6 @@ reports. One ``dot`` process reads the whole corpus.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 import pytest
 from dot_json import comparable, model_from_dot_json, model_from_ours
 
+from debian_tools import debian_command
 from parsescore.flowchart.formats import read_dot
 
 CORPUS = Path(__file__).parent / "data" / "dot_corpus"
@@ -24,17 +24,7 @@ FILES = sorted(CORPUS.glob("*.dot"))
 
 
 def _ensure_dot() -> str:
-    found = shutil.which("dot")
-    if found:
-        return found
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "graphviz"], check=True, env=env)
-        found = shutil.which("dot")
-    if not found:
-        pytest.fail("the DOT reference tests need Graphviz: sudo apt-get install graphviz")
-    return found
+    return debian_command("dot", "graphviz", needed_by="the DOT reference tests")
 
 
 @pytest.fixture(scope="module")

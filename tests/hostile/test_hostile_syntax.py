@@ -9,7 +9,6 @@ through means something read the file.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import Cli
+from debian_tools import debian_command
 from parsescore.sequence import syntax
 
 TRUTH = "@startuml\nA -> B : hello\n@enduml\n"
@@ -27,16 +27,8 @@ TRUTH = "@startuml\nA -> B : hello\n@enduml\n"
 @pytest.fixture(scope="module")
 def plantuml() -> list[str]:
     """The PlantUML command, installing Debian's package when missing (as root)."""
-    if shutil.which("plantuml") is None and not os.environ.get("PLANTUML_JAR"):
-        if os.geteuid() != 0:
-            pytest.fail("PlantUML is needed: run as root, or `apt-get install plantuml`")
-        subprocess.run(["apt-get", "update", "-qq"], check=True, timeout=600)
-        subprocess.run(
-            ["apt-get", "install", "-y", "-qq", "plantuml"],
-            check=True,
-            timeout=900,
-            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-        )
+    if not os.environ.get("PLANTUML_JAR"):
+        debian_command("plantuml", "plantuml", needed_by="the --check-syntax tests")
     command = syntax.find_plantuml()
     assert command is not None, "PlantUML installed but not found"
     return command

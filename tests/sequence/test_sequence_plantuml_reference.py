@@ -14,14 +14,13 @@ per mode for the whole corpus.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from debian_tools import debian_command
 from parsescore.sequence.metrics import ground_truth_counts
 from parsescore.sequence.parser import parse_plantuml
 
@@ -34,17 +33,7 @@ _NOTE_FILL = "#FEFEFE"
 
 def _plantuml() -> str:
     """The ``plantuml`` command, installed from Debian's package when missing (as root)."""
-    found = shutil.which("plantuml")
-    if found:
-        return found
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "plantuml"], check=True, env=env)
-        found = shutil.which("plantuml")
-    if not found:
-        pytest.fail("the PlantUML reference tests need PlantUML: sudo apt-get install plantuml")
-    return found
+    return debian_command("plantuml", "plantuml", needed_by="the PlantUML reference tests")
 
 
 def _plain_start(line: str) -> str:
