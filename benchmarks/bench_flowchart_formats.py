@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from parsescore.api import evaluate
 from parsescore.flowchart.formats import read_mermaid
+from timing import median_seconds
 
 NODES = 500
 PHASES = ["Enrolment", "Allocation", "Follow-up", "Analysis"]
@@ -52,15 +50,6 @@ def flowchart(seed: int, *, edit: float) -> str:
         else:
             lines.append(f"  n{k} --> n{k + 1}")
     return "\n".join(lines) + "\n"
-
-
-def median_seconds(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:

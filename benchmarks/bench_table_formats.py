@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import time
-from collections.abc import Callable
 
 from parsescore.table import TEDS
 from parsescore.table.formats import read_table, to_html
+from timing import median_seconds
 
 ROWS, COLS = 60, 15
 WORDS = ["total", "n", "12", "0.5", "p<0.05", "Group A", "±3.2", "β", "mean (SD)", "—"]
@@ -66,15 +64,6 @@ def otsl(rows: list[list[str]]) -> str:
             tokens.append(("<ched>" if k == 0 else "<fcel>") + text if text else "<ecel>")
         tokens.append("<nl>")
     return "".join(tokens) + "</otsl>"
-
-
-def median_seconds(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:
