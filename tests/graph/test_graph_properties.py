@@ -137,12 +137,32 @@ def test_bulk_containment_is_exact(needles: list[str], text: str) -> None:
         piece = long_text[start : start + 40 + start % 30]
         needles += [piece, piece[:-1] + "é", "b" + piece]
     expected = [needle in long_text for needle in needles]
-    original = canon._BULK_MIN_WORK
-    canon._BULK_MIN_WORK = 0  # force the hashing path on small inputs
+    bulk, table = canon._BULK_MIN_WORK, canon._TABLE_MAX
+    canon._BULK_MIN_WORK = 0  # force the bulk paths on small inputs
     try:
-        assert canon.contained_in(needles, long_text) == expected
+        assert canon.contained_in(needles, long_text) == expected  # short needles: tables
+        canon._TABLE_MAX = 0
+        assert canon.contained_in(needles, long_text) == expected  # every needle hashed
     finally:
-        canon._BULK_MIN_WORK = original
+        canon._BULK_MIN_WORK, canon._TABLE_MAX = bulk, table
+
+
+_TEXT = st.text(alphabet=st.sampled_from(list("aB1 -•*+_\t\n\u00a0\u2003ßÉé\u0301ﬁK\u212a.|")))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT)
+def test_text_forms_equal_their_regex_definitions(text: str) -> None:
+    """loose_text and squash are written for speed; these are the rules they implement."""
+    import re
+    import unicodedata
+
+    from parsescore.graph.canon import loose_text
+
+    plain = unicodedata.normalize("NFKD", text)
+    plain = re.sub(r"(?<!\S)[-•*+]+(?=\S)", "", plain)
+    assert loose_text(text) == re.sub(r"\s+", " ", plain).casefold().strip()
+    assert squash(text) == re.sub(r"[^a-z0-9]+", "", text.casefold())
 
 
 def plain_structural_pairs(truth: dict[Any, Any], got: dict[Any, Any]) -> list[Any]:
