@@ -174,8 +174,7 @@ def contained_in(needles: list[str], haystack: str) -> list[bool]:
     needle's length at most ``_TABLE_MAX``) are looked up in a table of every window of the
     haystack of their length, each window numbered exactly in the haystack's alphabet;
     identifiers are short and a squashed text has 36 characters, so most needles go this way.
-    Longer ones are hashed: see
-    :func:`_hashed_contained_in`.
+    Longer ones are hashed: see :func:`_hashed_contained_in`.
     """
     if len(haystack) * len(needles) < _BULK_MIN_WORK:
         return [needle in haystack for needle in needles]
