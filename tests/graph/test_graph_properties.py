@@ -221,3 +221,22 @@ def test_text_fingerprint_is_the_json_encoding(data: dict[str, Any]) -> None:
     """Node ids hash this text: it must be the encoder's text exactly (accents, quotes,
     control characters, surrogates, key order, tuples as lists)."""
     assert _text_fingerprint(data) == _FINGERPRINT_JSON.encode(data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab0\U0001f600", min_size=4, max_size=9), unique=True),
+    st.lists(st.text(alphabet="ab0\U0001f600", min_size=4, max_size=14), unique=True),
+)
+def test_containment_by_rarest_window_equals_every_pair(
+    needles: list[str], texts: list[str]
+) -> None:
+    from parsescore.graph.evaluate import _contained
+
+    expected = sorted(
+        (i, j)
+        for i, needle in enumerate(needles)
+        for j, text in enumerate(texts)
+        if needle != text and needle in text
+    )
+    assert sorted(_contained(needles, texts)) == expected

@@ -251,12 +251,79 @@ def pair_score(truth_node: dict[str, Any], extracted_node: dict[str, Any]) -> fl
 Prepared = dict[str, tuple[str, Any]]
 GRAM = 4
 """Containment needs both texts ≥ 4 characters, so a contained text shares all its 4-grams."""
+SMALL_BLOCK = 16
+"""Blocks of pairs up to this size are listed in Python, larger ones built in numpy."""
 BRUTE_FORCE_PAIRS = 4096
 """Classes with at most this many truth×extracted pairs are scored pair by pair."""
 
 
-def _grams(text: str) -> set[str]:
-    return {text[i : i + GRAM] for i in range(len(text) - GRAM + 1)}
+_GRAM_HASH_BASE = 1_000_003
+
+
+def _long_texts(exact: dict[tuple[str, str], list[int]]) -> dict[str, list[str]]:
+    """Field → its distinct values long enough to count as contained (≥ ``GRAM`` characters)."""
+    by_field: dict[str, list[str]] = defaultdict(list)
+    for name, text in exact:
+        if len(text) >= GRAM:
+            by_field[name].append(text)
+    return by_field
+
+
+def _gram_hashes(texts: list[str]) -> Any:
+    """A hash of every ``GRAM``-character window inside one of ``texts`` (none across two), in
+    text order: a wrapping uint64 polynomial of the characters, computed in numpy."""
+    import numpy as np
+
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    chars = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    count = len(chars) - GRAM + 1
+    if count <= 0:
+        return np.zeros(0, dtype=np.uint64)
+    hashes = chars[:count].copy()
+    with np.errstate(over="ignore"):
+        for offset in range(1, GRAM):
+            hashes *= np.uint64(_GRAM_HASH_BASE)
+            hashes += chars[offset : count + offset]
+    owner = np.repeat(np.arange(len(texts)), lengths)[:count]
+    first = np.cumsum(lengths) - lengths
+    inside = np.arange(count) - first[owner] <= lengths[owner] - GRAM
+    return hashes[inside]
+
+
+def _contained(needles: list[str], texts: list[str]) -> list[tuple[int, int]]:
+    """``(i, j)`` for every ``needles[i]`` inside a different ``texts[j]`` (all distinct, at
+    least ``GRAM`` characters long).
+
+    A text holding a needle holds each of its windows of ``GRAM`` characters, so the
+    candidates of a needle are the texts holding its rarest window (found through sorted
+    window hashes, in numpy), each then checked with ``in``: exact, hash collisions only add
+    candidates.
+    """
+    import numpy as np
+
+    window_counts = np.fromiter((len(t) - GRAM + 1 for t in texts), np.int64, len(texts))
+    hashes = _gram_hashes(texts)
+    order = np.argsort(hashes, kind="stable")
+    sorted_hashes, owners = hashes[order], np.repeat(np.arange(len(texts)), window_counts)[order]
+    wanted = _gram_hashes(needles)
+    low = np.searchsorted(sorted_hashes, wanted, side="left")
+    counts = np.searchsorted(sorted_hashes, wanted, side="right") - low
+    per_needle = np.fromiter((len(n) - GRAM + 1 for n in needles), np.int64, len(needles))
+    firsts = np.cumsum(per_needle) - per_needle
+    n_wanted = len(wanted)
+    rarest = np.minimum.reduceat(counts * n_wanted + np.arange(n_wanted), firsts) % n_wanted
+    pairs: list[tuple[int, int]] = []
+    for i, start, size in zip(
+        range(len(needles)), low[rarest].tolist(), counts[rarest].tolist(), strict=True
+    ):
+        if not size:
+            continue  # some window of the needle is in no text
+        needle = needles[i]
+        for j in set(owners[start : start + size].tolist()):
+            text = texts[j]
+            if text != needle and needle in text:
+                pairs.append((i, j))
+    return pairs
 
 
 def _indexed_scores(
@@ -287,8 +354,16 @@ def _indexed_scores(
 
     codes: list[Any] = []
     weights: list[Any] = []
+    few_codes: list[int] = []  # pairs of small blocks, gathered without numpy's per-call cost
+    few_weights: list[float] = []
 
     def add(t_list: list[int], e_list: list[int], weight: float) -> None:
+        if len(t_list) * len(e_list) <= SMALL_BLOCK:
+            for t_position in t_list:
+                base = t_position * n_extracted
+                few_codes.extend(base + e_position for e_position in e_list)
+            few_weights.extend([weight] * (len(t_list) * len(e_list)))
+            return
         t = np.asarray(t_list, dtype=np.int64)
         e = np.asarray(e_list, dtype=np.int64)
         block = (t[:, None] * n_extracted + e[None, :]).ravel()
@@ -312,61 +387,18 @@ def _indexed_scores(
         weights.append(np.full(len(block), 0.5))
 
     # Containment between distinct values (a value shared by many nodes is checked once).
-    grams_of: dict[str, set[str]] = {}
-
-    def grams(text: str) -> set[str]:
-        found = grams_of.get(text)
-        if found is None:
-            found = grams_of[text] = _grams(text)
-        return found
-
-    def gram_index(exact: dict[tuple[str, str], list[int]]) -> dict[str, dict[str, list[str]]]:
-        """Field → 4-gram → the field's values holding it."""
-        index: dict[str, dict[str, list[str]]] = defaultdict(dict)
-        for name, text in exact:
-            if len(text) >= GRAM:
-                postings = index[name]
-                for gram in grams(text):
-                    found = postings.get(gram)
-                    if found is None:
-                        postings[gram] = [text]
-                    else:
-                        found.append(text)
-        return index
-
-    def containing(index: dict[str, dict[str, list[str]]], name: str, text: str) -> list[str]:
-        """Values of field ``name`` that contain ``text`` (the candidates of one of its
-        4-grams, the rarest unless one held by a single value is met first)."""
-        postings_of = index.get(name)
-        if not postings_of:
-            return []
-        best: list[str] | None = None
-        for gram in grams(text):
-            postings = postings_of.get(gram)
-            if not postings:
-                return []  # some 4-gram never occurs: nothing contains this text
-            if best is None or len(postings) < len(best):
-                best = postings
-                if len(best) == 1:
-                    break  # every 4-gram's values hold all containers; one is few enough
-        return [other for other in best or () if other != text and text in other]
-
     contained: set[tuple[str, str, str]] = set()  # (field, truth value, extracted value)
-    extracted_grams = gram_index(exact_e)
-    for name, text in exact_t:
-        if len(text) >= GRAM:
-            contained.update(
-                (name, text, other) for other in containing(extracted_grams, name, text)
-            )
-    truth_grams = gram_index(exact_t)
-    for name, text in exact_e:
-        if len(text) >= GRAM:
-            contained.update((name, other, text) for other in containing(truth_grams, name, text))
+    truth_texts, extracted_texts = _long_texts(exact_t), _long_texts(exact_e)
+    for name, texts in truth_texts.items():
+        others = extracted_texts.get(name)
+        if others:
+            contained.update((name, texts[i], others[j]) for i, j in _contained(texts, others))
+            contained.update((name, texts[j], others[i]) for i, j in _contained(others, texts))
     for name, a, b in contained:
         weight = 1.0 if min(len(a), len(b)) >= STRONG_CONTAINMENT_CHARS else 0.5
         add(exact_t[name, a], exact_e[name, b], weight)
-    if not codes:
-        return np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    codes.append(np.asarray(few_codes, dtype=np.int64))
+    weights.append(np.asarray(few_weights, dtype=np.float64))
 
     all_codes = np.concatenate(codes)
     pair_codes, inverse = np.unique(all_codes, return_inverse=True)
@@ -436,27 +468,34 @@ def structural_pairs(
     # Greedy, best score first, ties in truth order then extracted order: candidates sorted so,
     # each run of one score and one truth node gives that node the first extracted node of
     # the run still free (if the truth node is itself still free) — the same pairs as
-    # visiting the candidates one by one.
-    order = np.lexsort((e_order, t_order, -all_scores))
+    # visiting the candidates one by one. Scores are multiples of 0.5, so one integer key
+    # sorts them (cheaper than a three-key lexsort) when it fits.
+    halves = np.rint(all_scores * 2).astype(np.int64)
+    n_truth, n_extracted = len(truth_keys), len(extracted_keys)
+    top = int(halves.max())
+    if (top + 1) * n_truth * n_extracted < 2**62:
+        order = np.argsort(((top - halves) * n_truth + t_order) * n_extracted + e_order)
+    else:
+        order = np.lexsort((e_order, t_order, -all_scores))
     all_scores, t_order, e_order = all_scores[order], t_order[order], e_order[order]
     breaks = np.flatnonzero((all_scores[1:] != all_scores[:-1]) | (t_order[1:] != t_order[:-1])) + 1
     starts = np.concatenate(([0], breaks)).tolist()
     ends = np.concatenate((breaks, [len(order)])).tolist()
-    used_truth = np.zeros(len(truth_keys), dtype=bool)
-    used_extracted = np.zeros(len(extracted_keys), dtype=bool)
+    used_truth = bytearray(n_truth)
+    used_extracted = bytearray(n_extracted)
     run_scores = all_scores[starts].tolist()
     run_truth = t_order[starts].tolist()
-    limit = min(len(truth_keys), len(extracted_keys))
+    candidates = e_order.tolist()
+    limit = min(n_truth, n_extracted)
     for start, end, score, t_index in zip(starts, ends, run_scores, run_truth, strict=True):
         if used_truth[t_index]:
             continue
-        run = e_order[start:end]
-        free = np.flatnonzero(~used_extracted[run])
-        if not len(free):
-            continue
-        e_index = int(run[free[0]])
-        used_truth[t_index] = used_extracted[e_index] = True
-        pairs.append((truth_keys[t_index], extracted_keys[e_index], score))
+        for position in range(start, end):
+            e_index = candidates[position]
+            if not used_extracted[e_index]:
+                used_truth[t_index] = used_extracted[e_index] = 1
+                pairs.append((truth_keys[t_index], extracted_keys[e_index], score))
+                break
         if len(pairs) == limit:
             break
     return pairs
