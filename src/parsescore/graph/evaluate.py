@@ -8,8 +8,8 @@ different classes are never compared.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
@@ -123,7 +123,17 @@ class IdentityIndex:
         unkeyed: list[dict[str, Any]] = []
         id_to_key: dict[str, Key] = {}
         for node in nodes:
-            key = node_key(node, id_fields_by_class, enum_ids)
+            if enum_ids == "reference":  # node_key, without its per-node calls
+                node_cls = str(node.get("__class__") or node.get("label") or "")
+                values = tuple(
+                    [
+                        canonical_identity_value(name, node.get(name))
+                        for name in id_fields_by_class.get(node_cls, ())
+                    ]
+                )
+                key: Key | None = (node_cls, values) if any(values) else None
+            else:
+                key = node_key(node, id_fields_by_class, enum_ids)
             if key is None:
                 unkeyed.append(node)
                 continue
@@ -771,6 +781,10 @@ def fanout_warnings(fanout: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return flagged
 
 
+_NUMBERS = frozenset({int, float, bool})
+"""Types whose values :func:`is_filled` always counts as filled."""
+
+
 def build_report(
     matching: GraphMatching,
     *,
@@ -785,18 +799,18 @@ def build_report(
     strict = matching.strict
 
     per_class: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for key in truth_by_key:
-        per_class[key[0]]["truth"] += 1
-    for key in got_by_key:
-        per_class[key[0]]["got"] += 1
-    for key in strict:
-        per_class[key[0]]["strict"] += 1
-    for a, b in matching.relaxed:
-        per_class[a[0]]["relaxed_truth"] += 1
-        per_class[b[0]]["relaxed_got"] += 1
-    for a, b, _ in matching.aligned:
-        per_class[a[0]]["aligned_truth"] += 1
-        per_class[b[0]]["aligned_got"] += 1
+    counted: dict[str, Iterable[Key]] = {
+        "truth": truth_by_key,
+        "got": got_by_key,
+        "strict": strict,
+        "relaxed_truth": (a for a, _ in matching.relaxed),
+        "relaxed_got": (b for _, b in matching.relaxed),
+        "aligned_truth": (a for a, _, _ in matching.aligned),
+        "aligned_got": (b for _, b, _ in matching.aligned),
+    }
+    for what, keys in counted.items():
+        for cls, count in Counter(key[0] for key in keys).items():
+            per_class[cls][what] = count
 
     node_metrics: dict[str, dict[str, Any]] = {}
     for cls in sorted(per_class):
@@ -817,9 +831,9 @@ def build_report(
         node_metrics[cls] = metrics
 
     # Node keys are numbered once so that edge keys are plain integers, counted with numpy.
-    key_codes: dict[Key, int] = {}
-    for key in (*truth_by_key, *got_by_key):
-        key_codes.setdefault(key, len(key_codes) + 1)
+    key_codes = {
+        key: code for code, key in enumerate(dict.fromkeys((*truth_by_key, *got_by_key)), 1)
+    }
     label_codes: dict[str, int] = {}
     truth_ends = _edge_ends(
         matching.truth.edges, matching.truth_index.id_to_key, key_codes, label_codes
@@ -872,12 +886,21 @@ def build_report(
         if key not in strict:
             continue
         truth_node, got_node = truth_by_key[key], got_by_key[key]
+        slots = None
         for name, value in truth_node.items():
-            if name in META_KEYS or not is_filled(value):
+            # is_filled, with numbers (always filled) and None answered without a call
+            if value is None or name in META_KEYS:
                 continue
-            slot = completeness.setdefault(key[0], {}).setdefault(name, [0, 0])
+            if type(value) not in _NUMBERS and not is_filled(value):
+                continue
+            if slots is None:
+                slots = completeness.setdefault(key[0], {})
+            slot = slots.get(name)
+            if slot is None:
+                slot = slots[name] = [0, 0]
             slot[1] += 1
-            if is_filled(got_node.get(name)):
+            got = got_node.get(name)
+            if got is not None and (type(got) in _NUMBERS or is_filled(got)):
                 slot[0] += 1
         if source_text:
             long_values.extend(
