@@ -650,26 +650,55 @@ def _micro(section: dict[str, dict[str, Any]], rung: str) -> dict[str, Any]:
     return prf(tp, fp, fn)
 
 
-def _edge_ends(
+@dataclass
+class _EdgeSummary:
+    """What the report needs from one graph's edges, gathered in a single walk over them."""
+
+    ends: Any
+    """``(label, source key, target key)`` codes of the edges between keyed nodes, an ``(n, 3)``
+    int64 array (edges touching an unkeyed or unknown node are dropped)."""
+    fanout: dict[str, dict[str, Any]]
+    """:func:`edge_fanout` of the edges."""
+    named_ids: set[str]
+    """Every node id an edge names as its source or target."""
+
+
+def _summarise_edges(
     edges: list[dict[str, Any]],
     id_to_key: dict[str, Key],
     key_codes: dict[Key, int],
     label_codes: dict[str, int],
-) -> Any:
-    """``(label, source key, target key)`` codes of the edges between keyed nodes, as an
-    ``(n, 3)`` int64 array (edges touching an unkeyed or unknown node are dropped)."""
+) -> _EdgeSummary:
+    """:class:`_EdgeSummary` of ``edges``; new labels are numbered into ``label_codes``."""
     import numpy as np
 
     node_codes = {node_id: key_codes[key] for node_id, key in id_to_key.items()}
     rows: list[tuple[int, int, int]] = []
+    per_label: dict[str, dict[Any, int]] = {}
+    named: set[str] = set()
     for edge in edges:
-        source = node_codes.get(str(edge.get("source")))
-        target = node_codes.get(str(edge.get("target")))
-        if source is None or target is None:
-            continue
-        label = label_codes.setdefault(str(edge.get("label", "")), len(label_codes))
-        rows.append((label, source, target))
-    return np.asarray(rows, dtype=np.int64).reshape(-1, 3)
+        source, target = str(edge.get("source")), str(edge.get("target"))
+        label = str(edge.get("label", ""))
+        named.add(source)
+        named.add(target)
+        # fan-out counts sources by identity key, unkeyed ones by their raw id
+        counts = per_label.get(label)
+        if counts is None:
+            counts = per_label[label] = {}
+        by = id_to_key.get(source) or source
+        counts[by] = counts.get(by, 0) + 1
+        source_code, target_code = node_codes.get(source), node_codes.get(target)
+        if source_code is not None and target_code is not None:
+            rows.append((label_codes.setdefault(label, len(label_codes)), source_code, target_code))
+    fanout = {
+        label: {
+            "total": (total := sum(counts.values())),
+            "sources": len(counts),
+            "top_source_share": round(max(counts.values()) / total, 3),
+        }
+        for label, counts in per_label.items()
+    }
+    return _EdgeSummary(np.asarray(rows, dtype=np.int64).reshape(-1, 3), fanout, named)
 
 
 def _pack_edges(ends: Any, shift: int, fold: dict[int, int] | None = None) -> Any:
@@ -745,20 +774,8 @@ def edge_fanout(
     edges: list[dict[str, Any]], id_to_key: dict[str, Key]
 ) -> dict[str, dict[str, Any]]:
     """Per label: edge total, distinct sources, and the busiest source's share of the edges."""
-    per_label: dict[str, dict[Any, int]] = defaultdict(lambda: defaultdict(int))
-    for edge in edges:
-        raw = str(edge.get("source"))
-        key = id_to_key.get(raw)
-        per_label[str(edge.get("label", ""))][key if key else raw] += 1
-    out: dict[str, dict[str, Any]] = {}
-    for label, counts in per_label.items():
-        total = sum(counts.values())
-        out[label] = {
-            "total": total,
-            "sources": len(counts),
-            "top_source_share": round(max(counts.values()) / total, 3) if total else 0.0,
-        }
-    return out
+    key_codes = {key: code for code, key in enumerate(dict.fromkeys(id_to_key.values()))}
+    return _summarise_edges(edges, id_to_key, key_codes, {}).fanout
 
 
 def fanout_warnings(fanout: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -835,12 +852,13 @@ def build_report(
         key: code for code, key in enumerate(dict.fromkeys((*truth_by_key, *got_by_key)), 1)
     }
     label_codes: dict[str, int] = {}
-    truth_ends = _edge_ends(
+    truth_summary = _summarise_edges(
         matching.truth.edges, matching.truth_index.id_to_key, key_codes, label_codes
     )
-    got_ends = _edge_ends(
+    got_summary = _summarise_edges(
         matching.extracted.edges, matching.extracted_index.id_to_key, key_codes, label_codes
     )
+    truth_ends, got_ends = truth_summary.ends, got_summary.ends
     folds: dict[str, dict[Key, Key]] = {"strict": {}, "relaxed": matching.relaxed_fold}
     if rungs_active:
         folds["aligned"] = matching.aligned_fold
@@ -906,28 +924,27 @@ def build_report(
             long_values.extend(
                 value
                 for name, value in got_node.items()
-                if name not in META_KEYS
-                and isinstance(value, str)
+                if isinstance(value, str)
                 and len(value) >= VERBATIM_MIN_CHARS
+                and name not in META_KEYS
             )
     verbatim_n = len(long_values)
     verbatim_hits = (
         sum(contained_in([loose_text(v) for v in long_values], source_text)) if source_text else 0
     )
 
-    got_fanout = edge_fanout(matching.extracted.edges, matching.extracted_index.id_to_key)
-    truth_fanout = edge_fanout(matching.truth.edges, matching.truth_index.id_to_key)
+    got_fanout, truth_fanout = got_summary.fanout, truth_summary.fanout
 
     empty_identity = []
     for node in matching.extracted.nodes:
         names = matching.id_fields_by_class.get(str(node.get("__class__") or ""), [])
         if names and not any(is_filled(node.get(n)) for n in names):
             empty_identity.append(str(node.get("id")))
-    referenced = {str(e.get("source")) for e in matching.extracted.edges} | {
-        str(e.get("target")) for e in matching.extracted.edges
-    }
+    referenced = got_summary.named_ids
     orphans = [
-        str(n.get("id")) for n in matching.extracted.nodes if str(n.get("id")) not in referenced
+        node_id
+        for node_id in (str(n.get("id")) for n in matching.extracted.nodes)
+        if node_id not in referenced
     ]
 
     def joined(key: Key) -> str:
