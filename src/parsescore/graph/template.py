@@ -189,7 +189,7 @@ def collect_id_fields(template: type[BaseModel]) -> dict[str, list[str]]:
 
 def _fields(model: BaseModel) -> list[tuple[str, Any]]:
     """``iter(model)`` without pydantic's per-call overhead: public fields, then extras."""
-    fields = [item for item in model.__dict__.items() if not item[0].startswith("_")]
+    fields = [item for item in model.__dict__.items() if item[0][:1] != "_"]
     extra = model.__pydantic_extra__
     if extra:
         fields.extend(extra.items())
@@ -243,10 +243,27 @@ def _text_fingerprint(data: dict[str, str | tuple[str, ...]]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+"""Value types that are never a model or a list: the common case, told apart by one set lookup
+instead of two ``isinstance`` checks (``isinstance(x, BaseModel)`` goes through ABCMeta)."""
+
 _OWN = "\x00own"
 """Edge mode of a walk step: the model is its own edge source (docling-graph's walk of an
 entity's edges). The other modes are a source node id (edges through a component, drawn from
 the nearest entity ancestor) and None (no edges in the subtree)."""
+
+
+@lru_cache(maxsize=4096)
+def _plain_layout(model_type: type) -> tuple[tuple[str, str, int], ...]:
+    """The fingerprint keys of a class's identity (its id fields and ``__class__``) in sorted
+    order, each as (its JSON text and separator, field name, index of the field's value in
+    ``graph_id_fields``: the last one, as a dict keeps the last; -1 for ``__class__``)."""
+    names = list(_id_fields_of(model_type))
+    last = {name: index for index, name in enumerate(names)}
+    return tuple(
+        (f"{_JSON_STRING(key)}: ", key, -1 if key == "__class__" else last[key])
+        for key in sorted({*names, "__class__"})
+    )
 
 
 class _Converter:
@@ -279,14 +296,9 @@ class _Converter:
         cls = type(model)
         id_fields = _id_fields_of(cls)
         if id_fields:
-            values = tuple(getattr(model, name, _MISSING) for name in id_fields)
-            # Plain-string identity values give the same id whatever instance holds them: a
-            # repeated entity (a product on many lines) skips the canonical forms and the hash.
-            plain = all(type(value) is str for value in values)
-            if plain:
-                known = self.raw_ids.get((cls, *values))
-                if known is not None:
-                    return known
+            values = [getattr(model, name, _MISSING) for name in id_fields]
+            if all(type(value) is str for value in values):
+                return self._plain_id(cls, values)
             data: dict[str, Any] = {}
             for name, value in zip(id_fields, values, strict=True):
                 if value is _MISSING:
@@ -296,16 +308,33 @@ class _Converter:
                 else:
                     data[name] = canonical_identity_value(name, value)
             data["__class__"] = cls.__name__
-            node_id = self._hashed(cls, _text_fingerprint(data))
-            if plain:
-                self.raw_ids[(cls, *values)] = node_id
-            return node_id
+            return self._hashed(cls, _text_fingerprint(data))
         data = {}
         for name, value in _fields(model):
             if value and not isinstance(value, list | dict | BaseModel):
                 data[name] = value
         data["__class__"] = cls.__name__
         return self._hashed(cls, _FINGERPRINT_JSON.encode(data))
+
+    def _plain_id(self, cls: type, values: list[str]) -> str:
+        """The id of identity values that are all plain strings (the common case).
+
+        The same values give the same id whatever instance holds them: a repeated entity (a
+        product on many lines) skips the canonical forms and the hash. The fingerprint is
+        :func:`_text_fingerprint`'s text, written from the class's key layout.
+        """
+        key = (cls, *values)
+        known = self.raw_ids.get(key)
+        if known is None:
+            parts = [
+                head
+                + _JSON_STRING(
+                    cls.__name__ if index < 0 else canonical_identity_value(name, values[index])
+                )
+                for head, name, index in _plain_layout(cls)
+            ]
+            known = self.raw_ids[key] = self._hashed(cls, "{" + ", ".join(parts) + "}")
+        return known
 
     def _hashed(self, cls: type, fingerprint: str) -> str:
         known = self.fingerprint_ids.get(fingerprint)
@@ -340,6 +369,8 @@ class _Converter:
         if existing is None:
             return  # an ancestor of this repeat: its node is added after its children
         for name, value in fields:
+            if not _is_empty(existing.get(name)):
+                continue  # filled: the first non-empty value wins (the new one is not needed)
             if isinstance(value, BaseModel):
                 if _is_entity_type(type(value)):
                     continue
@@ -350,7 +381,7 @@ class _Converter:
                 new = [self.component_attrs(v) for v in value if isinstance(v, BaseModel)]
             else:
                 new = value
-            if not _is_empty(new) and _is_empty(existing.get(name)):
+            if not _is_empty(new):
                 existing[name] = new
 
     def edge(self, source: str, target: str, model: BaseModel, field_name: str) -> None:
@@ -399,7 +430,10 @@ class _Converter:
                 attrs = {"id": node_id, "label": type(model).__name__, "type": "entity",
                          "__class__": type(model).__name__}  # fmt: skip
         for name, value in fields:
-            if isinstance(value, BaseModel):
+            if type(value) in _PLAIN:
+                if attrs is not None:
+                    attrs[name] = value
+            elif isinstance(value, BaseModel):
                 child_entity = _is_entity_type(type(value))
                 if attrs is not None:
                     attrs[name] = None if child_entity else self.component_attrs(value)
