@@ -346,7 +346,9 @@ class _Converter:
     def component_attrs(self, component: BaseModel) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name, value in _fields(component):
-            if isinstance(value, BaseModel):
+            if type(value) in _PLAIN:
+                out[name] = value
+            elif isinstance(value, BaseModel):
                 out[name] = None if _is_entity_type(type(value)) else self.component_attrs(value)
             elif isinstance(value, list) and any(isinstance(v, BaseModel) for v in value):
                 first = next(v for v in value if isinstance(v, BaseModel))
