@@ -283,6 +283,7 @@ class _Converter:
         self.nodes: dict[str, dict[str, Any]] = {}
         self.visited: set[str] = set()
         self.processed: set[int] = set()
+        self.leaves: set[int] = set()  # id() of components holding only plain values
         self.edges = _EdgeTable()
 
     def node_id(self, model: BaseModel) -> str:
@@ -344,13 +345,20 @@ class _Converter:
         return known
 
     def component_attrs(self, component: BaseModel) -> dict[str, Any]:
+        """A component's attributes as embedded in its parent node (entities in it nulled).
+
+        A component holding no model at all is noted in ``leaves``: walking it adds nothing.
+        """
         out: dict[str, Any] = {}
+        leaf = True
         for name, value in _fields(component):
             if type(value) in _PLAIN:
                 out[name] = value
             elif isinstance(value, BaseModel):
+                leaf = False
                 out[name] = None if _is_entity_type(type(value)) else self.component_attrs(value)
             elif isinstance(value, list) and any(isinstance(v, BaseModel) for v in value):
+                leaf = False
                 first = next(v for v in value if isinstance(v, BaseModel))
                 out[name] = (
                     None
@@ -359,6 +367,8 @@ class _Converter:
                 )
             else:
                 out[name] = value
+        if leaf:
+            self.leaves.add(id(component))
         return out
 
     def enrich(self, node_id: str, fields: list[tuple[str, Any]]) -> None:
@@ -443,7 +453,8 @@ class _Converter:
                 if mode is not None and child_entity:
                     self.edge(mode, self.node_id(value), model, name)
                     child_mode = _OWN
-                self.visit(value, add, child_mode)
+                if child_entity or id(value) not in self.leaves:  # a leaf's walk adds nothing
+                    self.visit(value, add, child_mode)
             elif isinstance(value, list):
                 first_model = bool(value) and isinstance(value[0], BaseModel)
                 if attrs is not None:
