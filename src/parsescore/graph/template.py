@@ -417,7 +417,11 @@ class _Converter:
         label = label or field_name
         attrs = self.edges.data.get((source, target))
         if attrs is None:
-            attrs = self.edges.data[source, target] = {"label": label}
+            attrs = self.edges.data[source, target] = {
+                "source": source,
+                "target": target,
+                "label": label,
+            }
         else:
             attrs["label"] = label  # one edge per pair: a later label overwrites
         if closed:
@@ -522,13 +526,13 @@ _RICHNESS_META = frozenset(
 
 
 class _EdgeTable:
-    """Directed edges keyed by (source, target), in insertion order, with in/out lookups."""
+    """Directed edges keyed by (source, target), in insertion order, with in/out lookups.
+
+    Each value is the edge's output dict (``source``, ``target``, ``label``, ...).
+    """
 
     def __init__(self) -> None:
         self.data: dict[tuple[str, str], dict[str, Any]] = {}
-
-    def add(self, source: str, target: str, attrs: dict[str, Any]) -> None:
-        self.data.setdefault((source, target), {}).update(attrs)
 
     def incoming(self, node_id: str) -> list[tuple[str, str]]:
         return [pair for pair in self.data if pair[1] == node_id]
@@ -686,7 +690,7 @@ def graph_from_instance(instance: BaseModel) -> GraphData:
     listed += [pair for pair in edges.data if pair[0] in by_source]  # sources without a node
     return GraphData(
         nodes=list(nodes.values()),
-        edges=[{"source": s, "target": t, **edges.data[s, t]} for s, t in listed],
+        edges=[edges.data[pair] for pair in listed],
         graph={"template_name": type(instance).__name__},
     )
 
