@@ -220,14 +220,6 @@ def _field_edge_info(model_type: type[BaseModel], field_name: str) -> tuple[str 
     return (label if isinstance(label, str) else None), closed
 
 
-def _edge_label(model: BaseModel, field_name: str) -> str | None:
-    return _field_edge_info(type(model), field_name)[0]
-
-
-def _closed_catalog(model: BaseModel, field_name: str) -> bool:
-    return _field_edge_info(type(model), field_name)[1]
-
-
 def _is_empty(value: Any) -> bool:
     if value is None:
         return True
