@@ -21,7 +21,7 @@ import importlib
 import importlib.util
 import json
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -187,10 +187,23 @@ def collect_id_fields(template: type[BaseModel]) -> dict[str, list[str]]:
     return result
 
 
-def _fields(model: BaseModel) -> list[tuple[str, Any]]:
-    """``iter(model)`` without pydantic's per-call overhead: public fields, then extras."""
-    fields = [item for item in model.__dict__.items() if not item[0].startswith("_")]
+@lru_cache(maxsize=4096)
+def _declared_fields(model_type: type[BaseModel]) -> frozenset[str]:
+    return frozenset(name for name in model_type.model_fields if name[:1] != "_")
+
+
+def _fields(model: BaseModel) -> Iterable[tuple[str, Any]]:
+    """``iter(model)`` without pydantic's per-call overhead: public fields, then extras.
+
+    The usual instance holds only its declared fields and no extras: then its ``__dict__``
+    items are the answer as they are (no copy, no per-name check; nothing changes them while
+    a graph is built).
+    """
+    attributes = model.__dict__
     extra = model.__pydantic_extra__
+    if not extra and attributes.keys() <= _declared_fields(type(model)):
+        return attributes.items()
+    fields = [item for item in attributes.items() if item[0][:1] != "_"]
     if extra:
         fields.extend(extra.items())
     return fields
@@ -205,14 +218,6 @@ def _field_edge_info(model_type: type[BaseModel], field_name: str) -> tuple[str 
     label = info.json_schema_extra.get("edge_label")
     closed = bool(info.json_schema_extra.get("reference_closed_catalog"))
     return (label if isinstance(label, str) else None), closed
-
-
-def _edge_label(model: BaseModel, field_name: str) -> str | None:
-    return _field_edge_info(type(model), field_name)[0]
-
-
-def _closed_catalog(model: BaseModel, field_name: str) -> bool:
-    return _field_edge_info(type(model), field_name)[1]
 
 
 def _is_empty(value: Any) -> bool:
@@ -243,181 +248,267 @@ def _text_fingerprint(data: dict[str, str | tuple[str, ...]]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+"""Value types that are never a model or a list: the common case, told apart by one set lookup
+instead of two ``isinstance`` checks (``isinstance(x, BaseModel)`` goes through ABCMeta)."""
+
+_OWN = "\x00own"
+"""Edge mode of a walk step: the model is its own edge source (docling-graph's walk of an
+entity's edges). The other modes are a source node id (edges through a component, drawn from
+the nearest entity ancestor) and None (no edges in the subtree)."""
+
+
+@lru_cache(maxsize=4096)
+def _plain_layout(model_type: type) -> tuple[tuple[str, str, int], ...]:
+    """The fingerprint keys of a class's identity (its id fields and ``__class__``) in sorted
+    order, each as (its JSON text and separator, field name, index of the field's value in
+    ``graph_id_fields``: the last one, as a dict keeps the last; -1 for ``__class__``)."""
+    names = list(_id_fields_of(model_type))
+    last = {name: index for index, name in enumerate(names)}
+    return tuple(
+        (f"{_JSON_STRING(key)}: ", key, -1 if key == "__class__" else last[key])
+        for key in sorted({*names, "__class__"})
+    )
+
+
 class _Converter:
-    """One conversion of a root instance (node ids, node attributes, edges)."""
+    """One conversion of a root instance: nodes, enrichment and edges in a single walk.
+
+    docling-graph walks the instance tree twice: once adding nodes (each instance once,
+    children before their parent, a repeated fingerprint enriching the first node) and once
+    listing edges (every instance, pre-order). :meth:`visit` does both in one pass; each of
+    its two outputs keeps its own walk's order, rules and skips, so the result is the same
+    (the two outputs share no state but the node ids, which depend only on the instance).
+    """
 
     def __init__(self) -> None:
         self.fingerprint_ids: dict[str, str] = {}
-        self.instance_ids: dict[int, tuple[BaseModel, str]] = {}
+        self.instance_ids: dict[int, str] = {}  # id(instance) -> node id; the root keeps them alive
+        self.raw_ids: dict[tuple[Any, ...], str] = {}
         self.nodes: dict[str, dict[str, Any]] = {}
         self.visited: set[str] = set()
         self.processed: set[int] = set()
-        self.field_lists: dict[int, list[tuple[str, Any]]] = {}
-
-    def fields(self, model: BaseModel) -> list[tuple[str, Any]]:
-        """:func:`_fields` of an instance, once per conversion (the walks visit it again)."""
-        found = self.field_lists.get(id(model))
-        if found is None:
-            found = self.field_lists[id(model)] = _fields(model)
-        return found
+        self.leaves: set[int] = set()  # id() of components holding only plain values
+        self.edges = _EdgeTable()
 
     def node_id(self, model: BaseModel) -> str:
-        cached = self.instance_ids.get(id(model))
-        if cached is not None and cached[0] is model:
-            return cached[1]
-        node_id = self._fingerprint_id(model)
-        self.instance_ids[id(model)] = (model, node_id)  # the instance is kept alive with its id
-        return node_id
+        key = id(model)
+        known = self.instance_ids.get(key)
+        if known is None:
+            known = self.instance_ids[key] = self._fingerprint_id(model)
+        return known
 
     def _fingerprint_id(self, model: BaseModel) -> str:
-        id_fields = _id_fields_of(type(model))
-        data: dict[str, Any] = {}
+        cls = type(model)
+        id_fields = _id_fields_of(cls)
         if id_fields:
-            for name in id_fields:
-                if hasattr(model, name):
-                    value = getattr(model, name)
-                    if isinstance(value, list):
-                        data[name] = tuple(
-                            sorted({canonical_identity_value(name, v) for v in value})
-                        )
-                    else:
-                        data[name] = canonical_identity_value(name, value)
-            data["__class__"] = type(model).__name__
-            fingerprint = _text_fingerprint(data)
-        else:
-            for name, value in self.fields(model):
-                if value and not isinstance(value, list | dict | BaseModel):
-                    data[name] = value
-            data["__class__"] = type(model).__name__
-            fingerprint = _FINGERPRINT_JSON.encode(data)
+            values = [getattr(model, name, _MISSING) for name in id_fields]
+            if all(type(value) is str for value in values):
+                return self._plain_id(cls, values)
+            data: dict[str, Any] = {}
+            for name, value in zip(id_fields, values, strict=True):
+                if value is _MISSING:
+                    continue
+                if isinstance(value, list):
+                    data[name] = tuple(sorted({canonical_identity_value(name, v) for v in value}))
+                else:
+                    data[name] = canonical_identity_value(name, value)
+            data["__class__"] = cls.__name__
+            return self._hashed(cls, _text_fingerprint(data))
+        data = {}
+        for name, value in _fields(model):
+            if value and not isinstance(value, list | dict | BaseModel):
+                data[name] = value
+        data["__class__"] = cls.__name__
+        return self._hashed(cls, _FINGERPRINT_JSON.encode(data))
+
+    def _plain_id(self, cls: type, values: list[str]) -> str:
+        """The id of identity values that are all plain strings (the common case).
+
+        The same values give the same id whatever instance holds them: a repeated entity (a
+        product on many lines) skips the canonical forms and the hash. The fingerprint is
+        :func:`_text_fingerprint`'s text, written from the class's key layout.
+        """
+        key = (cls, *values)
+        known = self.raw_ids.get(key)
+        if known is None:
+            parts = [
+                head
+                + _JSON_STRING(
+                    cls.__name__ if index < 0 else canonical_identity_value(name, values[index])
+                )
+                for head, name, index in _plain_layout(cls)
+            ]
+            known = self.raw_ids[key] = self._hashed(cls, "{" + ", ".join(parts) + "}")
+        return known
+
+    def _hashed(self, cls: type, fingerprint: str) -> str:
         known = self.fingerprint_ids.get(fingerprint)
         if known is None:
             digest = hashlib.blake2b(fingerprint.encode()).hexdigest()[:16]
-            known = f"{type(model).__name__}_{digest}"
-            self.fingerprint_ids[fingerprint] = known
+            known = self.fingerprint_ids[fingerprint] = f"{cls.__name__}_{digest}"
         return known
 
     def component_attrs(self, component: BaseModel) -> dict[str, Any]:
+        """A component's attributes as embedded in its parent node (entities in it nulled).
+
+        A component holding no model at all is noted in ``leaves``: walking it adds nothing.
+        """
         out: dict[str, Any] = {}
-        for name, value in self.fields(component):
-            if isinstance(value, BaseModel):
-                out[name] = None if is_entity_model(value) else self.component_attrs(value)
+        leaf = True
+        for name, value in _fields(component):
+            if type(value) in _PLAIN:
+                out[name] = value
+            elif isinstance(value, BaseModel):
+                leaf = False
+                out[name] = None if _is_entity_type(type(value)) else self.component_attrs(value)
             elif isinstance(value, list) and any(isinstance(v, BaseModel) for v in value):
+                leaf = False
                 first = next(v for v in value if isinstance(v, BaseModel))
                 out[name] = (
                     None
-                    if is_entity_model(first)
+                    if _is_entity_type(type(first))
                     else [self.component_attrs(v) for v in value if isinstance(v, BaseModel)]
                 )
             else:
                 out[name] = value
+        if leaf:
+            self.leaves.add(id(component))
         return out
 
-    def walk_children(self, model: BaseModel) -> None:
-        for _, value in self.fields(model):
-            if isinstance(value, BaseModel):
-                self.add_nodes(value)
-            elif isinstance(value, list):
-                for item in value:
-                    if isinstance(item, BaseModel):
-                        self.add_nodes(item)
+    def enrich(self, node_id: str, fields: Iterable[tuple[str, Any]]) -> None:
+        """Fill the empty attributes of an existing node from a repeated entity's fields.
 
-    def enrich(self, model: BaseModel, node_id: str) -> None:
+        Done whole before the walk goes below the repeat (as docling-graph does): a repeat
+        further down fills only what this one left empty.
+        """
         existing = self.nodes.get(node_id)
         if existing is None:
-            return
-        for name, value in self.fields(model):
+            return  # an ancestor of this repeat: its node is added after its children
+        for name, value in fields:
+            if not _is_empty(existing.get(name)):
+                continue  # filled: the first non-empty value wins (the new one is not needed)
             if isinstance(value, BaseModel):
-                if is_entity_model(value):
+                if _is_entity_type(type(value)):
                     continue
                 new: Any = self.component_attrs(value)
             elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
-                if is_entity_model(value[0]):
+                if _is_entity_type(type(value[0])):
                     continue
                 new = [self.component_attrs(v) for v in value if isinstance(v, BaseModel)]
             else:
                 new = value
-            if not _is_empty(new) and _is_empty(existing.get(name)):
+            if not _is_empty(new):
                 existing[name] = new
 
-    def add_nodes(self, model: BaseModel) -> None:
-        if id(model) in self.processed:
+    def edge(self, source: str, target: str, model: BaseModel, field_name: str) -> None:
+        """Add the edge of ``model.field_name``; a self-loop is never kept, so not added."""
+        if source == target:
             return
-        self.processed.add(id(model))
-        if not is_entity_model(model):
-            self.walk_children(model)
-            return
-        node_id = self.node_id(model)
-        if node_id in self.visited:
-            self.enrich(model, node_id)
-            self.walk_children(model)
-            return
-        self.visited.add(node_id)
-        class_name = type(model).__name__
-        attrs: dict[str, Any] = {
-            "id": node_id,
-            "label": class_name,
-            "type": "entity",
-            "__class__": class_name,
-        }
-        for name, value in self.fields(model):
-            if isinstance(value, BaseModel):
-                attrs[name] = None if is_entity_model(value) else self.component_attrs(value)
-                self.add_nodes(value)
-            elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
-                if is_entity_model(value[0]):
-                    attrs[name] = None
-                else:
-                    attrs[name] = [
-                        self.component_attrs(v) for v in value if isinstance(v, BaseModel)
-                    ]
-                for item in value:
-                    if isinstance(item, BaseModel):
-                        self.add_nodes(item)
-            else:
-                attrs[name] = value
-        self.nodes[node_id] = attrs
+        label, closed = _field_edge_info(type(model), field_name)
+        label = label or field_name
+        attrs = self.edges.data.get((source, target))
+        if attrs is None:
+            attrs = self.edges.data[source, target] = {
+                "source": source,
+                "target": target,
+                "label": label,
+            }
+        else:
+            attrs["label"] = label  # one edge per pair: a later label overwrites
+        if closed:
+            attrs["_closed_catalog"] = label
 
-    def edges_of(self, model: BaseModel) -> Iterator[tuple[str, str, str, bool]]:
-        if not is_entity_model(model):
+    def visit(self, model: BaseModel, add: bool, mode: str | None) -> None:
+        """Walk ``model``: add its nodes when ``add`` and list its edges by ``mode``.
+
+        ``add`` follows docling-graph's node walk (an instance object once; a first entity
+        builds its node, a repeated one enriches it; children before parents). ``mode`` follows
+        its edge walk: :data:`_OWN` for an entity's own edges (a list counts as entities or
+        components by its first item; an entity list gets an edge per item), a source id for
+        a component's (each list item by its own kind), None for none (below a component that
+        the edge walk reached as an entity: it has no edges).
+        """
+        if add:
+            if id(model) in self.processed:
+                add = False  # the node walk skips an instance object seen before
+            else:
+                self.processed.add(id(model))
+        entity = _is_entity_type(type(model))
+        node_id = self.node_id(model) if entity else ""
+        own = mode is _OWN
+        if own:
+            mode = node_id or None
+        if not add and mode is None:
             return
-        source = self.node_id(model)
-        for name, value in self.fields(model):
-            if isinstance(value, BaseModel):
-                if is_entity_model(value):
-                    label = _edge_label(model, name) or name
-                    yield source, self.node_id(value), label, _closed_catalog(model, name)
-                    yield from self.edges_of(value)
-                else:
-                    yield from self.edges_through_component(source, value)
-            elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
-                if is_entity_model(value[0]):
-                    label = _edge_label(model, name) or name
-                    closed = _closed_catalog(model, name)
-                    for item in value:
-                        yield source, self.node_id(item), label, closed
-                        yield from self.edges_of(item)
-                else:
+        fields = _fields(model)
+        attrs: dict[str, Any] | None = None  # the node this visit builds, if any
+        if add and entity:
+            if node_id in self.visited:
+                self.enrich(node_id, fields)
+            else:
+                self.visited.add(node_id)
+                attrs = {"id": node_id, "label": type(model).__name__, "type": "entity",
+                         "__class__": type(model).__name__}  # fmt: skip
+        for name, value in fields:
+            if type(value) in _PLAIN:
+                if attrs is not None:
+                    attrs[name] = value
+            elif isinstance(value, BaseModel):
+                child_entity = _is_entity_type(type(value))
+                if attrs is not None:
+                    attrs[name] = None if child_entity else self.component_attrs(value)
+                child_mode = mode
+                if mode is not None and child_entity:
+                    self.edge(mode, self.node_id(value), model, name)
+                    child_mode = _OWN
+                if child_entity or id(value) not in self.leaves:  # a leaf's walk adds nothing
+                    self.visit(value, add, child_mode)
+            elif isinstance(value, list):
+                first_model = bool(value) and isinstance(value[0], BaseModel)
+                if attrs is not None:
+                    if not first_model:
+                        attrs[name] = value
+                    elif is_entity_model(value[0]):
+                        attrs[name] = None
+                    else:
+                        attrs[name] = [
+                            self.component_attrs(v) for v in value if isinstance(v, BaseModel)
+                        ]
+                # A new node's own walk enters only lists that start with a model.
+                add_items = add and (first_model or attrs is None)
+                if own and mode is not None:
+                    if not first_model:
+                        if add_items:
+                            self.visit_items(value, None)
+                    elif is_entity_model(value[0]):
+                        for item in value:  # every item is an edge target, as in the reference
+                            self.edge(mode, self.node_id(item), model, name)
+                            self.visit(item, add_items, _OWN)
+                    else:
+                        self.visit_items(value, mode, add_items)
+                elif mode is not None:
                     for item in value:
                         if isinstance(item, BaseModel):
-                            yield from self.edges_through_component(source, item)
+                            if _is_entity_type(type(item)):
+                                self.edge(mode, self.node_id(item), model, name)
+                                self.visit(item, add_items, _OWN)
+                            else:
+                                self.visit(item, add_items, mode)
+                elif add_items:
+                    self.visit_items(value, None)
+            elif attrs is not None:
+                attrs[name] = value
+        if attrs is not None:
+            self.nodes[node_id] = attrs  # after its children, as the reference lists them
 
-    def edges_through_component(
-        self, source: str, component: BaseModel
-    ) -> Iterator[tuple[str, str, str, bool]]:
-        for name, value in self.fields(component):
-            items = [value] if isinstance(value, BaseModel) else value
-            if not isinstance(items, list):
-                continue
-            for item in items:
-                if not isinstance(item, BaseModel):
-                    continue
-                if is_entity_model(item):
-                    label = _edge_label(component, name) or name
-                    yield source, self.node_id(item), label, _closed_catalog(component, name)
-                    yield from self.edges_of(item)
-                else:
-                    yield from self.edges_through_component(source, item)
+    def visit_items(self, items: list[Any], mode: str | None, add: bool = True) -> None:
+        for item in items:
+            if isinstance(item, BaseModel):
+                self.visit(item, add, mode)
+
+
+_MISSING: Any = object()
 
 
 _RICHNESS_META = frozenset(
@@ -427,13 +518,13 @@ _RICHNESS_META = frozenset(
 
 
 class _EdgeTable:
-    """Directed edges keyed by (source, target), in insertion order, with in/out lookups."""
+    """Directed edges keyed by (source, target), in insertion order, with in/out lookups.
+
+    Each value is the edge's output dict (``source``, ``target``, ``label``, ...).
+    """
 
     def __init__(self) -> None:
         self.data: dict[tuple[str, str], dict[str, Any]] = {}
-
-    def add(self, source: str, target: str, attrs: dict[str, Any]) -> None:
-        self.data.setdefault((source, target), {}).update(attrs)
 
     def incoming(self, node_id: str) -> list[tuple[str, str]]:
         return [pair for pair in self.data if pair[1] == node_id]
@@ -579,27 +670,19 @@ def graph_from_instance(instance: BaseModel) -> GraphData:
     """Convert a validated root instance into nodes and edges by the converter's rules."""
     converter = _Converter()
     converter.node_id(instance)
-    converter.add_nodes(instance)
-    edges = _EdgeTable()
-    for source, target, label, closed in converter.edges_of(instance):
-        attrs: dict[str, Any] = {"label": label}
-        if closed:
-            attrs["_closed_catalog"] = label
-        edges.add(source, target, attrs)
-    for pair in [p for p in edges.data if p[0] == p[1]]:
-        del edges.data[pair]
-    nodes = converter.nodes
+    converter.visit(instance, True, _OWN)
+    nodes, edges = converter.nodes, converter.edges
     _enforce_closed_catalogs(nodes, edges)
     _enforce_bounds(nodes, edges, instance)
     # Edges listed as a directed graph lists them: by source node order, then first insertion.
-    order = {node_id: index for index, node_id in enumerate(nodes)}
-    listed = sorted(
-        ((order.get(s, len(order)), i, s, t) for i, (s, t) in enumerate(edges.data)),
-        key=lambda item: (item[0], item[1]),
-    )
+    by_source: dict[str, list[tuple[str, str]]] = {}
+    for pair in edges.data:
+        by_source.setdefault(pair[0], []).append(pair)
+    listed = [pair for node_id in nodes for pair in by_source.pop(node_id, ())]
+    listed += [pair for pair in edges.data if pair[0] in by_source]  # sources without a node
     return GraphData(
-        nodes=[{"id": node_id, **attrs} for node_id, attrs in nodes.items()],
-        edges=[{"source": s, "target": t, **edges.data[s, t]} for _, _, s, t in listed],
+        nodes=list(nodes.values()),
+        edges=[edges.data[pair] for pair in listed],
         graph={"template_name": type(instance).__name__},
     )
 
