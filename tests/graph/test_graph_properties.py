@@ -157,12 +157,17 @@ def test_text_forms_equal_their_regex_definitions(text: str) -> None:
     import re
     import unicodedata
 
-    from parsescore.graph.canon import loose_text
+    from parsescore.graph.canon import canonical_identity_value, drop_accents, loose_text
 
     plain = unicodedata.normalize("NFKD", text)
     plain = re.sub(r"(?<!\S)[-•*+]+(?=\S)", "", plain)
     assert loose_text(text) == re.sub(r"\s+", " ", plain).casefold().strip()
     assert squash(text) == re.sub(r"[^a-z0-9]+", "", text.casefold())
+    decomposed = unicodedata.normalize("NFKD", text)
+    assert drop_accents(text) == "".join(c for c in decomposed if not unicodedata.combining(c))
+    stripped = unicodedata.normalize("NFKD", text.strip())
+    expected = re.sub(r"[^a-z0-9]", "", stripped.casefold()) if text.strip() else ""
+    assert canonical_identity_value("code", text) == expected
 
 
 def plain_structural_pairs(truth: dict[Any, Any], got: dict[Any, Any]) -> list[Any]:

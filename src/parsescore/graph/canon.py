@@ -31,7 +31,6 @@ NAME_LIKE_FIELDS = frozenset({"name", "title", "nom"})
 _LEADING_ARTICLES = ("The ", "the ", "A ", "a ", "An ", "an ")
 _BARE_ARTICLES = frozenset({"The", "the", "A", "a", "An", "an"})
 _WORD_SEPARATORS = re.compile(r"[\s_\-]+")
-_NOT_LOWER_ALNUM = re.compile(r"[^a-z0-9]")
 _DIGITS = re.compile(r"\d+")
 # A run of bullet/dash markers glued to the next word, at the text's start or after whitespace.
 # Written with the marker first (so the regex engine skips to marker characters) and the
@@ -47,6 +46,8 @@ _ANY_TAG = re.compile(r"<[^>]*>")
 
 def drop_accents(text: str) -> str:
     """NFKD with the combining marks removed ("Café" → "Cafe")."""
+    if text.isascii():
+        return text  # already decomposed, and no combining marks
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
@@ -96,7 +97,7 @@ def _alphanumeric(raw: str) -> str:
     text = raw.strip()
     if not text:
         return ""
-    return _NOT_LOWER_ALNUM.sub("", unicodedata.normalize("NFKD", text).casefold())
+    return squash(unicodedata.normalize("NFKD", text))
 
 
 @lru_cache(maxsize=1 << 16)
