@@ -218,7 +218,14 @@ def _comparable_fields(node: dict[str, Any]) -> dict[str, tuple[str, Any]]:
     """Filled non-meta fields in comparison form: ("s", loose text) or ("l", set of loose texts)."""
     out: dict[str, tuple[str, Any]] = {}
     for name, value in node.items():
-        if name in META_KEYS or not is_filled(value):
+        if value is None or name in META_KEYS:
+            continue
+        kind = type(value)
+        if kind is str and len(value) <= 200:  # the common case, without the calls
+            if value.strip():
+                out[name] = ("s", _loose_short(value))
+            continue
+        if kind is not float and kind is not int and not is_filled(value):
             continue
         if isinstance(value, _Scalar):
             out[name] = ("s", _loose_value(value))
@@ -313,7 +320,7 @@ def _contained(needles: list[str], texts: list[str]) -> list[tuple[int, int]]:
 
     window_counts = np.fromiter((len(t) - GRAM + 1 for t in texts), np.int64, len(texts))
     hashes = _gram_hashes(texts)
-    order = np.argsort(hashes, kind="stable")
+    order = np.argsort(hashes)  # candidates are checked as a set: their order is free
     sorted_hashes, owners = hashes[order], np.repeat(np.arange(len(texts)), window_counts)[order]
     wanted = _gram_hashes(needles)
     low = np.searchsorted(sorted_hashes, wanted, side="left")
