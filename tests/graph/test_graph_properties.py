@@ -118,9 +118,12 @@ attributes = st.dictionaries(st.sampled_from(["f", "g", "h"]), values, max_size=
 def test_indexed_alignment_equals_all_pairs(truth_attrs: list[Any], got_attrs: list[Any]) -> None:
     truth = {("C", (f"t{i}",)): a for i, a in enumerate(truth_attrs)}
     got = {("C", (f"g{i}",)): a for i, a in enumerate(got_attrs)}
-    indexed = structural_pairs(list(truth), list(got), truth, got, {"C"}, brute_force_pairs=0)
     all_pairs = structural_pairs(list(truth), list(got), truth, got, {"C"}, brute_force_pairs=10**9)
-    assert indexed == all_pairs
+    for cells in (1, 7, 10**6):  # a band of one row, a few rows, the whole class
+        indexed = structural_pairs(
+            list(truth), list(got), truth, got, {"C"}, brute_force_pairs=0, dense_cells=cells
+        )
+        assert indexed == all_pairs
 
 
 @settings(max_examples=60, deadline=None)
@@ -207,10 +210,11 @@ def test_grouped_greedy_equals_plain_greedy(truth_nodes: list[Any], got_nodes: l
     truth = {(cls, (f"t{i}",)): a for i, (cls, a) in enumerate(truth_nodes)}
     got = {(cls, (f"g{i}",)): a for i, (cls, a) in enumerate(got_nodes)}
     expected = plain_structural_pairs(truth, got)
-    for limit in (0, 10**9):
+    for limit, cells in ((0, 1), (0, 10**6), (10**9, 10**6)):
         ours = structural_pairs(
-            list(truth), list(got), truth, got, {"C", "D"}, brute_force_pairs=limit
-        )
+            list(truth), list(got), truth, got, {"C", "D"}, brute_force_pairs=limit,
+            dense_cells=cells,
+        )  # fmt: skip
         assert ours == expected
 
 

@@ -267,11 +267,14 @@ def pair_score(truth_node: dict[str, Any], extracted_node: dict[str, Any]) -> fl
 
 Prepared = dict[str, tuple[str, Any]]
 GRAM = 4
-"""Containment needs both texts ≥ 4 characters, so a contained text shares all its 4-grams."""
+"""Containment needs both texts ≥ 4 characters, so a contained text holds all the 4-character
+windows of the other."""
 SMALL_BLOCK = 16
 """Blocks of pairs up to this size are listed in Python, larger ones built in numpy."""
 BRUTE_FORCE_PAIRS = 4096
 """Classes with at most this many truth×extracted pairs are scored pair by pair."""
+DENSE_CELLS = 1 << 24
+"""Cells of one score matrix (int16: 32 MB); a larger class is scored in bands of rows."""
 
 
 _GRAM_HASH_BASE = 1_000_003
@@ -343,15 +346,25 @@ def _contained(needles: list[str], texts: list[str]) -> list[tuple[int, int]]:
     return pairs
 
 
-def _indexed_scores(
+@dataclass
+class _Contributions:
+    """What each field adds to the pairs of one class, in half-points (scores are multiples of
+    0.5), as :func:`_score_prepared` scores them, found through inverted indexes instead of
+    pair by pair."""
+
+    blocks: list[tuple[Any, Any, int]]
+    """``(truth positions, extracted positions, half-points)``: every pair of the product gains
+    them (an equal value: 2; a contained text: 2 from 40 characters, else 1)."""
+    codes: list[tuple[Any, Any]]
+    """``(pair codes, half-points)``, a code being ``truth position × extracted count +
+    extracted position``: small blocks listed one pair at a time, and the pairs sharing a
+    list element (1 half-point once per field); a code may repeat across entries."""
+
+
+def _contributions(
     truth: list[tuple[int, Prepared]], extracted: list[tuple[int, Prepared]]
-) -> tuple[Any, Any, Any]:
-    """Scores, truth indexes and extracted indexes (numpy arrays) of every pair scoring ≥ 1.0,
-    without
-    scoring pair by pair: each field's contribution is given only to the pairs an inverted
-    index names — equal scalars (+1), a shared list element (+0.5 once per field), and texts
-    one contains (found through the rarest 4-gram: +1 from 40 characters, else +0.5). These
-    are exactly the pairs and scores :func:`_score_prepared` gives."""
+) -> _Contributions:
+    """The :class:`_Contributions` of two lists of prepared fields (positions index them)."""
     import numpy as np
 
     n_extracted = len(extracted)
@@ -369,28 +382,24 @@ def _indexed_scores(
                     for item in value:
                         element[name, item].append(position)
 
-    codes: list[Any] = []
-    weights: list[Any] = []
+    found = _Contributions([], [])
     few_codes: list[int] = []  # pairs of small blocks, gathered without numpy's per-call cost
-    few_weights: list[float] = []
+    few_halves: list[int] = []
 
-    def add(t_list: list[int], e_list: list[int], weight: float) -> None:
+    def add(t_list: list[int], e_list: list[int], halves: int) -> None:
         if len(t_list) * len(e_list) <= SMALL_BLOCK:
             for t_position in t_list:
                 base = t_position * n_extracted
                 few_codes.extend(base + e_position for e_position in e_list)
-            few_weights.extend([weight] * (len(t_list) * len(e_list)))
-            return
-        t = np.asarray(t_list, dtype=np.int64)
-        e = np.asarray(e_list, dtype=np.int64)
-        block = (t[:, None] * n_extracted + e[None, :]).ravel()
-        codes.append(block)
-        weights.append(np.full(len(block), weight))
+            few_halves.extend([halves] * (len(t_list) * len(e_list)))
+        else:
+            t = np.asarray(t_list, dtype=np.int64)
+            found.blocks.append((t, np.asarray(e_list, dtype=np.int64), halves))
 
     for key, t_list in exact_t.items():
         e_list = exact_e.get(key)
         if e_list:
-            add(t_list, e_list, 1.0)
+            add(t_list, e_list, 2)
     per_field: dict[str, list[Any]] = defaultdict(list)
     for key, t_list in element_t.items():
         e_list = element_e.get(key)
@@ -399,9 +408,8 @@ def _indexed_scores(
             e = np.asarray(e_list, dtype=np.int64)
             per_field[key[0]].append((t[:, None] * n_extracted + e[None, :]).ravel())
     for blocks in per_field.values():
-        block = np.unique(np.concatenate(blocks))  # one shared element or many: +0.5
-        codes.append(block)
-        weights.append(np.full(len(block), 0.5))
+        shared = np.unique(np.concatenate(blocks))  # one shared element or many: +0.5
+        found.codes.append((shared, np.ones(len(shared), dtype=np.int16)))
 
     # Containment between distinct values (a value shared by many nodes is checked once).
     contained: set[tuple[str, str, str]] = set()  # (field, truth value, extracted value)
@@ -412,19 +420,106 @@ def _indexed_scores(
             contained.update((name, texts[i], others[j]) for i, j in _contained(texts, others))
             contained.update((name, texts[j], others[i]) for i, j in _contained(others, texts))
     for name, a, b in contained:
-        weight = 1.0 if min(len(a), len(b)) >= STRONG_CONTAINMENT_CHARS else 0.5
-        add(exact_t[name, a], exact_e[name, b], weight)
-    codes.append(np.asarray(few_codes, dtype=np.int64))
-    weights.append(np.asarray(few_weights, dtype=np.float64))
+        strong = min(len(a), len(b)) >= STRONG_CONTAINMENT_CHARS
+        add(exact_t[name, a], exact_e[name, b], 2 if strong else 1)
+    found.codes.append(
+        (np.asarray(few_codes, dtype=np.int64), np.asarray(few_halves, dtype=np.int16))
+    )
+    return found
 
-    all_codes = np.concatenate(codes)
-    pair_codes, inverse = np.unique(all_codes, return_inverse=True)
-    totals = np.bincount(inverse, weights=np.concatenate(weights), minlength=len(pair_codes))
-    keep = totals >= 1.0
-    t_positions, e_positions = np.divmod(pair_codes[keep], n_extracted)
-    truth_index = np.asarray([index for index, _ in truth], dtype=np.int64)[t_positions]
-    extracted_index = np.asarray([index for index, _ in extracted], dtype=np.int64)[e_positions]
-    return totals[keep], truth_index, extracted_index
+
+def _score_rows(found: _Contributions, first: int, last: int, n_extracted: int) -> Any:
+    """Half-point scores of the truth positions ``first`` to ``last`` (excluded) against every
+    extracted position: an int16 matrix."""
+    import numpy as np
+
+    scores = np.zeros((last - first, n_extracted), dtype=np.int16)
+    for t, e, halves in found.blocks:
+        low, high = np.searchsorted(t, (first, last))  # positions were listed in order
+        if low < high:
+            scores[np.ix_(t[low:high] - first, e)] += halves
+    flat = scores.reshape(-1)
+    for codes, halves in found.codes:
+        inside = (codes >= first * n_extracted) & (codes < last * n_extracted)
+        np.add.at(flat, codes[inside] - first * n_extracted, halves[inside])
+    return scores
+
+
+def _greedy(
+    halves: Any, t_order: Any, e_order: Any, used_t: Any, used_e: Any
+) -> list[tuple[int, int, int]]:
+    """Greedy one-to-one choice among candidate pairs, best first, ties in truth then extracted
+    order: ``(half-points, truth, extracted)`` of the pairs taken; ``used_t``/``used_e`` (byte
+    arrays) mark the nodes taken, before and after.
+
+    Candidates are sorted so; each run of one score and one truth node gives that node the
+    first extracted node of the run still free (if the truth node is itself still free) — the
+    same pairs as visiting the candidates one by one.
+    """
+    import numpy as np
+
+    taken: list[tuple[int, int, int]] = []
+    if not len(halves):
+        return taken
+    top = int(halves.max())
+    n_t, n_e = int(t_order.max()) + 1, int(e_order.max()) + 1
+    order = np.argsort(((top - halves) * n_t + t_order) * n_e + e_order)  # one integer key
+    halves, t_order, e_order = halves[order], t_order[order], e_order[order]
+    breaks = np.flatnonzero((halves[1:] != halves[:-1]) | (t_order[1:] != t_order[:-1])) + 1
+    starts = np.concatenate(([0], breaks)).tolist()
+    ends = np.concatenate((breaks, [len(order)])).tolist()
+    candidates = e_order.tolist()
+    runs = zip(starts, ends, halves[starts].tolist(), t_order[starts].tolist(), strict=True)
+    for start, end, score, t_index in runs:
+        if used_t[t_index]:
+            continue
+        for position in range(start, end):
+            e_index = candidates[position]
+            if not used_e[e_index]:
+                used_t[t_index] = used_e[e_index] = 1
+                taken.append((score, t_index, e_index))
+                break
+    return taken
+
+
+def _dense_greedy(
+    found: _Contributions, n_truth: int, n_extracted: int, cells: int
+) -> list[tuple[int, int, int]]:
+    """:func:`_greedy` over every pair of a large class scoring ≥ 1.0, from score matrices of
+    at most ``cells`` cells (row bands when the class is larger).
+
+    Most candidates of a large class score exactly 1.0 (one shared unit or category), and they
+    come last: the higher ones are chosen first as sparse candidates; then each truth node
+    still free, in order, takes the first extracted node still free that scores 1.0 with it
+    (the same choice, without listing or sorting those candidates).
+    """
+    import numpy as np
+
+    band = max(1, cells // max(1, n_extracted))
+    bands = [(first, min(n_truth, first + band)) for first in range(0, n_truth, band)]
+    kept = _score_rows(found, 0, n_truth, n_extracted) if len(bands) == 1 else None
+    high: list[tuple[Any, Any, Any]] = []
+    for first, last in bands:
+        scores = kept if kept is not None else _score_rows(found, first, last, n_extracted)
+        rows, columns = np.nonzero(scores > 2)
+        high.append((scores[rows, columns].astype(np.int64), rows + first, columns))
+    used_t, used_e = bytearray(n_truth), bytearray(n_extracted)
+    halves, t_order, e_order = (np.concatenate(parts) for parts in zip(*high, strict=True))
+    taken = _greedy(halves, t_order, e_order, used_t, used_e)
+    free = np.frombuffer(bytes(used_e), dtype=np.uint8) == 0
+    for first, last in bands:
+        if not free.any():
+            break
+        scores = kept if kept is not None else _score_rows(found, first, last, n_extracted)
+        for t_index in range(first, last):
+            if used_t[t_index]:
+                continue
+            hits = np.flatnonzero((scores[t_index - first] == 2) & free)
+            if len(hits):
+                e_index = int(hits[0])
+                free[e_index] = False
+                taken.append((2, t_index, e_index))
+    return taken
 
 
 def structural_pairs(
@@ -435,12 +530,14 @@ def structural_pairs(
     classes: set[str],
     *,
     brute_force_pairs: int = BRUTE_FORCE_PAIRS,
+    dense_cells: int = DENSE_CELLS,
 ) -> list[tuple[Key, Key, float]]:
     """Greedy one-to-one pairing by attribute overlap, best score first, scores ≥ 1.0 only.
 
-    Ties keep truth order, then extracted order. Only nodes of the same class are scored; in a
-    large class the scores come from inverted indexes (:func:`_indexed_scores`), which gives
-    the same pairs and scores as scoring every pair.
+    Ties keep truth order, then extracted order. Only nodes of the same class are scored, so
+    each class is paired on its own and the pairs are listed in that global order. A large
+    class is scored from inverted indexes (:func:`_contributions`) into score matrices
+    (:func:`_dense_greedy`), which gives the same pairs and scores as scoring every pair.
     """
     truth_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
     extracted_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
@@ -452,70 +549,28 @@ def structural_pairs(
             extracted_by_class[key[0]].append((index, _comparable_fields(extracted_by_key[key])))
     import numpy as np
 
-    scores: list[Any] = []
-    truth_indexes: list[Any] = []
-    extracted_indexes: list[Any] = []
+    chosen: list[tuple[int, int, int]] = []  # (half-points, truth index, extracted index)
     for cls, truth in truth_by_class.items():
         extracted = extracted_by_class.get(cls)
         if not extracted:
             continue
         if len(truth) * len(extracted) > brute_force_pairs:
-            found = _indexed_scores(truth, extracted)
+            found = _contributions(truth, extracted)
+            taken = _dense_greedy(found, len(truth), len(extracted), dense_cells)
         else:
             small = [
-                (score, t_index, e_index)
-                for t_index, t_fields in truth
-                for e_index, e_fields in extracted
+                (int(score * 2), t_position, e_position)
+                for t_position, (_, t_fields) in enumerate(truth)
+                for e_position, (_, e_fields) in enumerate(extracted)
                 if (score := _score_prepared(t_fields, e_fields)) >= 1.0
             ]
-            found = (
-                np.asarray([c[0] for c in small], dtype=np.float64),
-                np.asarray([c[1] for c in small], dtype=np.int64),
-                np.asarray([c[2] for c in small], dtype=np.int64),
+            halves, t_order, e_order = np.asarray(small, dtype=np.int64).reshape(-1, 3).T
+            taken = _greedy(
+                halves, t_order, e_order, bytearray(len(truth)), bytearray(len(extracted))
             )
-        scores.append(found[0])
-        truth_indexes.append(found[1])
-        extracted_indexes.append(found[2])
-    pairs: list[tuple[Key, Key, float]] = []
-    all_scores = np.concatenate(scores) if scores else np.zeros(0)
-    if not len(all_scores):
-        return pairs
-    t_order = np.concatenate(truth_indexes)
-    e_order = np.concatenate(extracted_indexes)
-    # Greedy, best score first, ties in truth order then extracted order: candidates sorted so,
-    # each run of one score and one truth node gives that node the first extracted node of
-    # the run still free (if the truth node is itself still free) — the same pairs as
-    # visiting the candidates one by one. Scores are multiples of 0.5, so one integer key
-    # sorts them (cheaper than a three-key lexsort) when it fits.
-    halves = np.rint(all_scores * 2).astype(np.int64)
-    n_truth, n_extracted = len(truth_keys), len(extracted_keys)
-    top = int(halves.max())
-    if (top + 1) * n_truth * n_extracted < 2**62:
-        order = np.argsort(((top - halves) * n_truth + t_order) * n_extracted + e_order)
-    else:
-        order = np.lexsort((e_order, t_order, -all_scores))
-    all_scores, t_order, e_order = all_scores[order], t_order[order], e_order[order]
-    breaks = np.flatnonzero((all_scores[1:] != all_scores[:-1]) | (t_order[1:] != t_order[:-1])) + 1
-    starts = np.concatenate(([0], breaks)).tolist()
-    ends = np.concatenate((breaks, [len(order)])).tolist()
-    used_truth = bytearray(n_truth)
-    used_extracted = bytearray(n_extracted)
-    run_scores = all_scores[starts].tolist()
-    run_truth = t_order[starts].tolist()
-    candidates = e_order.tolist()
-    limit = min(n_truth, n_extracted)
-    for start, end, score, t_index in zip(starts, ends, run_scores, run_truth, strict=True):
-        if used_truth[t_index]:
-            continue
-        for position in range(start, end):
-            e_index = candidates[position]
-            if not used_extracted[e_index]:
-                used_truth[t_index] = used_extracted[e_index] = 1
-                pairs.append((truth_keys[t_index], extracted_keys[e_index], score))
-                break
-        if len(pairs) == limit:
-            break
-    return pairs
+        chosen.extend((score, truth[t][0], extracted[e][0]) for score, t, e in taken)
+    chosen.sort(key=lambda c: (-c[0], c[1], c[2]))  # the order one greedy over all gives
+    return [(truth_keys[t], extracted_keys[e], score / 2) for score, t, e in chosen]
 
 
 @dataclass
