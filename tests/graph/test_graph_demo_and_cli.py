@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
 from cli_helpers import Cli
@@ -79,3 +80,32 @@ def test_closed_catalog_guard_keeps_a_class_with_no_anchored_member() -> None:
     codes = sorted(n.get("code") for n in graph.nodes if n["__class__"] == "Member")
     assert codes == ["m"]  # 'x' only existed through the closed catalogue: edge and node dropped
     assert all("_closed_catalog" not in e for e in graph.edges)
+
+
+def test_terminal_lists_the_first_pairs_and_counts_the_rest(
+    template_path: Path, tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large graph has thousands of alias/aligned pairs: the terminal shows the first 20 of
+    each list and says how many more --out holds."""
+    from parsescore.graph.summary import SHOWN_PAIRS
+
+    folder = template_path / "billing"
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    out = tmp_path / "eval.json"
+    result = cli(
+        "graph", "--graph", folder / "graph.json", "--truth", folder / "truth.json",
+        "--template", "graph_billing_template.BillingDocument", "--structural-align", "on",
+        "--out", out,
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    report = json.loads(out.read_text("utf-8"))
+    lists = (report["relaxed_alias_pairs"], report["structural_alignment"]["pairs"])
+    assert all(len(pairs) > SHOWN_PAIRS for pairs in lists)  # the fixture exercises the cap
+    for pairs in lists:
+        assert f"… and {len(pairs) - SHOWN_PAIRS} more" in result.out
+        shown = [
+            p
+            for p in pairs[: SHOWN_PAIRS + 1]
+            if f"{p['truth']!r} ~ {p['extracted']!r}" in result.out
+        ]
+        assert len(shown) == SHOWN_PAIRS

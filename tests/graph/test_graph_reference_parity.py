@@ -270,14 +270,17 @@ def test_normalise_source_accents_finds_accented_ids(
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-@pytest.mark.parametrize("pairs", ["default", "all indexed", "all pair by pair"])
+@pytest.mark.parametrize(
+    "pairs", ["default", "all indexed", "indexed, one row a band", "all pair by pair"]
+)
 @pytest.mark.parametrize("variant", list(LENIENT_VARIANTS))
 def test_billing_shape_equals_reference_with_every_scoring_path(
     variant: str, pairs: str, template_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The BillingDocument shape of bench_graph.py (Enum fields, components, invented ids,
     aliases, extras; data/billing): script 16's eval.json whether alignment scores pairs from
-    the inverted indexes (the fast path) or one by one (the plain rule)."""
+    the inverted indexes into score matrices (the fast path, also in bands of one row) or one by
+    one (the plain rule)."""
     from functools import partial
 
     from parsescore.graph import evaluate as graph_evaluate
@@ -286,11 +289,12 @@ def test_billing_shape_equals_reference_with_every_scoring_path(
     monkeypatch.chdir(folder)
     monkeypatch.syspath_prepend(str(BENCHMARKS))
     if pairs != "default":
-        limit = 0 if pairs == "all indexed" else 10**12
+        limit = 10**12 if pairs == "all pair by pair" else 0
+        cells = 1 if pairs == "indexed, one row a band" else graph_evaluate.DENSE_CELLS
         monkeypatch.setattr(
             graph_evaluate,
             "structural_pairs",
-            partial(graph_evaluate.structural_pairs, brute_force_pairs=limit),
+            partial(graph_evaluate.structural_pairs, brute_force_pairs=limit, dense_cells=cells),
         )
     expected = json.loads((folder / "expected" / f"eval_{variant}.json").read_text("utf-8"))
     ours = evaluate_files(

@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -597,6 +597,16 @@ class GraphMatching:
         """The aligned rung is reported when some class was aligned or some pair was made."""
         return bool(self.align_classes) or bool(self.aligned)
 
+    def fold(self, rung: str) -> dict[Key, Key]:
+        """Extracted key → truth key: the pairs a rung folds edge endpoints through."""
+        return {"relaxed": self.relaxed_fold, "aligned": self.aligned_fold}.get(rung, {})
+
+    @cached_property
+    def edge_codes(self) -> EdgeCodes:
+        """Both graphs' edges as numbered integers (computed once for the report and the
+        unmatched lists)."""
+        return EdgeCodes.of(self)
+
 
 def match_graphs(
     truth: GraphData,
@@ -763,6 +773,70 @@ def _summarise_edges(
     return _EdgeSummary(np.asarray(rows, dtype=np.int64).reshape(-1, 3), fanout, named)
 
 
+@dataclass
+class EdgeCodes:
+    """The edges between keyed nodes of both graphs as packed integers
+    ``(label × shift + source) × shift + target`` over one numbering of the node keys (from 1)
+    and labels, so that edge sets are sorted int64 arrays compared with numpy."""
+
+    keys: list[Key]
+    """The node key of each code (``keys[0]`` is unused)."""
+    labels: list[str]
+    """The label of each code."""
+    key_codes: dict[Key, int]
+    truth: _EdgeSummary
+    extracted: _EdgeSummary
+
+    @classmethod
+    def of(cls, matching: GraphMatching) -> EdgeCodes:
+        keys: list[Key] = [("", ())]
+        keys.extend(dict.fromkeys((*matching.truth_index.by_key, *matching.extracted_index.by_key)))
+        key_codes = {key: code for code, key in enumerate(keys) if code}
+        label_codes: dict[str, int] = {}
+        truth = _summarise_edges(
+            matching.truth.edges, matching.truth_index.id_to_key, key_codes, label_codes
+        )
+        extracted = _summarise_edges(
+            matching.extracted.edges, matching.extracted_index.id_to_key, key_codes, label_codes
+        )
+        if (len(label_codes) + 1) * len(keys) * len(keys) >= 2**63:
+            raise InputError(f"too many node identities ({len(keys) - 1}) and edge labels to score")
+        return cls(keys, list(label_codes), key_codes, truth, extracted)
+
+    @property
+    def shift(self) -> int:
+        return len(self.keys)
+
+    def truth_edges(self) -> Any:
+        """The truth's distinct edges (sorted int64)."""
+        return _pack_edges(self.truth.ends, self.shift)
+
+    def extracted_edges(self, fold: dict[Key, Key]) -> Any:
+        """The extracted graph's distinct edges, endpoints folded onto truth keys (a rung)."""
+        codes = self.key_codes
+        return _pack_edges(
+            self.extracted.ends, self.shift, {codes[b]: codes[a] for b, a in fold.items()}
+        )
+
+    def label_codes(self, packed: Any) -> Any:
+        """The label code of each packed edge."""
+        return packed // (self.shift * self.shift)
+
+    def decode(self, packed: Any) -> list[tuple[str, Key, Key]]:
+        """Packed edges as ``(label, source key, target key)``."""
+        import numpy as np
+
+        labels, ends = np.divmod(packed, self.shift * self.shift)
+        sources, targets = np.divmod(ends, self.shift)
+        keys, names = self.keys, self.labels
+        return [
+            (names[label], keys[source], keys[target])
+            for label, source, target in zip(
+                labels.tolist(), sources.tolist(), targets.tolist(), strict=True
+            )
+        ]
+
+
 def _pack_edges(ends: Any, shift: int, fold: dict[int, int] | None = None) -> Any:
     """Distinct edge keys packed as ``(label * shift + source) * shift + target`` (sorted
     int64), endpoints first folded onto truth keys (a rung's pairs)."""
@@ -774,10 +848,6 @@ def _pack_edges(ends: Any, shift: int, fold: dict[int, int] | None = None) -> An
         mapping[np.fromiter(fold.keys(), dtype=np.int64)] = np.fromiter(fold.values(), np.int64)
         sources, targets = mapping[sources], mapping[targets]
     return np.unique((ends[:, 0] * shift + sources) * shift + targets)
-
-
-def _labels_of(packed: Any, shift: int) -> Any:
-    return packed // (shift * shift)
 
 
 EdgeSide = Literal["truth", "strict", "relaxed", "aligned"]
@@ -797,39 +867,21 @@ def edge_keys(matching: GraphMatching, side: EdgeSide) -> set[tuple[str, Key, Ke
 def edge_key_sets(
     matching: GraphMatching, sides: Sequence[EdgeSide]
 ) -> dict[EdgeSide, set[tuple[str, Key, Key]]]:
-    """:func:`edge_keys` of several sides, reading the extracted edges once for all rungs."""
+    """:func:`edge_keys` of several sides."""
     for side in sides:
         if side not in ("truth", "strict", "relaxed", "aligned"):
             raise ValueError(f"edge side must be truth, strict, relaxed or aligned, got {side!r}")
-    folds = {"relaxed": matching.relaxed_fold, "aligned": matching.aligned_fold}
-    extracted: set[tuple[str, Key, Key]] | None = None
-    out: dict[EdgeSide, set[tuple[str, Key, Key]]] = {}
-    for side in sides:
-        if side == "truth":
-            out[side] = _keyed_edges(matching.truth.edges, matching.truth_index.id_to_key)
-            continue
-        if extracted is None:
-            extracted = _keyed_edges(matching.extracted.edges, matching.extracted_index.id_to_key)
-        fold = folds.get(side)
-        out[side] = (
-            {(label, fold.get(s, s), fold.get(t, t)) for label, s, t in extracted}
-            if fold
-            else set(extracted)
+    codes = matching.edge_codes
+    return {
+        side: set(
+            codes.decode(
+                codes.truth_edges()
+                if side == "truth"
+                else codes.extracted_edges(matching.fold(side))
+            )
         )
-    return out
-
-
-def _keyed_edges(
-    edges: list[dict[str, Any]], id_to_key: dict[str, Key]
-) -> set[tuple[str, Key, Key]]:
-    """``(label, source key, target key)`` of the edges between keyed nodes."""
-    keyed: set[tuple[str, Key, Key]] = set()
-    for edge in edges:
-        source = id_to_key.get(str(edge.get("source")))
-        target = id_to_key.get(str(edge.get("target")))
-        if source is not None and target is not None:
-            keyed.add((str(edge.get("label", "")), source, target))
-    return keyed
+        for side in sides
+    }
 
 
 def edge_fanout(
@@ -909,54 +961,36 @@ def build_report(
             )
         node_metrics[cls] = metrics
 
-    # Node keys are numbered once so that edge keys are plain integers, counted with numpy.
-    key_codes = {
-        key: code for code, key in enumerate(dict.fromkeys((*truth_by_key, *got_by_key)), 1)
-    }
-    label_codes: dict[str, int] = {}
-    truth_summary = _summarise_edges(
-        matching.truth.edges, matching.truth_index.id_to_key, key_codes, label_codes
+    # Edges are numbered integers (matching.edge_codes), counted with numpy.
+    codes = matching.edge_codes
+    truth_summary, got_summary = codes.truth, codes.extracted
+    rungs = ["strict", "relaxed"] + (["aligned"] if rungs_active else [])
+    truth_edges = codes.truth_edges()
+    got_edges = {rung: codes.extracted_edges(matching.fold(rung)) for rung in rungs}
+    present = set(codes.label_codes(truth_edges).tolist()) | set(
+        codes.label_codes(got_edges["strict"]).tolist()
     )
-    got_summary = _summarise_edges(
-        matching.extracted.edges, matching.extracted_index.id_to_key, key_codes, label_codes
-    )
-    truth_ends, got_ends = truth_summary.ends, got_summary.ends
-    folds: dict[str, dict[Key, Key]] = {"strict": {}, "relaxed": matching.relaxed_fold}
-    if rungs_active:
-        folds["aligned"] = matching.aligned_fold
-    shift = len(key_codes) + 1
-    if (len(label_codes) + 1) * shift * shift >= 2**63:
-        raise InputError(f"too many node identities ({shift - 1}) and edge labels to score")
-    truth_edges = _pack_edges(truth_ends, shift)
-    got_edges = {
-        rung: _pack_edges(got_ends, shift, {key_codes[b]: key_codes[a] for b, a in fold.items()})
-        for rung, fold in folds.items()
-    }
-    label_names = {code: label for label, code in label_codes.items()}
-    present = set(_labels_of(truth_edges, shift).tolist()) | set(
-        _labels_of(got_edges["strict"], shift).tolist()
-    )
-    labels = sorted(label_names[c] for c in present)
+    labels = sorted(codes.labels[c] for c in present)
+    label_code = {label: code for code, label in enumerate(codes.labels)}
     import numpy as np
 
-    n_labels = len(label_codes)
-    truth_count = np.bincount(_labels_of(truth_edges, shift), minlength=n_labels)
+    n_labels = len(codes.labels)
+    truth_count = np.bincount(codes.label_codes(truth_edges), minlength=n_labels)
     edge_metrics: dict[str, dict[str, Any]] = {label: {} for label in labels}
     for rung, got in got_edges.items():
-        got_count = np.bincount(_labels_of(got, shift), minlength=n_labels)
+        got_count = np.bincount(codes.label_codes(got), minlength=n_labels)
         both = np.intersect1d(truth_edges, got, assume_unique=True)
-        tp_count = np.bincount(_labels_of(both, shift), minlength=n_labels)
+        tp_count = np.bincount(codes.label_codes(both), minlength=n_labels)
         for label in labels:
-            code = label_codes[label]
+            code = label_code[label]
             tp = int(tp_count[code])
             edge_metrics[label][rung] = prf(
                 tp, int(got_count[code]) - tp, int(truth_count[code]) - tp
             )
 
-    rung_names = ["strict", "relaxed"] + (["aligned"] if rungs_active else [])
     micro = {
-        "nodes": {r: _micro(node_metrics, r) for r in rung_names},
-        "edges": {r: _micro(edge_metrics, r) for r in rung_names},
+        "nodes": {r: _micro(node_metrics, r) for r in rungs},
+        "edges": {r: _micro(edge_metrics, r) for r in rungs},
     }
 
     completeness: dict[str, dict[str, list[int]]] = {}

@@ -25,6 +25,18 @@ def _prf_cell(m: dict[str, Any] | None) -> str:
     return f"{m['p']:.2f}/{m['r']:.2f}/{m['f1']:.2f}"
 
 
+SHOWN_PAIRS = 20
+"""Alias and aligned pairs listed in the terminal; eval.json (``--out``) holds them all."""
+
+
+def _more(console: Console, pairs: list[Any]) -> None:
+    if len(pairs) > SHOWN_PAIRS:
+        console.print(
+            f"  … and {len(pairs) - SHOWN_PAIRS} more (all of them in --out's eval.json)",
+            highlight=False,
+        )
+
+
 def print_eval_summary(report: dict[str, Any], console: Console | None = None) -> None:
     """Micro scores, per-class and per-label tables, pairs, completeness, warnings, integrity."""
     console = console or Console()
@@ -64,10 +76,11 @@ def print_eval_summary(report: dict[str, Any], console: Console | None = None) -
 
     if report["relaxed_alias_pairs"]:
         console.print("[bold]Alias pairs accepted by relaxed matching[/]")
-        for pair in report["relaxed_alias_pairs"]:
+        for pair in report["relaxed_alias_pairs"][:SHOWN_PAIRS]:
             console.print(
                 f"  {pair['class']}: {pair['truth']!r} ~ {pair['extracted']!r}", highlight=False
             )
+        _more(console, report["relaxed_alias_pairs"])
     alignment = report["structural_alignment"]
     if alignment["synthetic_id_classes"]:
         console.print(
@@ -77,12 +90,13 @@ def print_eval_summary(report: dict[str, Any], console: Console | None = None) -
         )
     if alignment["pairs"]:
         console.print("[bold]Structurally aligned pairs[/]")
-        for pair in alignment["pairs"]:
+        for pair in alignment["pairs"][:SHOWN_PAIRS]:
             console.print(
                 f"  {pair['class']}: {pair['truth']!r} ~ {pair['extracted']!r} "
                 f"(score {pair['score']})",
                 highlight=False,
             )
+        _more(console, alignment["pairs"])
     filled = sum(c["filled"] for f in report["attribute_completeness"].values() for c in f.values())
     expected = sum(
         c["expected"] for f in report["attribute_completeness"].values() for c in f.values()

@@ -2,9 +2,9 @@
 
 eval.json (docling-graph script 16) only counts what each matching rung leaves unmatched; a
 report that shows *which* nodes were missed or invented needs the items themselves. Everything
-here is read from the same :class:`~parsescore.graph.evaluate.GraphMatching` (and the same edge
-keys, :func:`~parsescore.graph.evaluate.edge_key_sets`) that ``build_report`` counts, so for every
-class, label and rung ``len(missing) == fn`` and ``len(extra) == fp``.
+here is read from the same :class:`~parsescore.graph.evaluate.GraphMatching` (and the same
+numbered edges, ``GraphMatching.edge_codes``) that ``build_report`` counts, so for every class,
+label and rung ``len(missing) == fn`` and ``len(extra) == fp``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from parsescore.graph.api import match_files
-from parsescore.graph.evaluate import AlignMode, GraphMatching, Key, edge_key_sets
+from parsescore.graph.evaluate import AlignMode, GraphMatching, Key
 
 __all__ = ["Unmatched", "key_label", "unmatched_details", "unmatched_files", "unmatched_items"]
 
@@ -39,11 +39,6 @@ def _rungs(matching: GraphMatching) -> list[Rung]:
     return [*rungs, "aligned"] if matching.aligned_active else rungs
 
 
-def _rung_fold(matching: GraphMatching, rung: Rung) -> dict[Key, Key]:
-    """Extracted key → truth key pairs a rung folds edge endpoints through (as ``edge_keys``)."""
-    return {"relaxed": matching.relaxed_fold, "aligned": matching.aligned_fold}.get(rung, {})
-
-
 def unmatched_items(matching: GraphMatching) -> Unmatched:
     """Missing (truth, unmatched = fn) and extra (extracted, unmatched = fp) items per rung.
 
@@ -54,45 +49,56 @@ def unmatched_items(matching: GraphMatching) -> Unmatched:
     keys to compare, and that fold is one-to-one, so unfolding loses nothing). Classes, labels
     and rungs are those of eval.json (``aligned`` only when alignment is active); lists sorted.
     """
-    truth_keys = list(matching.truth_index.by_key)
-    got_keys = list(matching.extracted_index.by_key)
-    pairs_by_rung: dict[str, list[tuple[Key, Key]]] = {
-        "strict": [(key, key) for key in matching.strict],
-        "relaxed": list(matching.relaxed),
-        "aligned": [(a, b) for a, b, _ in matching.aligned],
-    }
-    classes = sorted({k[0] for k in truth_keys} | {k[0] for k in got_keys})
-    nodes: dict[str, dict[str, dict[str, list[Any]]]] = {cls: {} for cls in classes}
-    matched_truth: set[Key] = set()
-    matched_got: set[Key] = set()
-    for rung in _rungs(matching):
-        matched_truth.update(a for a, _ in pairs_by_rung[rung])
-        matched_got.update(b for _, b in pairs_by_rung[rung])
-        for cls in classes:
-            nodes[cls][rung] = {"missing": [], "extra": []}
-        for key in truth_keys:
-            if key not in matched_truth:
-                nodes[key[0]][rung]["missing"].append(key_label(key))
-        for key in got_keys:
-            if key not in matched_got:
-                nodes[key[0]][rung]["extra"].append(key_label(key))
-        for cls in classes:
-            for items in nodes[cls][rung].values():
-                items.sort()
+    import numpy as np
 
     rungs = _rungs(matching)
-    sets = edge_key_sets(matching, ("truth", *rungs))
-    truth_edges = sets["truth"]
-    got_by_rung = {rung: sets[rung] for rung in rungs}
-    labels = sorted({e[0] for e in truth_edges} | {e[0] for e in got_by_rung["strict"]})
-    edges: dict[str, dict[str, dict[str, list[Any]]]] = {label: {} for label in labels}
+    truth_keys = matching.truth_index.by_key
+    got_keys = matching.extracted_index.by_key
+    # Rungs only add pairs: a node matched at rung i stays matched at every later rung, so it
+    # is listed under the rungs before i (all rungs when never matched).
+    truth_rung: dict[Key, int] = {}
+    got_rung: dict[Key, int] = {}
+    pairs_by_rung: list[list[tuple[Key, Key]]] = [
+        [(key, key) for key in matching.strict],
+        list(matching.relaxed),
+        [(a, b) for a, b, _ in matching.aligned],
+    ]
+    for index, pairs in enumerate(pairs_by_rung[: len(rungs)]):
+        for a, b in pairs:
+            truth_rung.setdefault(a, index)
+            got_rung.setdefault(b, index)
+    classes = sorted({k[0] for k in truth_keys} | {k[0] for k in got_keys})
+    nodes: dict[str, dict[str, dict[str, list[Any]]]] = {
+        cls: {rung: {"missing": [], "extra": []} for rung in rungs} for cls in classes
+    }
+    for keys, matched, side in ((truth_keys, truth_rung, "missing"), (got_keys, got_rung, "extra")):
+        for key in keys:
+            until = matched.get(key, len(rungs))
+            if until:
+                label = key_label(key)
+                per_rung = nodes[key[0]]
+                for rung in rungs[:until]:
+                    per_rung[rung][side].append(label)
+    for per_rung in nodes.values():
+        for lists in per_rung.values():
+            for items in lists.values():
+                items.sort()
+
+    codes = matching.edge_codes
+    truth_edges = codes.truth_edges()
+    got_by_rung = {rung: codes.extracted_edges(matching.fold(rung)) for rung in rungs}
+    present = np.union1d(codes.label_codes(truth_edges), codes.label_codes(got_by_rung["strict"]))
+    labels = sorted(codes.labels[code] for code in present.tolist())
+    edges: dict[str, dict[str, dict[str, list[Any]]]] = {
+        label: {rung: {"missing": [], "extra": []} for rung in rungs} for label in labels
+    }
     for rung, got_edges in got_by_rung.items():
-        unfold = {a: b for b, a in _rung_fold(matching, rung).items()}
-        for label in labels:
-            edges[label][rung] = {"missing": [], "extra": []}
-        for label, source, target in truth_edges - got_edges:
+        unfold = {a: b for b, a in matching.fold(rung).items()}
+        missing = np.setdiff1d(truth_edges, got_edges, assume_unique=True)
+        for label, source, target in codes.decode(missing):
             edges[label][rung]["missing"].append([key_label(source), key_label(target)])
-        for label, source, target in got_edges - truth_edges:
+        extra = np.setdiff1d(got_edges, truth_edges, assume_unique=True)
+        for label, source, target in codes.decode(extra):
             edges[label][rung]["extra"].append(
                 [key_label(unfold.get(source, source)), key_label(unfold.get(target, target))]
             )
