@@ -13,11 +13,13 @@ environment variables each time, so a run (or a test) can raise or lower them:
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,7 @@ __all__ = [
     "decode_text",
     "dump_json",
     "env_limit",
+    "gc_paused",
     "iter_jsonl",
     "load_json",
     "max_file_bytes",
@@ -123,6 +126,29 @@ _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector, restoring its state afterwards.
+
+    Parsing a large JSON file or evaluating a large graph allocates hundreds of thousands of
+    small acyclic objects; each allocation burst triggers collections that rescan all of them
+    again (a third of a 15k-node graph evaluation). Reference counting still frees everything;
+    cycles, if any, are collected by the collector's next full collection.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            # Everything allocated meanwhile goes straight to the oldest generation: re-enabled
+            # as it was, the collector would scan those objects (a million) at the next
+            # allocation, then again in the middle generation.
+            gc.freeze()
+            gc.unfreeze()
+            gc.enable()
+
+
 def _bracket_depth(text: str) -> int:
     """The deepest nesting of arrays/objects in JSON text, counted on the brackets outside
     strings (for text too deep for ``json`` to parse, to say how deep it is)."""
@@ -162,7 +188,8 @@ def parse_json(text: str, path: str | Path | None = None, *, where: str | None =
         )
 
     try:
-        value = json.loads(text, object_pairs_hook=_unique_object)
+        with gc_paused():  # JSON values hold no cycles
+            value = json.loads(text, object_pairs_hook=_unique_object)
     except _DuplicateKeyError as exc:
         raise InputError(
             f"duplicate key {exc.key!r} in a JSON object (each key must appear once)",

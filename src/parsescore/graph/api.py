@@ -6,41 +6,16 @@ file, and a swap would silently swap precision and recall.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from parsescore.errors import InputError
+from parsescore.files import gc_paused
 from parsescore.graph.evaluate import AlignMode, EnumIds, GraphMatching, build_report, match_graphs
 from parsescore.graph.io import load_graph_json, load_source_text
 from parsescore.graph.template import collect_id_fields, load_template, truth_graph_from_file
 
-__all__ = ["evaluate_files", "evaluate_generic_files", "gc_paused", "match_files"]
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector, restoring its state afterwards.
-
-    An evaluation allocates hundreds of thousands of small acyclic objects (validated
-    instances, node and edge dicts); each allocation burst triggers collections that rescan
-    all of them again, a third of the run on a 15k-node graph. Reference counting still frees
-    everything; cycles, if any, are collected by the collector's next full collection.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            # Everything allocated meanwhile goes straight to the oldest generation: re-enabled
-            # as it was, the collector would scan those objects (a million) at the next
-            # allocation, then again in the middle generation.
-            gc.freeze()
-            gc.unfreeze()
-            gc.enable()
+__all__ = ["evaluate_files", "evaluate_generic_files", "match_files"]
 
 
 @gc_paused()

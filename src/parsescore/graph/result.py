@@ -60,7 +60,8 @@ def evaluate(
     value and ``normalise_source_accents`` drops the source's accents before synthetic-id
     detection (the reference does neither; see docs/graph.md).
     """
-    from parsescore.graph.api import gc_paused, match_files
+    from parsescore.files import gc_paused
+    from parsescore.graph.api import match_files
     from parsescore.graph.evaluate import build_report
     from parsescore.graph.io import parse_id_fields
     from parsescore.graph.unmatched import unmatched_details
