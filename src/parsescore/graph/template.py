@@ -129,8 +129,14 @@ def _config(model: Any, key: str, default: Any) -> Any:
 
 
 @lru_cache(maxsize=4096)
-def _id_fields_of(model_type: type) -> Any:
-    return _config(model_type, "graph_id_fields", [])
+def _id_fields_of(model_type: type) -> tuple[str, ...]:
+    names = _config(model_type, "graph_id_fields", [])
+    return tuple(names) if names else ()
+
+
+@lru_cache(maxsize=4096)
+def _class_name(model_type: type) -> str:
+    return model_type.__name__  # a lookup through pydantic's metaclass, once per class
 
 
 @lru_cache(maxsize=4096)
@@ -275,12 +281,28 @@ the nearest entity ancestor) and None (no edges in the subtree)."""
 _STR_ONLY = frozenset({str})
 
 
+def _plain_id(model_type: type, values: tuple[str, ...]) -> str:
+    """The node id of identity values that are all plain strings: the fingerprint is
+    :func:`_text_fingerprint`'s text, written from the class's template."""
+    prefix, steps, tail = _plain_template(model_type)
+    parts = [
+        head + _JSON_STRING(canonical_identity_value(name, values[index]))
+        for head, name, index in steps
+    ]
+    return prefix + _digest("".join(parts) + tail)
+
+
+def _digest(fingerprint: str) -> str:
+    """The hash part of a node id."""
+    return hashlib.blake2b(fingerprint.encode()).hexdigest()[:16]
+
+
 @lru_cache(maxsize=4096)
-def _plain_template(model_type: type) -> tuple[tuple[tuple[str, str, int], ...], str]:
-    """The fingerprint text of a class's plain-string identity, as the text before each value
-    and the closing text: keys (its id fields and ``__class__``) in sorted order, each value
-    read from the field's position in ``graph_id_fields`` (the last one, as a dict keeps the
-    last), the class name written in."""
+def _plain_template(model_type: type) -> tuple[str, tuple[tuple[str, str, int], ...], str]:
+    """The id prefix (``<Class>_``) and the fingerprint text of a class's plain-string
+    identity as the text before each value and the closing text: keys (its id fields and
+    ``__class__``) in sorted order, each value read from the field's position in
+    ``graph_id_fields`` (the last one, as a dict keeps the last), the class name written in."""
     names = list(_id_fields_of(model_type))
     last = {name: index for index, name in enumerate(names)}
     steps: list[tuple[str, str, int]] = []
@@ -294,7 +316,7 @@ def _plain_template(model_type: type) -> tuple[tuple[tuple[str, str, int], ...],
         else:
             steps.append((text, key, last[key]))
             text = ""
-    return tuple(steps), text + "}"
+    return f"{model_type.__name__}_", tuple(steps), text + "}"
 
 
 class _Converter:
@@ -309,7 +331,6 @@ class _Converter:
 
     def __init__(self) -> None:
         self.fingerprint_ids: dict[str, str] = {}
-        self.instance_ids: dict[int, str] = {}  # id(instance) -> node id; the root keeps them alive
         self.raw_ids: dict[tuple[Any, ...], str] = {}
         self.nodes: dict[str, dict[str, Any]] = {}
         self.visited: set[str] = set()
@@ -319,19 +340,23 @@ class _Converter:
         self.kinds = dict(_KNOWN_KINDS)  # value type -> _kind_of(type)
 
     def node_id(self, model: BaseModel) -> str:
-        key = id(model)
-        known = self.instance_ids.get(key)
-        if known is None:
-            known = self.instance_ids[key] = self._fingerprint_id(model)
-        return known
-
-    def _fingerprint_id(self, model: BaseModel) -> str:
+        """The node id of an entity instance (computed per call: a walk asks once per visit)."""
         cls = type(model)
         id_fields = _id_fields_of(cls)
         if id_fields:
-            values = tuple([getattr(model, name, _MISSING) for name in id_fields])
+            if len(id_fields) == 1:  # the usual case, without a comprehension
+                values: tuple[Any, ...] = (getattr(model, id_fields[0], _MISSING),)
+            else:
+                values = tuple([getattr(model, name, _MISSING) for name in id_fields])
             if _STR_ONLY.issuperset(map(type, values)):
-                return self._plain_id(cls, values)
+                # The common case: plain strings. The same values give the same id whatever
+                # instance holds them: a repeated entity (a product on many lines) skips the
+                # canonical forms and the hash.
+                key = (cls, values)
+                known = self.raw_ids.get(key)
+                if known is None:
+                    known = self.raw_ids[key] = _plain_id(cls, values)
+                return known
             data: dict[str, Any] = {}
             for name, value in zip(id_fields, values, strict=True):
                 if value is _MISSING:
@@ -349,29 +374,10 @@ class _Converter:
         data["__class__"] = cls.__name__
         return self._hashed(cls, _FINGERPRINT_JSON.encode(data))
 
-    def _plain_id(self, cls: type, values: tuple[str, ...]) -> str:
-        """The id of identity values that are all plain strings (the common case).
-
-        The same values give the same id whatever instance holds them: a repeated entity (a
-        product on many lines) skips the canonical forms and the hash. The fingerprint is
-        :func:`_text_fingerprint`'s text, written from the class's template.
-        """
-        key = (cls, values)
-        known = self.raw_ids.get(key)
-        if known is None:
-            steps, tail = _plain_template(cls)
-            text = "".join(
-                [head + _JSON_STRING(canonical_identity_value(name, values[index]))
-                 for head, name, index in steps]
-            ) + tail  # fmt: skip
-            known = self.raw_ids[key] = self._hashed(cls, text)
-        return known
-
     def _hashed(self, cls: type, fingerprint: str) -> str:
         known = self.fingerprint_ids.get(fingerprint)
         if known is None:
-            digest = hashlib.blake2b(fingerprint.encode()).hexdigest()[:16]
-            known = self.fingerprint_ids[fingerprint] = f"{cls.__name__}_{digest}"
+            known = self.fingerprint_ids[fingerprint] = f"{cls.__name__}_{_digest(fingerprint)}"
         return known
 
     def kind(self, value: Any) -> int:
@@ -494,8 +500,8 @@ class _Converter:
                 self.enrich(node_id, fields)
             else:
                 self.visited.add(node_id)
-                attrs = {"id": node_id, "label": type(model).__name__, "type": "entity",
-                         "__class__": type(model).__name__}  # fmt: skip
+                label = _class_name(type(model))
+                attrs = {"id": node_id, "label": label, "type": "entity", "__class__": label}
                 attrs.update(fields)  # the key order; model and list values are replaced below
         for name, value in fields:
             kind = kinds.get(type(value))
@@ -721,7 +727,6 @@ def _enforce_bounds(
 def graph_from_instance(instance: BaseModel) -> GraphData:
     """Convert a validated root instance into nodes and edges by the converter's rules."""
     converter = _Converter()
-    converter.node_id(instance)
     converter.visit(instance, True, _OWN)
     nodes, edges = converter.nodes, converter.edges
     _enforce_closed_catalogs(nodes, edges)
