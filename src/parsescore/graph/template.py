@@ -285,11 +285,10 @@ def _plain_id(model_type: type, values: tuple[str, ...]) -> str:
     """The node id of identity values that are all plain strings: the fingerprint is
     :func:`_text_fingerprint`'s text, written from the class's template."""
     prefix, steps, tail = _plain_template(model_type)
-    parts = [
-        head + _JSON_STRING(canonical_identity_value(name, values[index]))
-        for head, name, index in steps
-    ]
-    return prefix + _digest("".join(parts) + tail)
+    text = ""
+    for head, name, index in steps:
+        text += head + _JSON_STRING(canonical_identity_value(name, values[index]))
+    return prefix + _digest(text + tail)
 
 
 def _digest(fingerprint: str) -> str:
@@ -454,9 +453,10 @@ class _Converter:
         kept, so not added."""
         if source == target:
             return
-        attrs = self.edges.data.get((source, target))
+        key = (source, target)
+        attrs = self.edges.data.get(key)
         if attrs is None:
-            attrs = self.edges.data[source, target] = {
+            attrs = self.edges.data[key] = {
                 "source": source,
                 "target": target,
                 "label": label,
@@ -475,7 +475,7 @@ class _Converter:
         components by its first item; an entity list gets an edge per item), a source id for
         a component's (each list item by its own kind), None for none (below a component that
         the edge walk reached as an entity: it has no edges). ``node_id`` is the model's id
-        when the caller already has it.
+        when the caller has it and knows the model is an entity.
         """
         if add:
             if id(model) in self.processed:
@@ -483,10 +483,8 @@ class _Converter:
             else:
                 self.processed.add(id(model))
         kinds = self.kinds
-        entity = self.kind(model) == _ENTITY
-        if not entity:
-            node_id = ""
-        elif not node_id:
+        entity = bool(node_id) or self.kind(model) == _ENTITY
+        if entity and not node_id:
             node_id = self.node_id(model)
         own = mode is _OWN
         if own:
@@ -543,7 +541,8 @@ class _Converter:
                     for item in value:  # every item is an edge target, as in the reference
                         child_id = self.node_id(item)
                         self.edge(mode, child_id, label, closed)
-                        self.visit(item, add_items, _OWN, child_id)
+                        entity_item = kinds.get(type(item)) == _ENTITY  # a mixed list's are not
+                        self.visit(item, add_items, _OWN, child_id if entity_item else "")
                 else:
                     self.visit_items(value, mode, add_items)
             elif mode is not None:
