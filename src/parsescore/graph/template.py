@@ -129,8 +129,14 @@ def _config(model: Any, key: str, default: Any) -> Any:
 
 
 @lru_cache(maxsize=4096)
-def _id_fields_of(model_type: type) -> Any:
-    return _config(model_type, "graph_id_fields", [])
+def _id_fields_of(model_type: type) -> tuple[str, ...]:
+    names = _config(model_type, "graph_id_fields", [])
+    return tuple(names) if names else ()
+
+
+@lru_cache(maxsize=4096)
+def _class_name(model_type: type) -> str:
+    return model_type.__name__  # a lookup through pydantic's metaclass, once per class
 
 
 @lru_cache(maxsize=4096)
@@ -210,14 +216,15 @@ def _fields(model: BaseModel) -> Iterable[tuple[str, Any]]:
 
 
 @lru_cache(maxsize=4096)
-def _field_edge_info(model_type: type[BaseModel], field_name: str) -> tuple[str | None, bool]:
-    """(explicit edge label, closed-catalog marker) of one field, from json_schema_extra."""
+def _field_edge_info(model_type: type[BaseModel], field_name: str) -> tuple[str, bool]:
+    """(edge label, closed-catalog marker) of one field: ``json_schema_extra["edge_label"]``
+    or the field name, and ``json_schema_extra["reference_closed_catalog"]``."""
     info = model_type.model_fields.get(field_name)
     if info is None or not isinstance(info.json_schema_extra, Mapping):
-        return None, False
+        return field_name, False
     label = info.json_schema_extra.get("edge_label")
     closed = bool(info.json_schema_extra.get("reference_closed_catalog"))
-    return (label if isinstance(label, str) else None), closed
+    return (label if isinstance(label, str) and label else field_name), closed
 
 
 def _is_empty(value: Any) -> bool:
@@ -248,9 +255,22 @@ def _text_fingerprint(data: dict[str, str | tuple[str, ...]]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-_PLAIN = frozenset({str, int, float, bool, type(None)})
-"""Value types that are never a model or a list: the common case, told apart by one set lookup
-instead of two ``isinstance`` checks (``isinstance(x, BaseModel)`` goes through ABCMeta)."""
+_PLAIN, _LIST, _ENTITY, _COMPONENT = range(4)
+"""What a field value is to the walk, told by its type (see :func:`_kind_of`); a value that is
+neither a model nor a list is plain (kept as it is). A model is a kind ``>= _ENTITY``."""
+
+_KNOWN_KINDS: dict[type, int] = {
+    str: _PLAIN, int: _PLAIN, float: _PLAIN, bool: _PLAIN, type(None): _PLAIN, list: _LIST
+}  # fmt: skip
+
+
+def _kind_of(value_type: type) -> int:
+    """Entity, component, list or plain: ``isinstance(value, BaseModel)`` (a check through
+    ABCMeta) and the entity check once per type; a converter keeps the answers in a dict."""
+    if issubclass(value_type, BaseModel):
+        return _ENTITY if _is_entity_type(value_type) else _COMPONENT
+    return _LIST if issubclass(value_type, list) else _PLAIN
+
 
 _OWN = "\x00own"
 """Edge mode of a walk step: the model is its own edge source (docling-graph's walk of an
@@ -258,17 +278,44 @@ entity's edges). The other modes are a source node id (edges through a component
 the nearest entity ancestor) and None (no edges in the subtree)."""
 
 
+_STR_ONLY = frozenset({str})
+
+
+def _plain_id(model_type: type, values: tuple[str, ...]) -> str:
+    """The node id of identity values that are all plain strings: the fingerprint is
+    :func:`_text_fingerprint`'s text, written from the class's template."""
+    prefix, steps, tail = _plain_template(model_type)
+    text = ""
+    for head, name, index in steps:
+        text += head + _JSON_STRING(canonical_identity_value(name, values[index]))
+    return prefix + _digest(text + tail)
+
+
+def _digest(fingerprint: str) -> str:
+    """The hash part of a node id."""
+    return hashlib.blake2b(fingerprint.encode()).hexdigest()[:16]
+
+
 @lru_cache(maxsize=4096)
-def _plain_layout(model_type: type) -> tuple[tuple[str, str, int], ...]:
-    """The fingerprint keys of a class's identity (its id fields and ``__class__``) in sorted
-    order, each as (its JSON text and separator, field name, index of the field's value in
-    ``graph_id_fields``: the last one, as a dict keeps the last; -1 for ``__class__``)."""
+def _plain_template(model_type: type) -> tuple[str, tuple[tuple[str, str, int], ...], str]:
+    """The id prefix (``<Class>_``) and the fingerprint text of a class's plain-string
+    identity as the text before each value and the closing text: keys (its id fields and
+    ``__class__``) in sorted order, each value read from the field's position in
+    ``graph_id_fields`` (the last one, as a dict keeps the last), the class name written in."""
     names = list(_id_fields_of(model_type))
     last = {name: index for index, name in enumerate(names)}
-    return tuple(
-        (f"{_JSON_STRING(key)}: ", key, -1 if key == "__class__" else last[key])
-        for key in sorted({*names, "__class__"})
-    )
+    steps: list[tuple[str, str, int]] = []
+    text = "{"
+    for key in sorted({*names, "__class__"}):
+        if text != "{" or steps:
+            text += ", "
+        text += f"{_JSON_STRING(key)}: "
+        if key == "__class__":
+            text += _JSON_STRING(model_type.__name__)
+        else:
+            steps.append((text, key, last[key]))
+            text = ""
+    return f"{model_type.__name__}_", tuple(steps), text + "}"
 
 
 class _Converter:
@@ -283,28 +330,32 @@ class _Converter:
 
     def __init__(self) -> None:
         self.fingerprint_ids: dict[str, str] = {}
-        self.instance_ids: dict[int, str] = {}  # id(instance) -> node id; the root keeps them alive
         self.raw_ids: dict[tuple[Any, ...], str] = {}
         self.nodes: dict[str, dict[str, Any]] = {}
         self.visited: set[str] = set()
         self.processed: set[int] = set()
         self.leaves: set[int] = set()  # id() of components holding only plain values
         self.edges = _EdgeTable()
+        self.kinds = dict(_KNOWN_KINDS)  # value type -> _kind_of(type)
 
     def node_id(self, model: BaseModel) -> str:
-        key = id(model)
-        known = self.instance_ids.get(key)
-        if known is None:
-            known = self.instance_ids[key] = self._fingerprint_id(model)
-        return known
-
-    def _fingerprint_id(self, model: BaseModel) -> str:
+        """The node id of an entity instance (computed per call: a walk asks once per visit)."""
         cls = type(model)
         id_fields = _id_fields_of(cls)
         if id_fields:
-            values = [getattr(model, name, _MISSING) for name in id_fields]
-            if all(type(value) is str for value in values):
-                return self._plain_id(cls, values)
+            if len(id_fields) == 1:  # the usual case, without a comprehension
+                values: tuple[Any, ...] = (getattr(model, id_fields[0], _MISSING),)
+            else:
+                values = tuple([getattr(model, name, _MISSING) for name in id_fields])
+            if _STR_ONLY.issuperset(map(type, values)):
+                # The common case: plain strings. The same values give the same id whatever
+                # instance holds them: a repeated entity (a product on many lines) skips the
+                # canonical forms and the hash.
+                key = (cls, values)
+                known = self.raw_ids.get(key)
+                if known is None:
+                    known = self.raw_ids[key] = _plain_id(cls, values)
+                return known
             data: dict[str, Any] = {}
             for name, value in zip(id_fields, values, strict=True):
                 if value is _MISSING:
@@ -322,32 +373,23 @@ class _Converter:
         data["__class__"] = cls.__name__
         return self._hashed(cls, _FINGERPRINT_JSON.encode(data))
 
-    def _plain_id(self, cls: type, values: list[str]) -> str:
-        """The id of identity values that are all plain strings (the common case).
-
-        The same values give the same id whatever instance holds them: a repeated entity (a
-        product on many lines) skips the canonical forms and the hash. The fingerprint is
-        :func:`_text_fingerprint`'s text, written from the class's key layout.
-        """
-        key = (cls, *values)
-        known = self.raw_ids.get(key)
-        if known is None:
-            parts = [
-                head
-                + _JSON_STRING(
-                    cls.__name__ if index < 0 else canonical_identity_value(name, values[index])
-                )
-                for head, name, index in _plain_layout(cls)
-            ]
-            known = self.raw_ids[key] = self._hashed(cls, "{" + ", ".join(parts) + "}")
-        return known
-
     def _hashed(self, cls: type, fingerprint: str) -> str:
         known = self.fingerprint_ids.get(fingerprint)
         if known is None:
-            digest = hashlib.blake2b(fingerprint.encode()).hexdigest()[:16]
-            known = self.fingerprint_ids[fingerprint] = f"{cls.__name__}_{digest}"
+            known = self.fingerprint_ids[fingerprint] = f"{cls.__name__}_{_digest(fingerprint)}"
         return known
+
+    def kind(self, value: Any) -> int:
+        """:func:`_kind_of` the value's type, kept per converter (one dict lookup per value)."""
+        kind = self.kinds.get(type(value))
+        if kind is None:
+            kind = self.kinds[type(value)] = _kind_of(type(value))
+        return kind
+
+    def list_models(self, items: list[Any]) -> tuple[list[Any], bool]:
+        """The models of a list (in order) and whether the first of them is an entity."""
+        models = [item for item in items if self.kind(item) >= _ENTITY]
+        return models, bool(models) and self.kind(models[0]) == _ENTITY
 
     def component_attrs(self, component: BaseModel) -> dict[str, Any]:
         """A component's attributes as embedded in its parent node (entities in it nulled).
@@ -356,22 +398,26 @@ class _Converter:
         """
         out: dict[str, Any] = {}
         leaf = True
+        kinds = self.kinds
         for name, value in _fields(component):
-            if type(value) in _PLAIN:
+            kind = kinds.get(type(value))
+            if kind is None:
+                kind = self.kind(value)
+            if kind == _PLAIN:
                 out[name] = value
-            elif isinstance(value, BaseModel):
+            elif kind == _ENTITY:
                 leaf = False
-                out[name] = None if _is_entity_type(type(value)) else self.component_attrs(value)
-            elif isinstance(value, list) and any(isinstance(v, BaseModel) for v in value):
+                out[name] = None
+            elif kind == _COMPONENT:
                 leaf = False
-                first = next(v for v in value if isinstance(v, BaseModel))
-                out[name] = (
-                    None
-                    if _is_entity_type(type(first))
-                    else [self.component_attrs(v) for v in value if isinstance(v, BaseModel)]
-                )
+                out[name] = self.component_attrs(value)
             else:
-                out[name] = value
+                models, entities = self.list_models(value)
+                if models:
+                    leaf = False
+                    out[name] = None if entities else [self.component_attrs(v) for v in models]
+                else:
+                    out[name] = value
         if leaf:
             self.leaves.add(id(component))
         return out
@@ -388,28 +434,29 @@ class _Converter:
         for name, value in fields:
             if not _is_empty(existing.get(name)):
                 continue  # filled: the first non-empty value wins (the new one is not needed)
-            if isinstance(value, BaseModel):
-                if _is_entity_type(type(value)):
-                    continue
+            kind = self.kind(value)
+            if kind == _ENTITY:
+                continue
+            if kind == _COMPONENT:
                 new: Any = self.component_attrs(value)
-            elif isinstance(value, list) and value and isinstance(value[0], BaseModel):
-                if _is_entity_type(type(value[0])):
+            elif kind == _LIST and value and self.kind(value[0]) in (_ENTITY, _COMPONENT):
+                if self.kind(value[0]) == _ENTITY:
                     continue
-                new = [self.component_attrs(v) for v in value if isinstance(v, BaseModel)]
+                new = [self.component_attrs(v) for v in value if self.kind(v) >= _ENTITY]
             else:
                 new = value
             if not _is_empty(new):
                 existing[name] = new
 
-    def edge(self, source: str, target: str, model: BaseModel, field_name: str) -> None:
-        """Add the edge of ``model.field_name``; a self-loop is never kept, so not added."""
+    def edge(self, source: str, target: str, label: str, closed: bool) -> None:
+        """Add an edge (label and marker from :func:`_field_edge_info`); a self-loop is never
+        kept, so not added."""
         if source == target:
             return
-        label, closed = _field_edge_info(type(model), field_name)
-        label = label or field_name
-        attrs = self.edges.data.get((source, target))
+        key = (source, target)
+        attrs = self.edges.data.get(key)
         if attrs is None:
-            attrs = self.edges.data[source, target] = {
+            attrs = self.edges.data[key] = {
                 "source": source,
                 "target": target,
                 "label": label,
@@ -419,7 +466,7 @@ class _Converter:
         if closed:
             attrs["_closed_catalog"] = label
 
-    def visit(self, model: BaseModel, add: bool, mode: str | None) -> None:
+    def visit(self, model: BaseModel, add: bool, mode: str | None, node_id: str = "") -> None:
         """Walk ``model``: add its nodes when ``add`` and list its edges by ``mode``.
 
         ``add`` follows docling-graph's node walk (an instance object once; a first entity
@@ -427,15 +474,18 @@ class _Converter:
         its edge walk: :data:`_OWN` for an entity's own edges (a list counts as entities or
         components by its first item; an entity list gets an edge per item), a source id for
         a component's (each list item by its own kind), None for none (below a component that
-        the edge walk reached as an entity: it has no edges).
+        the edge walk reached as an entity: it has no edges). ``node_id`` is the model's id
+        when the caller has it and knows the model is an entity.
         """
         if add:
             if id(model) in self.processed:
                 add = False  # the node walk skips an instance object seen before
             else:
                 self.processed.add(id(model))
-        entity = _is_entity_type(type(model))
-        node_id = self.node_id(model) if entity else ""
+        kinds = self.kinds
+        entity = bool(node_id) or self.kind(model) == _ENTITY
+        if entity and not node_id:
+            node_id = self.node_id(model)
         own = mode is _OWN
         if own:
             mode = node_id or None
@@ -448,63 +498,70 @@ class _Converter:
                 self.enrich(node_id, fields)
             else:
                 self.visited.add(node_id)
-                attrs = {"id": node_id, "label": type(model).__name__, "type": "entity",
-                         "__class__": type(model).__name__}  # fmt: skip
+                label = _class_name(type(model))
+                attrs = {"id": node_id, "label": label, "type": "entity", "__class__": label}
+                attrs.update(fields)  # the key order; model and list values are replaced below
         for name, value in fields:
-            if type(value) in _PLAIN:
-                if attrs is not None:
-                    attrs[name] = value
-            elif isinstance(value, BaseModel):
-                child_entity = _is_entity_type(type(value))
+            kind = kinds.get(type(value))
+            if kind is None:
+                kind = self.kind(value)
+            if kind == _PLAIN:
+                continue
+            if kind != _LIST:
+                child_entity = kind == _ENTITY
                 if attrs is not None:
                     attrs[name] = None if child_entity else self.component_attrs(value)
-                child_mode = mode
                 if mode is not None and child_entity:
-                    self.edge(mode, self.node_id(value), model, name)
-                    child_mode = _OWN
-                if child_entity or id(value) not in self.leaves:  # a leaf's walk adds nothing
-                    self.visit(value, add, child_mode)
-            elif isinstance(value, list):
-                first_model = bool(value) and isinstance(value[0], BaseModel)
-                if attrs is not None:
-                    if not first_model:
-                        attrs[name] = value
-                    elif is_entity_model(value[0]):
-                        attrs[name] = None
-                    else:
-                        attrs[name] = [
-                            self.component_attrs(v) for v in value if isinstance(v, BaseModel)
-                        ]
-                # A new node's own walk enters only lists that start with a model.
-                add_items = add and (first_model or attrs is None)
-                if own and mode is not None:
-                    if not first_model:
-                        if add_items:
-                            self.visit_items(value, None)
-                    elif is_entity_model(value[0]):
-                        for item in value:  # every item is an edge target, as in the reference
-                            self.edge(mode, self.node_id(item), model, name)
-                            self.visit(item, add_items, _OWN)
-                    else:
-                        self.visit_items(value, mode, add_items)
-                elif mode is not None:
-                    for item in value:
-                        if isinstance(item, BaseModel):
-                            if _is_entity_type(type(item)):
-                                self.edge(mode, self.node_id(item), model, name)
-                                self.visit(item, add_items, _OWN)
-                            else:
-                                self.visit(item, add_items, mode)
-                elif add_items:
-                    self.visit_items(value, None)
-            elif attrs is not None:
-                attrs[name] = value
+                    child_id = self.node_id(value)
+                    self.edge(mode, child_id, *_field_edge_info(type(model), name))
+                    self.visit(value, add, _OWN, child_id)
+                elif child_entity or id(value) not in self.leaves:  # a leaf's walk adds nothing
+                    self.visit(value, add, mode)
+                continue
+            first = self.kind(value[0]) if value else _PLAIN
+            first_model = first >= _ENTITY
+            if attrs is not None:
+                if not first_model:
+                    attrs[name] = value
+                elif first == _ENTITY:
+                    attrs[name] = None
+                else:
+                    attrs[name] = [
+                        self.component_attrs(v) for v in value if self.kind(v) >= _ENTITY
+                    ]
+            # A new node's own walk enters only lists that start with a model.
+            add_items = add and (first_model or attrs is None)
+            if mode is not None:
+                label, closed = _field_edge_info(type(model), name)
+            if own and mode is not None:
+                if not first_model:
+                    if add_items:
+                        self.visit_items(value, None)
+                elif first == _ENTITY:
+                    for item in value:  # every item is an edge target, as in the reference
+                        child_id = self.node_id(item)
+                        self.edge(mode, child_id, label, closed)
+                        entity_item = kinds.get(type(item)) == _ENTITY  # a mixed list's are not
+                        self.visit(item, add_items, _OWN, child_id if entity_item else "")
+                else:
+                    self.visit_items(value, mode, add_items)
+            elif mode is not None:
+                for item in value:
+                    item_kind = self.kind(item)
+                    if item_kind == _ENTITY:
+                        child_id = self.node_id(item)
+                        self.edge(mode, child_id, label, closed)
+                        self.visit(item, add_items, _OWN, child_id)
+                    elif item_kind == _COMPONENT:
+                        self.visit(item, add_items, mode)
+            elif add_items:
+                self.visit_items(value, None)
         if attrs is not None:
             self.nodes[node_id] = attrs  # after its children, as the reference lists them
 
     def visit_items(self, items: list[Any], mode: str | None, add: bool = True) -> None:
         for item in items:
-            if isinstance(item, BaseModel):
+            if self.kind(item) >= _ENTITY:
                 self.visit(item, add, mode)
 
 
@@ -669,7 +726,6 @@ def _enforce_bounds(
 def graph_from_instance(instance: BaseModel) -> GraphData:
     """Convert a validated root instance into nodes and edges by the converter's rules."""
     converter = _Converter()
-    converter.node_id(instance)
     converter.visit(instance, True, _OWN)
     nodes, edges = converter.nodes, converter.edges
     _enforce_closed_catalogs(nodes, edges)
