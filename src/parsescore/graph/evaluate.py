@@ -1002,10 +1002,11 @@ def build_report(
         truth_node, got_node = truth_by_key[key], got_by_key[key]
         slots = None
         for name, value in truth_node.items():
-            # is_filled, with numbers (always filled) and None answered without a call
+            # is_filled, with None, plain strings and numbers answered without a call
             if value is None or name in META_KEYS:
                 continue
-            if type(value) not in _NUMBERS and not is_filled(value):
+            kind = type(value)
+            if not (value.strip() if kind is str else kind in _NUMBERS or is_filled(value)):
                 continue
             if slots is None:
                 slots = completeness.setdefault(key[0], {})
@@ -1014,8 +1015,10 @@ def build_report(
                 slot = slots[name] = [0, 0]
             slot[1] += 1
             got = got_node.get(name)
-            if got is not None and (type(got) in _NUMBERS or is_filled(got)):
-                slot[0] += 1
+            if got is not None:
+                kind = type(got)
+                if got.strip() if kind is str else kind in _NUMBERS or is_filled(got):
+                    slot[0] += 1
         if source_text:
             long_values.extend(
                 value
