@@ -249,3 +249,27 @@ def test_containment_by_rarest_window_equals_every_pair(
         if needle != text and needle in text
     )
     assert sorted(_contained(needles, texts)) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["A", "B", "C"]),
+            st.tuples(st.sampled_from(["", "ab", "abc", "x1y", "zzz9", "b_c"])),
+        ),
+        max_size=12,
+    ),
+    st.text(alphabet="abcxyz19 ", max_size=40),
+)
+def test_synthetic_detection_equals_looking_every_key_up(keys: list[Any], source: str) -> None:
+    """Halves first, the rest only for undecided classes: the plain rule's answer."""
+    from parsescore.graph.evaluate import detect_synthetic_classes
+
+    squashed_source = squash(source)
+    found: dict[str, list[bool]] = {}
+    for cls, values in keys:
+        candidates = [squash(v) for v in values if v and len(squash(v)) >= 3]
+        found.setdefault(cls, []).append(any(c in squashed_source for c in candidates))
+    expected = {cls for cls, hits in found.items() if sum(hits) / len(hits) < 0.5}
+    assert detect_synthetic_classes(keys, squashed_source) == expected
