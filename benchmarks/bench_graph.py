@@ -12,7 +12,7 @@ are: 75 % of the line numbers kept, 8 % written as aliases ("Line 12"), 12 % inv
 ("row-kqzx", only structural alignment can pair them), 5 % dropped, 2 % spurious lines; product
 names kept (case changes), suffixed (relaxed aliases) or renamed; about a fifth of the
 attributes missing and extra keys (``confidence``, ``page``) on every node. The source is a
-~1 MB Markdown rendering of the document.
+~1.2 MB Markdown rendering of the document.
 
 Per mode (off; auto with --source; on), each in a fresh process: CPU time of the whole
 evaluation (reading both files, validating and converting the truth, matching, the report) and
