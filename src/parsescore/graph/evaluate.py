@@ -35,6 +35,7 @@ __all__ = [
     "GraphMatching",
     "IdentityIndex",
     "Key",
+    "Rung",
     "build_report",
     "detect_synthetic_classes",
     "edge_fanout",
@@ -53,6 +54,7 @@ __all__ = [
 Key = tuple[str, tuple[str, ...]]
 """Node identity: (class name, canonical values of its identity fields)."""
 AlignMode = Literal["auto", "on", "off"]
+Rung = Literal["strict", "relaxed", "aligned"]
 
 META_KEYS = frozenset({"id", "label", "type", "__class__", "__provenance__", "merged_aliases"})
 """Node attributes that are bookkeeping, never compared."""
@@ -597,6 +599,12 @@ class GraphMatching:
         """The aligned rung is reported when some class was aligned or some pair was made."""
         return bool(self.align_classes) or bool(self.aligned)
 
+    @property
+    def rungs(self) -> list[Rung]:
+        """The rungs eval.json reports, in its order."""
+        rungs: list[Rung] = ["strict", "relaxed"]
+        return [*rungs, "aligned"] if self.aligned_active else rungs
+
     def fold(self, rung: str) -> dict[Key, Key]:
         """Extracted key → truth key: the pairs a rung folds edge endpoints through."""
         return {"relaxed": self.relaxed_fold, "aligned": self.aligned_fold}.get(rung, {})
@@ -964,7 +972,7 @@ def build_report(
     # Edges are numbered integers (matching.edge_codes), counted with numpy.
     codes = matching.edge_codes
     truth_summary, got_summary = codes.truth, codes.extracted
-    rungs = ["strict", "relaxed"] + (["aligned"] if rungs_active else [])
+    rungs = matching.rungs
     truth_edges = codes.truth_edges()
     got_edges = {rung: codes.extracted_edges(matching.fold(rung)) for rung in rungs}
     present = set(codes.label_codes(truth_edges).tolist()) | set(

@@ -10,7 +10,7 @@ label and rung ``len(missing) == fn`` and ``len(extra) == fp``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from parsescore.graph.api import match_files
 from parsescore.graph.evaluate import AlignMode, GraphMatching, Key
@@ -30,15 +30,6 @@ def key_label(key: Key) -> str:
     return f"{key[0]}:{' / '.join(key[1])}"
 
 
-Rung = Literal["strict", "relaxed", "aligned"]
-
-
-def _rungs(matching: GraphMatching) -> list[Rung]:
-    """The rungs eval.json reports, in its order."""
-    rungs: list[Rung] = ["strict", "relaxed"]
-    return [*rungs, "aligned"] if matching.aligned_active else rungs
-
-
 def unmatched_items(matching: GraphMatching) -> Unmatched:
     """Missing (truth, unmatched = fn) and extra (extracted, unmatched = fp) items per rung.
 
@@ -51,7 +42,7 @@ def unmatched_items(matching: GraphMatching) -> Unmatched:
     """
     import numpy as np
 
-    rungs = _rungs(matching)
+    rungs = matching.rungs
     truth_keys = matching.truth_index.by_key
     got_keys = matching.extracted_index.by_key
     # Rungs only add pairs: a node matched at rung i stays matched at every later rung, so it
