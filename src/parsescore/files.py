@@ -124,6 +124,7 @@ def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_QUOTE_SPACE_COLON = re.compile(r'"[ \t\r\n]+:')
 
 
 @contextmanager
@@ -156,22 +157,36 @@ def _bracket_depth(text: str) -> int:
     return max(accumulate(1 if c in "[{" else -1 for c in brackets), default=0)
 
 
-def _nesting(value: Any) -> int:
-    """The deepest nesting of lists/dicts in a parsed JSON value (0 for a scalar).
+def _shape(value: Any) -> tuple[int, int]:
+    """The deepest nesting of lists/dicts in a parsed JSON value (0 for a scalar), and how many
+    keys its objects hold in all.
 
     Walked with a stack, not recursion, after parsing: four times cheaper than scanning the
     text's brackets, and ``json`` itself refuses what is too deep to parse (RecursionError).
     """
-    deepest = 0
+    deepest = keys = 0
     stack: list[tuple[Any, int]] = [(value, 1)] if type(value) in (dict, list) else []
     while stack:
         container, depth = stack.pop()
         if depth > deepest:
             deepest = depth
-        for item in container.values() if type(container) is dict else container:
+        if type(container) is dict:
+            keys += len(container)
+            container = container.values()
+        for item in container:
             if type(item) is dict or type(item) is list:
                 stack.append((item, depth + 1))
-    return deepest
+    return deepest, keys
+
+
+def _no_repeated_key(text: str, keys: int) -> bool:
+    """Whether the text's objects, holding ``keys`` keys once parsed, were written with no
+    key twice. Each written key is followed by its own colon, after its closing quote and
+    optional whitespace, so it suffices that the colons (a string may hold some too), or
+    failing that the quote-colon pairs, number no more than the parsed keys."""
+    if text.count(":") == keys:  # the usual case, one fast count
+        return True
+    return text.count('":') + len(_QUOTE_SPACE_COLON.findall(text)) == keys
 
 
 def parse_json(text: str, path: str | Path | None = None, *, where: str | None = None) -> Any:
@@ -189,7 +204,13 @@ def parse_json(text: str, path: str | Path | None = None, *, where: str | None =
 
     try:
         with gc_paused():  # JSON values hold no cycles
-            value = json.loads(text, object_pairs_hook=_unique_object)
+            value = json.loads(text)
+            depth, keys = _shape(value)
+            if not _no_repeated_key(text, keys):
+                # Perhaps a key given twice, which ``json`` silently drops: parse again,
+                # checking every object (the plain parse is twice as fast, and counting
+                # proves most texts free of repeats).
+                value = json.loads(text, object_pairs_hook=_unique_object)
     except _DuplicateKeyError as exc:
         raise InputError(
             f"duplicate key {exc.key!r} in a JSON object (each key must appear once)",
@@ -204,7 +225,6 @@ def parse_json(text: str, path: str | Path | None = None, *, where: str | None =
         if depth > limit:
             raise too_deep(depth) from None
         raise InputError("JSON nested too deeply to parse", path=path, where=where) from None
-    depth = _nesting(value)
     if depth > limit:
         raise too_deep(depth)
     return value

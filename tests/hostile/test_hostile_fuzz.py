@@ -40,6 +40,41 @@ def test_any_duplicate_key_is_an_error(key: str, first: Any, second: Any) -> Non
         parse_json(text)
 
 
+# Keys and strings made of the characters that end a key ('"', whitespace, ':'), and every
+# layout json allows between a key and its colon: the reader counts keys on the text to prove
+# that no key repeats, so these are the texts where that count could go wrong.
+tricky_text = st.text(alphabet='":\\ \t\r\na', max_size=6)
+tricky_values = st.recursive(
+    st.none() | st.integers() | tricky_text,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(tricky_text, inner, max_size=3),
+    max_leaves=12,
+)
+layouts = st.sampled_from(
+    [(None, (",", ":")), (2, (",", ": ")), ("\t", (", ", " : ")), (None, (",\r\n", "\n\t:"))]
+)
+
+
+@given(tricky_values, layouts)
+@settings(max_examples=300, deadline=None)
+def test_strict_reader_reads_any_layout(value: Any, layout: tuple[Any, tuple[str, str]]) -> None:
+    indent, separators = layout
+    text = json.dumps(value, indent=indent, separators=separators)
+    assert parse_json(text) == json.loads(text)
+
+
+@given(tricky_text, tricky_values, tricky_values, layouts, layouts)
+@settings(max_examples=200, deadline=None)
+def test_duplicate_key_is_an_error_in_any_layout(
+    key: str, first: Any, second: Any, layout: tuple[Any, Any], other: tuple[Any, Any]
+) -> None:
+    """A repeated key is found whatever whitespace surrounds either copy's colon."""
+    left = json.dumps({key: first}, indent=layout[0], separators=layout[1])
+    right = json.dumps({key: second}, indent=other[0], separators=other[1])
+    text = left[:-1].rstrip() + "," + right[1:]
+    with pytest.raises(InputError, match="duplicate key"):
+        parse_json(text)
+
+
 @given(st.text(max_size=300))
 @settings(max_examples=300, deadline=None)
 def test_strict_reader_reads_or_says_why(text: str) -> None:
