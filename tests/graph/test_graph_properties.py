@@ -263,13 +263,59 @@ def test_containment_by_rarest_window_equals_every_pair(
     st.text(alphabet="abcxyz19 ", max_size=40),
 )
 def test_synthetic_detection_equals_looking_every_key_up(keys: list[Any], source: str) -> None:
-    """Halves first, the rest only for undecided classes: the plain rule's answer."""
+    """Batch by batch, only for undecided classes: the plain rule's answer."""
     from parsescore.graph.evaluate import detect_synthetic_classes
 
     squashed_source = squash(source)
+    assert detect_synthetic_classes(keys, squashed_source) == _synthetic_by_plain_rule(
+        keys, squashed_source
+    )
+
+
+def _synthetic_by_plain_rule(keys: list[Any], squashed_source: str) -> set[str]:
     found: dict[str, list[bool]] = {}
     for cls, values in keys:
         candidates = [squash(v) for v in values if v and len(squash(v)) >= 3]
         found.setdefault(cls, []).append(any(c in squashed_source for c in candidates))
-    expected = {cls for cls, hits in found.items() if sum(hits) / len(hits) < 0.5}
-    assert detect_synthetic_classes(keys, squashed_source) == expected
+    return {cls for cls, hits in found.items() if sum(hits) / len(hits) < 0.5}
+
+
+_ID_VALUE = st.text(alphabet="abc12_É", min_size=0, max_size=30)
+
+
+@st.composite
+def _keys_and_source(draw: st.DrawFn) -> tuple[list[Any], str]:
+    """A squashed source and keys of two values each, many of them cut from the source."""
+    source = squash(draw(st.text(alphabet="abc12 _", max_size=200))) * 3
+
+    def value() -> str:
+        if source and draw(st.booleans()):
+            start = draw(st.integers(0, len(source) - 1))
+            return source[start : start + draw(st.integers(0, 30))]
+        return draw(_ID_VALUE)
+
+    classes = st.sampled_from(["A", "B", "C"])
+    keys = [(draw(classes), (value(), value())) for _ in range(draw(st.integers(1, 40)))]
+    return keys, source
+
+
+@settings(max_examples=200, deadline=None)
+@given(_keys_and_source())
+def test_synthetic_detection_in_batches_equals_the_plain_rule(
+    keys_and_source: tuple[list[Any], str],
+) -> None:
+    """With the source index's passes forced on small inputs: tables and several hash windows
+    (values of 3 to 30 characters, two per key), classes decided early or late."""
+    from parsescore.graph import canon
+    from parsescore.graph.evaluate import detect_synthetic_classes
+
+    keys, squashed_source = keys_and_source
+    expected = _synthetic_by_plain_rule(keys, squashed_source)
+    bulk, table = canon._BULK_MIN_WORK, canon._TABLE_MAX
+    canon._BULK_MIN_WORK = 0
+    try:
+        assert detect_synthetic_classes(keys, squashed_source) == expected
+        canon._TABLE_MAX = 0
+        assert detect_synthetic_classes(keys, squashed_source) == expected
+    finally:
+        canon._BULK_MIN_WORK, canon._TABLE_MAX = bulk, table

@@ -10,11 +10,12 @@ from __future__ import annotations
 import operator
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 __all__ = [
     "NAME_LIKE_FIELDS",
+    "SubstringIndex",
     "canonical_identity_value",
     "digit_runs",
     "drop_accents",
@@ -169,96 +170,162 @@ def _window(length: int) -> int:
 
 
 def contained_in(needles: list[str], haystack: str) -> list[bool]:
-    """``[needle in haystack for needle in needles]``, fast for many needles in a long text.
+    """``[needle in haystack for needle in needles]``, fast for many needles in a long text
+    (see :class:`SubstringIndex`)."""
+    return SubstringIndex(haystack).contains(needles)
+
+
+class SubstringIndex:
+    """Exact ``needle in haystack`` for many needles, over one haystack.
 
     Short needles (at most 8 characters, and the alphabet's size to the power of the
     needle's length at most ``_TABLE_MAX``) are looked up in a table of every window of the
     haystack of their length, each window numbered exactly in the haystack's alphabet;
     identifiers are short and a squashed text has 36 characters, so most needles go this way.
-    Longer ones are hashed: see :func:`_hashed_contained_in`.
+    Longer ones are hashed (see :meth:`_hashed`). A batch too small to repay a pass over the
+    haystack is answered by plain ``in``. What several batches share (the alphabet, the
+    tables, the prefix hashes) is built once, on first need, so a caller may ask in batches
+    (:meth:`batches`) and stop when it knows enough.
     """
-    if len(haystack) * len(needles) < _BULK_MIN_WORK:
-        return [needle in haystack for needle in needles]
-    import numpy as np
 
-    codes = np.frombuffer(haystack.encode("utf-32-le"), dtype=np.uint32)
-    present = np.zeros(0x110000, dtype=bool)
-    present[codes] = True
-    alphabet = np.flatnonzero(present)
-    dense = (np.cumsum(present, dtype=np.int64) - 1)[codes]  # each character's alphabet rank
-    del present
-    rank = {chr(c): r for r, c in enumerate(alphabet.tolist())}
-    size, n = len(alphabet), len(haystack)
-    longest = 0  # the longest needle looked up in a table
-    while longest < _WINDOWS[0] and size ** (longest + 1) <= _TABLE_MAX:
-        longest += 1
-    result = [False] * len(needles)
-    tabled: dict[int, list[int]] = {}
-    hashed: list[int] = []
-    for index, needle in enumerate(needles):
-        length = len(needle)
-        if not length:
-            result[index] = True
-        elif length <= n:
-            if length <= longest:
-                tabled.setdefault(length, []).append(index)
+    def __init__(self, haystack: str) -> None:
+        self.haystack = haystack
+        self._tables: dict[int, Any] = {}
+
+    def _small(self, count: int) -> bool:
+        return len(self.haystack) * count < _BULK_MIN_WORK
+
+    @cached_property
+    def _alphabet(self) -> tuple[Any, dict[str, int], int, int]:
+        """Each haystack character's rank in its alphabet (an array), the ranks, the
+        alphabet's size and the longest needle a table serves."""
+        import numpy as np
+
+        codes = np.frombuffer(self.haystack.encode("utf-32-le"), dtype=np.uint32)
+        present = np.zeros(0x110000, dtype=bool)
+        present[codes] = True
+        alphabet = np.flatnonzero(present)
+        dense = (np.cumsum(present, dtype=np.int64) - 1)[codes]
+        rank = {chr(c): r for r, c in enumerate(alphabet.tolist())}
+        size = len(alphabet)
+        longest = 0
+        while longest < _WINDOWS[0] and size ** (longest + 1) <= _TABLE_MAX:
+            longest += 1
+        return dense, rank, size, longest
+
+    def _batch(self, length: int) -> int:
+        """The pass a needle of this length is looked up in: ``-length`` for a table, else
+        its hash window."""
+        return -length if length <= self._alphabet[3] else _window(length)
+
+    def _by_batch(self, needles: list[str]) -> dict[int, list[int]]:
+        """The positions of the non-empty needles no longer than the haystack, by batch."""
+        by_length: dict[int, list[int]] = {}
+        for index, length in enumerate(map(len, needles)):
+            by_length.setdefault(length, []).append(index)
+        grouped: dict[int, list[int]] = {}
+        for length, indexes in by_length.items():
+            if 0 < length <= len(self.haystack):
+                grouped.setdefault(self._batch(length), []).extend(indexes)
+        return grouped
+
+    def batches(self, needles: list[str]) -> list[list[str]]:
+        """``needles`` split into the batches :meth:`contains` answers with one pass each,
+        cheapest first: the tables, then the hash windows, most needles first (a single batch
+        when the work is small). Needles no pass needs (empty, or longer than the haystack)
+        come last."""
+        if self._small(len(needles)):
+            return [needles] if needles else []
+        grouped = self._by_batch(needles)
+        order = sorted(grouped, key=lambda b: (b >= 0, -len(grouped[b])))
+        batches = [[needles[i] for i in grouped[b]] for b in order]
+        if sum(map(len, batches)) < len(needles):
+            batches.append([n for n in needles if not 0 < len(n) <= len(self.haystack)])
+        return batches
+
+    def contains(self, needles: list[str]) -> list[bool]:
+        """``[needle in haystack for needle in needles]``."""
+        haystack = self.haystack
+        if self._small(len(needles)):
+            return [needle in haystack for needle in needles]
+        result = [not needle for needle in needles]  # the empty needle is in every text
+        for batch, indexes in self._by_batch(needles).items():
+            group = [needles[i] for i in indexes]
+            if self._small(len(group)):
+                found = [needle in haystack for needle in group]
+            elif batch < 0:
+                found = self._tabled(-batch, group)
             else:
-                hashed.append(index)
-    for length, indexes in tabled.items():
-        windows = dense[: n - length + 1].copy()
-        for offset in range(1, length):
-            windows *= size
-            windows += dense[offset : n - length + 1 + offset]
-        table = np.zeros(size**length, dtype=bool)
-        table[windows] = True
-        del windows
-        for index in indexes:
+                found = self._hashed(batch, group)
+            for index, hit in zip(indexes, found, strict=True):
+                result[index] = hit
+        return result
+
+    def _tabled(self, length: int, needles: list[str]) -> list[bool]:
+        """Needles of one length looked up in the table of the haystack's windows."""
+        import numpy as np
+
+        dense, rank, size, _ = self._alphabet
+        table = self._tables.get(length)
+        if table is None:
+            n = len(dense)
+            windows = dense[: n - length + 1].copy()
+            for offset in range(1, length):
+                windows *= size
+                windows += dense[offset : n - length + 1 + offset]
+            table = self._tables[length] = np.zeros(size**length, dtype=bool)
+            table[windows] = True
+        found = []
+        for needle in needles:
             number = 0
-            for char in needles[index]:
-                found = rank.get(char)
-                if found is None:
-                    break  # a character the haystack lacks
-                number = number * size + found
+            for char in needle:
+                known = rank.get(char)
+                if known is None:
+                    found.append(False)  # a character the haystack lacks
+                    break
+                number = number * size + known
             else:
-                result[index] = bool(table[number])
-    if hashed:
-        found_hashed = _hashed_contained_in([needles[i] for i in hashed], haystack)
-        for index, found in zip(hashed, found_hashed, strict=True):
-            result[index] = found
-    return result
+                found.append(bool(table[number]))
+        return found
 
+    @cached_property
+    def _prefix_hashes(self) -> tuple[Any, Any]:
+        """The haystack's prefix hashes and the inverse powers that turn their differences
+        into window hashes."""
+        import numpy as np
 
-def _hashed_contained_in(needles: list[str], haystack: str) -> list[bool]:
-    """:func:`contained_in` of non-empty needles no longer than the haystack, by hashing.
+        codes = np.frombuffer(self.haystack.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+        n = len(codes)
+        inverse = pow(_HASH_BASE, -1, 1 << 64)
+        with np.errstate(over="ignore"):
+            powers = np.cumprod(np.full(n, _HASH_BASE, dtype=np.uint64))
+            powers = np.concatenate(([np.uint64(1)], powers[:-1]))
+            inverse_powers = np.cumprod(np.full(n, inverse, dtype=np.uint64))
+            inverse_powers = np.concatenate(([np.uint64(1)], inverse_powers[:-1]))
+            prefix = np.concatenate(([np.uint64(0)], np.cumsum(codes * powers, dtype=np.uint64)))
+        return prefix, inverse_powers
 
-    Every window of the haystack is hashed once per window length (a rolling polynomial hash
-    in wrapping uint64 numpy arithmetic; needles longer than 8 characters are located by a
-    prefix of 8, 12, 16, 24 or 32 characters, so there are few lengths). A bit table of the
-    wanted hashes filters the windows before the exact hash lookup, and each window whose hash
-    equals a needle's (prefix) hash is then compared character for character, so the answer
-    is exact.
-    """
-    import numpy as np
+    def _hashed(self, length: int, needles: list[str]) -> list[bool]:
+        """Needles located by the hash of their first ``length`` characters.
 
-    codes = np.frombuffer(haystack.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-    n = len(codes)
-    inverse = pow(_HASH_BASE, -1, 1 << 64)
-    with np.errstate(over="ignore"):
-        powers = np.cumprod(np.full(n, _HASH_BASE, dtype=np.uint64))
-        powers = np.concatenate(([np.uint64(1)], powers[:-1]))
-        inverse_powers = np.cumprod(np.full(n, inverse, dtype=np.uint64))
-        inverse_powers = np.concatenate(([np.uint64(1)], inverse_powers[:-1]))
-        prefix = np.concatenate(([np.uint64(0)], np.cumsum(codes * powers, dtype=np.uint64)))
-    del codes, powers
-    small_powers = [pow(_HASH_BASE, i, 1 << 64) for i in range(_WINDOWS[-1])]
-    result = [False] * len(needles)
-    by_length: dict[int, dict[int, list[int]]] = {}
-    for index, needle in enumerate(needles):
-        length = _window(len(needle))
-        value = sum(map(operator.mul, map(ord, needle[:length]), small_powers)) & _MASK64
-        by_length.setdefault(length, {}).setdefault(value, []).append(index)
-    mask = np.uint64((1 << _FILTER_BITS) - 1)
-    for length, needle_hashes in by_length.items():
+        Every window of the haystack of that length is hashed (a rolling polynomial hash in
+        wrapping uint64 numpy arithmetic; needles longer than 8 characters are located by a
+        prefix of 8, 12, 16, 24 or 32 characters, so there are few lengths). A bit table of
+        the wanted hashes filters the windows before the exact hash lookup, and each window
+        whose hash equals a needle's prefix hash is then compared character for character,
+        so the answer is exact.
+        """
+        import numpy as np
+
+        haystack = self.haystack
+        prefix, inverse_powers = self._prefix_hashes
+        n = len(haystack)
+        small_powers = [pow(_HASH_BASE, i, 1 << 64) for i in range(length)]
+        needle_hashes: dict[int, list[int]] = {}
+        for index, needle in enumerate(needles):
+            value = sum(map(operator.mul, map(ord, needle[:length]), small_powers)) & _MASK64
+            needle_hashes.setdefault(value, []).append(index)
+        mask = np.uint64((1 << _FILTER_BITS) - 1)
         wanted = np.array(sorted(needle_hashes), dtype=np.uint64)
         table = np.zeros(1 << _FILTER_BITS, dtype=bool)
         table[wanted & mask] = True
@@ -275,10 +342,11 @@ def _hashed_contained_in(needles: list[str], haystack: str) -> list[bool]:
         values = np.array(list(needle_hashes), dtype=np.uint64)
         lows = np.searchsorted(hit_values, values, side="left").tolist()
         highs = np.searchsorted(hit_values, values, side="right").tolist()
+        found = [False] * len(needles)
         for group, low, high in zip(needle_hashes.values(), lows, highs, strict=True):
             for index in group:
-                result[index] = _occurs(needles[index], haystack, hit_positions, low, high)
-    return result
+                found[index] = _occurs(needles[index], haystack, hit_positions, low, high)
+        return found
 
 
 def _occurs(needle: str, haystack: str, positions: Any, low: int, high: int) -> bool:

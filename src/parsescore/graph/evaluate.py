@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from parsescore.errors import InputError
 from parsescore.graph.canon import (
+    SubstringIndex,
     canonical_identity_value,
     contained_in,
     digit_runs,
@@ -127,12 +128,12 @@ class IdentityIndex:
         for node in nodes:
             if enum_ids == "reference":  # node_key, without its per-node calls
                 node_cls = str(node.get("__class__") or node.get("label") or "")
-                values = tuple(
-                    [
-                        canonical_identity_value(name, node.get(name))
-                        for name in id_fields_by_class.get(node_cls, ())
-                    ]
-                )
+                names = id_fields_by_class.get(node_cls, ())
+                if len(names) == 1:  # the usual identity, without a comprehension
+                    name = names[0]
+                    values: tuple[str, ...] = (canonical_identity_value(name, node.get(name)),)
+                else:
+                    values = tuple([canonical_identity_value(n, node.get(n)) for n in names])
                 key: Key | None = (node_cls, values) if any(values) else None
             else:
                 key = node_key(node, id_fields_by_class, enum_ids)
@@ -183,22 +184,65 @@ def relaxed_pairs(truth_keys: list[Key], extracted_keys: list[Key]) -> list[tupl
     return pairs
 
 
+def _squash_canonical(value: str) -> str:
+    """:func:`squash` of a canonical identity value; most are ASCII alphanumerics already,
+    whose squashed form is their lower case."""
+    return value.lower() if value.isascii() and value.isalnum() else squash(value)
+
+
 def detect_synthetic_classes(truth_keys: list[Key], source_squashed: str) -> set[str]:
-    """Classes whose truth identifiers are mostly (≥ half) absent from the source text.
+    """Classes whose truth identifiers are mostly (< half found) absent from the source text.
 
     A key is found when any canonical value, squashed and at least 3 characters long, occurs in
-    the squashed source.
+    the squashed source. The values are looked up in the source index's batches, cheapest
+    first, and only while some class of theirs is undecided: a class is decided once half its
+    keys are found, or once too few keys are left unsettled to reach half.
     """
     per_key = [
-        [squashed for v in values if v and len(squashed := squash(v)) >= 3]
+        {squashed for v in values if v and len(squashed := _squash_canonical(v)) >= 3}
         for _, values in truth_keys
     ]
-    flat = sorted({c for candidates in per_key for c in candidates})
-    present = dict(zip(flat, contained_in(flat, source_squashed), strict=True))
-    hits: dict[str, list[bool]] = {}
-    for (cls, _), candidates in zip(truth_keys, per_key, strict=True):
-        hits.setdefault(cls, []).append(any(present[c] for c in candidates))
-    return {cls for cls, found in hits.items() if found and sum(found) / len(found) < 0.5}
+    keys_of: dict[str, list[int]] = {}
+    for index, candidates in enumerate(per_key):
+        for candidate in candidates:
+            keys_of.setdefault(candidate, []).append(index)
+    classes = [cls for cls, _ in truth_keys]
+    # per class: [keys, keys found, keys not found that still have values to look up]
+    tally: dict[str, list[int]] = {}
+    for cls, candidates in zip(classes, per_key, strict=True):
+        counts = tally.setdefault(cls, [0, 0, 0])
+        counts[0] += 1
+        counts[2] += bool(candidates)
+    unchecked = [len(candidates) for candidates in per_key]
+    found = [False] * len(truth_keys)
+
+    def undecided(cls: str) -> bool:
+        total, hits, open_keys = tally[cls]
+        return 2 * hits < total <= 2 * (hits + open_keys)
+
+    source = SubstringIndex(source_squashed)
+    for batch in source.batches(sorted(keys_of)):
+        open_classes = {cls for cls in tally if undecided(cls)}
+        if not open_classes:
+            break
+        live = (
+            batch
+            if len(open_classes) == len(tally)
+            else [c for c in batch if any(classes[k] in open_classes for k in keys_of[c])]
+        )
+        for candidate, hit in zip(live, source.contains(live), strict=True):
+            for k in keys_of[candidate]:
+                if found[k]:
+                    continue
+                counts = tally[classes[k]]
+                unchecked[k] -= 1
+                if hit:
+                    found[k] = True
+                    counts[1] += 1
+                    counts[2] -= 1
+                elif not unchecked[k]:
+                    counts[2] -= 1
+    return {cls for cls, (total, hits, _) in tally.items() if 2 * hits < total}
 
 
 _Scalar = str | int | float
