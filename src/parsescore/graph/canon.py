@@ -202,7 +202,7 @@ class SubstringIndex:
         import numpy as np
 
         codes = np.frombuffer(self.haystack.encode("utf-32-le"), dtype=np.uint32)
-        present = np.zeros(0x110000, dtype=bool)
+        present = np.zeros(int(codes.max()) + 1 if len(codes) else 1, dtype=bool)
         present[codes] = True
         alphabet = np.flatnonzero(present)
         dense = (np.cumsum(present, dtype=np.int64) - 1)[codes]
@@ -294,15 +294,19 @@ class SubstringIndex:
         into window hashes."""
         import numpy as np
 
-        codes = np.frombuffer(self.haystack.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+        codes = np.frombuffer(self.haystack.encode("utf-32-le"), dtype=np.uint32)
         n = len(codes)
-        inverse = pow(_HASH_BASE, -1, 1 << 64)
-        with np.errstate(over="ignore"):
-            powers = np.cumprod(np.full(n, _HASH_BASE, dtype=np.uint64))
-            powers = np.concatenate(([np.uint64(1)], powers[:-1]))
-            inverse_powers = np.cumprod(np.full(n, inverse, dtype=np.uint64))
-            inverse_powers = np.concatenate(([np.uint64(1)], inverse_powers[:-1]))
-            prefix = np.concatenate(([np.uint64(0)], np.cumsum(codes * powers, dtype=np.uint64)))
+        with np.errstate(over="ignore"):  # few arrays, computed in place
+            powers = np.full(n, _HASH_BASE, dtype=np.uint64)
+            powers[0] = 1
+            np.cumprod(powers, out=powers)
+            prefix = np.zeros(n + 1, dtype=np.uint64)
+            np.multiply(codes, powers, out=prefix[1:])
+            np.cumsum(prefix[1:], out=prefix[1:])
+            del powers
+            inverse_powers = np.full(n, pow(_HASH_BASE, -1, 1 << 64), dtype=np.uint64)
+            inverse_powers[0] = 1
+            np.cumprod(inverse_powers, out=inverse_powers)
         return prefix, inverse_powers
 
     def _hashed(self, length: int, needles: list[str]) -> list[bool]:
