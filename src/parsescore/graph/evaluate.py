@@ -805,15 +805,20 @@ def _summarise_edges(
         label = str(edge.get("label", ""))
         named.add(source)
         named.add(target)
-        # fan-out counts sources by identity key, unkeyed ones by their raw id
+        # fan-out counts sources by identity key (its code: one per key, and an int never
+        # equals a raw id), unkeyed ones by their raw id
         counts = per_label.get(label)
         if counts is None:
             counts = per_label[label] = {}
-        by = id_to_key.get(source) or source
+        source_code = node_codes.get(source)
+        by = source if source_code is None else source_code
         counts[by] = counts.get(by, 0) + 1
-        source_code, target_code = node_codes.get(source), node_codes.get(target)
-        if source_code is not None and target_code is not None:
-            rows.append((label_codes.setdefault(label, len(label_codes)), source_code, target_code))
+        if source_code is not None:
+            target_code = node_codes.get(target)
+            if target_code is not None:
+                rows.append(
+                    (label_codes.setdefault(label, len(label_codes)), source_code, target_code)
+                )
     fanout = {
         label: {
             "total": (total := sum(counts.values())),
