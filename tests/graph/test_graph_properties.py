@@ -240,7 +240,7 @@ def test_text_fingerprint_is_the_json_encoding(data: dict[str, Any]) -> None:
 def test_containment_by_rarest_window_equals_every_pair(
     needles: list[str], texts: list[str]
 ) -> None:
-    from parsescore.graph.evaluate import _contained
+    from parsescore.graph.evaluate import _contained, _Windows
 
     expected = sorted(
         (i, j)
@@ -248,7 +248,7 @@ def test_containment_by_rarest_window_equals_every_pair(
         for j, text in enumerate(texts)
         if needle != text and needle in text
     )
-    assert sorted(_contained(needles, texts)) == expected
+    assert sorted(_contained(_Windows(needles), _Windows(texts))) == expected
 
 
 @settings(max_examples=300, deadline=None)

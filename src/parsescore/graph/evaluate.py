@@ -356,9 +356,28 @@ def _gram_hashes(texts: list[str]) -> Any:
     return hashes[inside]
 
 
-def _contained(needles: list[str], texts: list[str]) -> list[tuple[int, int]]:
-    """``(i, j)`` for every ``needles[i]`` inside a different ``texts[j]`` (all distinct, at
-    least ``GRAM`` characters long).
+class _Windows:
+    """Distinct texts of at least ``GRAM`` characters with the hash of each of their windows,
+    computed once for containment both ways between two sets of texts."""
+
+    def __init__(self, texts: list[str]) -> None:
+        import numpy as np
+
+        self.texts = texts
+        self.hashes = _gram_hashes(texts)
+        self.counts = np.fromiter(map(len, texts), np.int64, len(texts)) - (GRAM - 1)
+
+    @cached_property
+    def sorted(self) -> tuple[Any, Any]:
+        """The window hashes sorted, and the text each comes from."""
+        import numpy as np
+
+        order = np.argsort(self.hashes)
+        return self.hashes[order], np.repeat(np.arange(len(self.texts)), self.counts)[order]
+
+
+def _contained(needles: _Windows, texts: _Windows) -> list[tuple[int, int]]:
+    """``(i, j)`` for every ``needles.texts[i]`` inside a different ``texts.texts[j]``.
 
     A text holding a needle holds each of its windows of ``GRAM`` characters, so the
     candidates of a needle are the texts holding its rarest window (found through sorted
@@ -367,28 +386,28 @@ def _contained(needles: list[str], texts: list[str]) -> list[tuple[int, int]]:
     """
     import numpy as np
 
-    window_counts = np.fromiter((len(t) - GRAM + 1 for t in texts), np.int64, len(texts))
-    hashes = _gram_hashes(texts)
-    order = np.argsort(hashes)  # candidates are checked as a set: their order is free
-    sorted_hashes, owners = hashes[order], np.repeat(np.arange(len(texts)), window_counts)[order]
-    wanted = _gram_hashes(needles)
+    sorted_hashes, owners = texts.sorted
+    wanted = needles.hashes
+    if not len(wanted) or not len(sorted_hashes):
+        return []
     low = np.searchsorted(sorted_hashes, wanted, side="left")
     counts = np.searchsorted(sorted_hashes, wanted, side="right") - low
-    per_needle = np.fromiter((len(n) - GRAM + 1 for n in needles), np.int64, len(needles))
-    firsts = np.cumsum(per_needle) - per_needle
+    firsts = np.cumsum(needles.counts) - needles.counts
     n_wanted = len(wanted)
     rarest = np.minimum.reduceat(counts * n_wanted + np.arange(n_wanted), firsts) % n_wanted
+    sizes = counts[rarest]
+    # every (needle, text) candidate: the owners of each needle's run of rarest-window hits
+    which = np.repeat(np.arange(len(needles.texts)), sizes)
+    runs = np.repeat(low[rarest] - (np.cumsum(sizes) - sizes), sizes) + np.arange(len(which))
+    n_texts = len(texts.texts)
+    candidates = np.unique(which * n_texts + owners[runs])
     pairs: list[tuple[int, int]] = []
-    for i, start, size in zip(
-        range(len(needles)), low[rarest].tolist(), counts[rarest].tolist(), strict=True
-    ):
-        if not size:
-            continue  # some window of the needle is in no text
-        needle = needles[i]
-        for j in set(owners[start : start + size].tolist()):
-            text = texts[j]
-            if text != needle and needle in text:
-                pairs.append((i, j))
+    needle_texts, other_texts = needles.texts, texts.texts
+    needle_index, text_index = np.divmod(candidates, n_texts)
+    for i, j in zip(needle_index.tolist(), text_index.tolist(), strict=True):
+        needle, text = needle_texts[i], other_texts[j]
+        if text != needle and needle in text:
+            pairs.append((i, j))
     return pairs
 
 
@@ -463,8 +482,13 @@ def _contributions(
     for name, texts in truth_texts.items():
         others = extracted_texts.get(name)
         if others:
-            contained.update((name, texts[i], others[j]) for i, j in _contained(texts, others))
-            contained.update((name, texts[j], others[i]) for i, j in _contained(others, texts))
+            truth_windows, other_windows = _Windows(texts), _Windows(others)
+            contained.update(
+                (name, texts[i], others[j]) for i, j in _contained(truth_windows, other_windows)
+            )
+            contained.update(
+                (name, texts[j], others[i]) for i, j in _contained(other_windows, truth_windows)
+            )
     for name, a, b in contained:
         strong = min(len(a), len(b)) >= STRONG_CONTAINMENT_CHARS
         add(exact_t[name, a], exact_e[name, b], 2 if strong else 1)
