@@ -1115,17 +1115,22 @@ def build_report(
 
     got_fanout, truth_fanout = got_summary.fanout, truth_summary.fanout
 
-    empty_identity = []
+    empty_identity: list[str] = []  # nodes whose class has id fields, none of them filled
+    orphans: list[str] = []  # nodes no edge names
+    id_fields, referenced = matching.id_fields_by_class, got_summary.named_ids
     for node in matching.extracted.nodes:
-        names = matching.id_fields_by_class.get(str(node.get("__class__") or ""), [])
-        if names and not any(is_filled(node.get(n)) for n in names):
-            empty_identity.append(str(node.get("id")))
-    referenced = got_summary.named_ids
-    orphans = [
-        node_id
-        for node_id in (str(n.get("id")) for n in matching.extracted.nodes)
-        if node_id not in referenced
-    ]
+        node_id = str(node.get("id"))
+        if node_id not in referenced:
+            orphans.append(node_id)
+        names = id_fields.get(str(node.get("__class__") or ""))
+        if not names:
+            continue
+        for name in names:
+            value = node.get(name)  # is_filled, with None and plain strings answered inline
+            if value is not None and (value.strip() if type(value) is str else is_filled(value)):
+                break
+        else:
+            empty_identity.append(node_id)
 
     def joined(key: Key) -> str:
         return " / ".join(key[1])
