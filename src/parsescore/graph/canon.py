@@ -64,12 +64,15 @@ def normalise_entity_name(raw: Any) -> str:
     text = drop_accents(raw).strip()
     if not text:
         return ""
-    for article in _LEADING_ARTICLES:
-        if text.startswith(article):
-            text = text[len(article) :].strip()
-            break
+    if text.startswith(_LEADING_ARTICLES):
+        for article in _LEADING_ARTICLES:
+            if text.startswith(article):
+                text = text[len(article) :].strip()
+                break
     if text in _BARE_ARTICLES:
         return ""
+    if "s" not in text:  # no possessive to drop: the words as they are
+        return "_".join(filter(None, _WORD_SEPARATORS.split(text))).upper()
     words: list[str] = []
     for word in _WORD_SEPARATORS.split(text):
         if word.endswith("'s") or (len(word) >= 2 and word[-2:] == "\u2019s"):
