@@ -98,6 +98,8 @@ def canonical_identity_value(field: str, value: Any) -> str:
 
 
 def _alphanumeric(raw: str) -> str:
+    if raw.isalnum() and raw.isascii():  # a number or a code: already its own form, cased
+        return raw.lower()
     text = raw.strip()
     if not text:
         return ""
