@@ -210,7 +210,8 @@ class SubstringIndex:
         present = np.zeros(int(codes.max()) + 1 if len(codes) else 1, dtype=bool)
         present[codes] = True
         alphabet = np.flatnonzero(present)
-        dense = (np.cumsum(present, dtype=np.int64) - 1)[codes]
+        # int32: a window's number stays below _TABLE_MAX (2**24)
+        dense = (np.cumsum(present, dtype=np.int32) - 1)[codes]
         rank = {chr(c): r for r, c in enumerate(alphabet.tolist())}
         size = len(alphabet)
         longest = 0
@@ -339,7 +340,8 @@ class SubstringIndex:
         table = np.zeros(1 << _FILTER_BITS, dtype=bool)
         table[wanted & mask] = True
         with np.errstate(over="ignore"):
-            windows = (prefix[length:] - prefix[:-length]) * inverse_powers[: n - length + 1]
+            windows = np.subtract(prefix[length:], prefix[:-length])
+            windows *= inverse_powers[: n - length + 1]
         maybe = np.nonzero(table[windows & mask])[0]
         candidates = windows[maybe]
         del windows
