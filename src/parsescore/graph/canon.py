@@ -7,7 +7,6 @@ whether two nodes match).
 
 from __future__ import annotations
 
-import operator
 import re
 import unicodedata
 from functools import cached_property, lru_cache
@@ -157,7 +156,6 @@ def strip_markup(text: str) -> str:
 
 
 _HASH_BASE = 1_000_003  # odd, hence invertible modulo 2**64
-_MASK64 = (1 << 64) - 1
 _BULK_MIN_WORK = 20_000_000
 """Below this many haystack characters × needles, plain ``in`` is faster than hashing."""
 _WINDOWS = (8, 12, 16, 24, 32)
@@ -201,23 +199,24 @@ class SubstringIndex:
         return len(self.haystack) * count < _BULK_MIN_WORK
 
     @cached_property
-    def _alphabet(self) -> tuple[Any, dict[str, int], int, int]:
-        """Each haystack character's rank in its alphabet (an array), the ranks, the
-        alphabet's size and the longest needle a table serves."""
+    def _alphabet(self) -> tuple[Any, Any, int, int]:
+        """Each haystack character's rank in its alphabet, the rank of every code point up
+        to the largest in the haystack (-1 for those it lacks), the alphabet's size and the
+        longest needle a table serves."""
         import numpy as np
 
-        codes = np.frombuffer(self.haystack.encode("utf-32-le"), dtype=np.uint32)
+        codes = _code_points(self.haystack)
         present = np.zeros(int(codes.max()) + 1 if len(codes) else 1, dtype=bool)
         present[codes] = True
-        alphabet = np.flatnonzero(present)
         # int32: a window's number stays below _TABLE_MAX (2**24)
-        dense = (np.cumsum(present, dtype=np.int32) - 1)[codes]
-        rank = {chr(c): r for r, c in enumerate(alphabet.tolist())}
-        size = len(alphabet)
+        ranks = np.cumsum(present, dtype=np.int32) - 1
+        ranks[~present] = -1
+        dense = ranks[codes]
+        size = int(present.sum())
         longest = 0
         while longest < _WINDOWS[0] and size ** (longest + 1) <= _TABLE_MAX:
             longest += 1
-        return dense, rank, size, longest
+        return dense, ranks, size, longest
 
     def _batch(self, length: int) -> int:
         """The pass a needle of this length is looked up in: ``-length`` for a table, else
@@ -271,7 +270,7 @@ class SubstringIndex:
         """Needles of one length looked up in the table of the haystack's windows."""
         import numpy as np
 
-        dense, rank, size, _ = self._alphabet
+        dense, ranks, size, _ = self._alphabet
         table = self._tables.get(length)
         if table is None:
             n = len(dense)
@@ -281,17 +280,17 @@ class SubstringIndex:
                 windows += dense[offset : n - length + 1 + offset]
             table = self._tables[length] = np.zeros(size**length, dtype=bool)
             table[windows] = True
-        found = []
-        for needle in needles:
-            number = 0
-            for char in needle:
-                known = rank.get(char)
-                if known is None:
-                    found.append(False)  # a character the haystack lacks
-                    break
-                number = number * size + known
-            else:
-                found.append(bool(table[number]))
+        # Each needle numbered as the windows are, all at once (a row of character ranks
+        # per needle); a needle with a character the haystack lacks is not in it.
+        chars = _code_points("".join(needles)).reshape(len(needles), length)
+        needle_ranks = ranks[np.minimum(chars, len(ranks) - 1)]
+        needle_ranks[chars >= len(ranks)] = -1
+        known = (needle_ranks >= 0).all(axis=1)
+        numbers = np.zeros(len(needles), dtype=np.int64)
+        for column in needle_ranks.T:
+            numbers *= size
+            numbers += column
+        found: list[bool] = (known & table[np.where(known, numbers, 0)]).tolist()
         return found
 
     @cached_property
@@ -300,7 +299,7 @@ class SubstringIndex:
         into window hashes."""
         import numpy as np
 
-        codes = np.frombuffer(self.haystack.encode("utf-32-le"), dtype=np.uint32)
+        codes = _code_points(self.haystack)
         n = len(codes)
         with np.errstate(over="ignore"):  # few arrays, computed in place
             powers = np.full(n, _HASH_BASE, dtype=np.uint64)
@@ -330,10 +329,12 @@ class SubstringIndex:
         haystack = self.haystack
         prefix, inverse_powers = self._prefix_hashes
         n = len(haystack)
-        small_powers = [pow(_HASH_BASE, i, 1 << 64) for i in range(length)]
+        powers = np.array([pow(_HASH_BASE, i, 1 << 64) for i in range(length)], dtype=np.uint64)
+        prefixes = _code_points("".join([needle[:length] for needle in needles]))
+        with np.errstate(over="ignore"):  # each needle's prefix hash, all at once
+            values = (prefixes.reshape(len(needles), length) * powers).sum(axis=1, dtype=np.uint64)
         needle_hashes: dict[int, list[int]] = {}
-        for index, needle in enumerate(needles):
-            value = sum(map(operator.mul, map(ord, needle[:length]), small_powers)) & _MASK64
+        for index, value in enumerate(values.tolist()):
             needle_hashes.setdefault(value, []).append(index)
         mask = np.uint64((1 << _FILTER_BITS) - 1)
         wanted = np.array(sorted(needle_hashes), dtype=np.uint64)
@@ -358,6 +359,13 @@ class SubstringIndex:
             for index in group:
                 found[index] = _occurs(needles[index], haystack, hit_positions, low, high)
         return found
+
+
+def _code_points(text: str) -> Any:
+    """The code points of ``text`` as a uint32 array."""
+    import numpy as np
+
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
 
 
 def _occurs(needle: str, haystack: str, positions: Any, low: int, high: int) -> bool:
