@@ -184,12 +184,6 @@ def relaxed_pairs(truth_keys: list[Key], extracted_keys: list[Key]) -> list[tupl
     return pairs
 
 
-def _squash_canonical(value: str) -> str:
-    """:func:`squash` of a canonical identity value; most are ASCII alphanumerics already,
-    whose squashed form is their lower case."""
-    return value.lower() if value.isascii() and value.isalnum() else squash(value)
-
-
 def detect_synthetic_classes(truth_keys: list[Key], source_squashed: str) -> set[str]:
     """Classes whose truth identifiers are mostly (< half found) absent from the source text.
 
@@ -199,7 +193,7 @@ def detect_synthetic_classes(truth_keys: list[Key], source_squashed: str) -> set
     keys are found, or once too few keys are left unsettled to reach half.
     """
     per_key = [
-        {squashed for v in values if v and len(squashed := _squash_canonical(v)) >= 3}
+        {squashed for v in values if v and len(squashed := squash(v)) >= 3}
         for _, values in truth_keys
     ]
     keys_of: dict[str, list[int]] = {}
