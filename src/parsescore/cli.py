@@ -8,9 +8,12 @@ with one ``error: …`` line on stderr and exit status 2, never a traceback.
 
 from __future__ import annotations
 
+import functools
 import sys
+import typing
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -18,7 +21,9 @@ from parsescore import __version__
 from parsescore.cli_common import ForceOption
 from parsescore.kinds import kinds
 
-__all__ = ["build_app", "main", "one_line"]
+__all__ = ["App", "build_app", "guard_outputs", "main", "one_line", "path_parameters"]
+
+CommandFunction = TypeVar("CommandFunction", bound=Callable[..., Any])
 
 #: Exceptions that mean bad input (files, values, options) rather than a bug.
 INPUT_ERRORS = (ValueError, TypeError, OSError, RuntimeError, KeyError)
@@ -30,10 +35,10 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-def build_app() -> typer.Typer:
+def build_app() -> App:
     """The whole CLI: every registered kind's commands, then compare, schema, report, demo and
     the predict commands. Help texts are shown as written (no markup: ``[cell]`` stays)."""
-    app = typer.Typer(
+    app = App(
         name="parsescore",
         help="Score parsed "
         + ", ".join(kind.title.lower() for kind in kinds())
@@ -94,14 +99,20 @@ def _error(message: str, hint: str = "") -> None:
     sys.stderr.flush()
 
 
-def _click_errors() -> tuple[type[Exception], type[Exception]]:
-    """The usage-error and base-error classes of the click that typer runs on (typer ≥ 0.22
-    ships its own copy of click)."""
-    try:
-        from typer._click import exceptions
-    except ImportError:  # pragma: no cover - typer on the click package
-        from click import exceptions  # type: ignore[no-redef]
-    return exceptions.UsageError, exceptions.ClickException
+def _framework_error(exc: BaseException) -> tuple[int, str] | None:
+    """``(exit status, message)`` when ``exc`` is an error of the command-line framework (a
+    usage error, a bad value), else None.
+
+    typer has run on the click package and on its own copy of click, so the classes differ
+    between releases; their documented interface does not: ``exit_code`` and
+    ``format_message()`` (a usage error exits with 2).
+    """
+    code = getattr(exc, "exit_code", None)
+    message = getattr(exc, "format_message", None)
+    if isinstance(code, int) and callable(message):
+        text = message()
+        return code, text if isinstance(text, str) else str(exc)
+    return None
 
 
 def _paths(value: Any) -> list[Path]:
@@ -109,18 +120,31 @@ def _paths(value: Any) -> list[Path]:
     return [Path(v) for v in values if isinstance(v, str | Path) and str(v)]
 
 
-def _guard_outputs(command: Any) -> None:
-    """Wrap a command so that it refuses, before it runs, to write over one of its inputs
-    (:func:`parsescore.cli_common.check_not_inputs`): path options named in
-    ``OUTPUT_OPTIONS`` are outputs; other path options, and text options naming an existing
-    file, are inputs."""
+def _names_a_path(annotation: Any) -> bool:
+    """Whether a parameter's type (``Path``, ``Path | None``, ``list[Path]``, inside
+    ``Annotated``) holds a path."""
+    if annotation is Path:
+        return True
+    return any(_names_a_path(arg) for arg in typing.get_args(annotation))
+
+
+def path_parameters(function: Callable[..., Any]) -> frozenset[str]:
+    """The parameters of a command function whose type is a path (read from the function's own
+    type hints, not from the CLI framework's objects)."""
+    hints = typing.get_type_hints(function, include_extras=True)
+    return frozenset(name for name, hint in hints.items() if _names_a_path(hint))
+
+
+def guard_outputs(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` refusing, before it runs, to write over one of its inputs
+    (:func:`parsescore.cli_common.check_not_inputs`): path parameters named in
+    ``OUTPUT_OPTIONS`` are outputs; other path parameters, and text parameters naming an
+    existing file, are inputs. The wrapper keeps the signature (typer reads it)."""
     from parsescore.cli_common import OUTPUT_OPTIONS, check_not_inputs
 
-    callback = command.callback
-    if callback is None:
-        return
-    path_options = {p.name for p in command.params if "Path" in type(p.type).__name__}
+    path_options = path_parameters(function)
 
+    @functools.wraps(function)
     def guarded(**params: Any) -> Any:
         inputs: dict[str, list[Path]] = {}
         outputs: dict[str, list[Path]] = {}
@@ -133,35 +157,59 @@ def _guard_outputs(command: Any) -> None:
             else:
                 inputs[name] = [p for p in paths if p.is_file()]
         check_not_inputs(inputs, outputs)
-        return callback(**params)
+        return function(**params)
 
-    command.callback = guarded
+    return guarded
+
+
+class App(typer.Typer):
+    """The parsescore app: every command it registers is guarded (:func:`guard_outputs`), and
+    :attr:`functions` maps each command's name to its function (for help texts and tests,
+    without reading the CLI framework's objects)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.functions: dict[str, Callable[..., Any]] = {}
+
+    def command(self, *args: Any, **kwargs: Any) -> Callable[[CommandFunction], CommandFunction]:
+        register = super().command(*args, **kwargs)
+        name = args[0] if args else kwargs.get("name")
+
+        def decorator(function: CommandFunction) -> CommandFunction:
+            register(guard_outputs(function))
+            self.functions[name or function.__name__.lower().replace("_", "-")] = function
+            return function
+
+        return decorator
 
 
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app; bad input is one ``error:`` line and exit status 2."""
-    usage_error, click_error = _click_errors()
-    command = typer.main.get_command(build_app())
-    for subcommand in getattr(command, "commands", {}).values():
-        _guard_outputs(subcommand)
+    args = list(sys.argv[1:] if argv is None else argv)
+    app = build_app()
     try:
-        code: Any = command.main(args=argv, prog_name="parsescore", standalone_mode=False)
+        # bare ``parsescore`` shows the help (not a usage error holding the whole help)
+        code: Any = app(args=args or ["--help"], prog_name="parsescore", standalone_mode=False)
     except typer.Abort:
         _error("interrupted")
         sys.exit(130)
     except typer.Exit as stop:
         sys.exit(stop.exit_code)
-    except usage_error as exc:
-        context = getattr(exc, "ctx", None)
-        path = context.command_path if context is not None else "parsescore"
-        _error(exc.format_message(), f"see: {path} --help")  # type: ignore[attr-defined]
-        sys.exit(2)
-    except click_error as exc:
-        _error(exc.format_message())  # type: ignore[attr-defined]
-        sys.exit(getattr(exc, "exit_code", 1))
-    except INPUT_ERRORS as exc:
-        _error(str(exc))
-        sys.exit(2)
+    except Exception as exc:
+        framework = _framework_error(exc)
+        if framework is not None:
+            status, message = framework
+            hint = ""
+            if status == 2:  # a usage error: say where the command's help is
+                context = getattr(exc, "ctx", None)
+                path = getattr(context, "command_path", None) or "parsescore"
+                hint = f"see: {path} --help"
+            _error(message, hint)
+            sys.exit(status)
+        if isinstance(exc, INPUT_ERRORS):
+            _error(str(exc))
+            sys.exit(2)
+        raise
     sys.exit(code if isinstance(code, int) else 0)
 
 
