@@ -21,11 +21,11 @@ $(BIN)/python:
 
 # --inexact: keep uv itself (and the other extra's packages) in the venv
 $(VENV)/.installed-demo: pyproject.toml uv.lock | $(BIN)/python
-	$(UV) sync --quiet --frozen --inexact --extra plot
+	$(UV) sync --quiet --locked --inexact --extra plot
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml uv.lock | $(BIN)/python
-	$(UV) sync --quiet --frozen --inexact --extra test --extra plot
+	$(UV) sync --quiet --locked --inexact --extra test --extra plot
 	touch $@ $(VENV)/.installed-demo
 
 demo: $(VENV)/.installed-demo
