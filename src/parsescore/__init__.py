@@ -5,6 +5,7 @@ Every kind (``parsescore.kinds.kind_names()``) is scored the same way::
     import parsescore
 
     result = parsescore.evaluate(kind, truth, pred, **options)
+    parsescore.score_pair(kind, truth_text, answer_text, **options)  # one pair: its metrics
     result.totals, result.items, result.to_dataframe(), result.to_csv()
     result.write("result.json")  # parsescore.load_result reads it back
 """
@@ -17,12 +18,13 @@ from parsescore.lazy import lazy_exports
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from parsescore.api import evaluate
+    from parsescore.api import evaluate, score_pair
     from parsescore.kinds import Kind, Metric, get_kind, register_kind
     from parsescore.results import Result, load_result, load_results
 
 _EXPORTS = {
     "evaluate": "parsescore.api",
+    "score_pair": "parsescore.api",
     "Kind": "parsescore.kinds",
     "Metric": "parsescore.kinds",
     "get_kind": "parsescore.kinds",
@@ -42,5 +44,6 @@ __all__ = [
     "load_result",
     "load_results",
     "register_kind",
+    "score_pair",
 ]
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -13,16 +13,20 @@ from parsescore.errors import InputError
 from parsescore.kinds import get_kind, resolved
 from parsescore.results import Result
 
-__all__ = ["evaluate"]
+__all__ = ["PAIR_ID", "evaluate", "score_pair"]
+
+#: The id of the one item :func:`score_pair` scores.
+PAIR_ID = "pair"
 
 
 def evaluate(kind: str, truth: Any, pred: Any, **options: Any) -> Result:
     """Score the predictions ``pred`` against the ground truth ``truth`` as ``kind`` does.
 
     ``truth`` and ``pred`` are what the kind's command takes as ``--truth`` / ``--pred``
-    (files or folders; a kind may take a list of prediction folders). ``options`` are the
-    kind's own keyword options (``parsescore <kind> --help`` lists them as flags; e.g.
-    ``threshold=0.3``); ``name`` names the system.
+    (files or folders; a kind may take a list of prediction folders), or, for every kind,
+    ``{item id: text}`` mappings (the texts of the truth files and of the answers).
+    ``options`` are the kind's own keyword options (``parsescore <kind> --help`` lists them
+    as flags; e.g. ``threshold=0.3``); ``name`` names the system.
     An option the kind does not have is an error naming the ones it has.
 
     ::
@@ -41,3 +45,22 @@ def evaluate(kind: str, truth: Any, pred: Any, **options: Any) -> Result:
         raise InputError(f"{kind}: {exc}; its options: {', '.join(known)}") from None
     result: Result = scorer(truth, pred, **options)
     return result
+
+
+def score_pair(kind: str, truth: str, answer: str, **options: Any) -> dict[str, float]:
+    """The metrics of one answer against its truth, both given as text: exactly what a dataset
+    of that one item gives it (``evaluate(kind, {id: truth}, {id: answer})``), like
+    ``jiwer.wer(reference, hypothesis)`` or scikit-learn's metrics.
+
+    ``options`` are the kind's own (``format``-like options included); an answer its reader
+    refuses scores as the kind's worst with ``readable`` 0.0 (``strict=True`` raises instead).
+
+    ::
+
+        score_pair("sequence", "@startuml\\nA -> B : hi\\n@enduml", answer_text)
+    """
+    scorer = resolved(get_kind(kind).evaluate)
+    if "quiet" in inspect.signature(scorer).parameters:
+        options.setdefault("quiet", True)
+    result = evaluate(kind, {PAIR_ID: truth}, {PAIR_ID: answer}, **options)
+    return dict(result.items[PAIR_ID])

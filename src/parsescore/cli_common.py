@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FOLDER_MARKER",
     "OUTPUT_OPTIONS",
+    "AllowMissingOption",
     "CacheOption",
     "CsvOption",
     "DaskSchedulerOption",
@@ -35,11 +36,13 @@ __all__ = [
     "ResamplesOption",
     "ResultOption",
     "SeedOption",
+    "StrictOption",
     "announce",
     "check_not_inputs",
     "console",
     "output_folder",
     "per_system_paths",
+    "print_answers",
     "warn",
     "wide_console",
     "write_outputs",
@@ -89,6 +92,22 @@ CsvOption = Annotated[
     ),
 ]
 
+
+StrictOption = Annotated[
+    bool,
+    typer.Option(
+        "--strict",
+        help="Stop at the first unreadable answer (exit 2) instead of scoring it as missing.",
+    ),
+]
+AllowMissingOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-missing",
+        help="Score only the items that have an answer (default: a missing answer scores as an "
+        "empty one).",
+    ),
+]
 
 ForceOption = Annotated[
     bool,
@@ -191,6 +210,27 @@ def warn(err: Console, message: str) -> None:
     from rich.markup import escape
 
     err.print(f"[yellow]warning:[/] {escape(message)}", highlight=False)
+
+
+def print_answers(result: Result, out: Console) -> None:
+    """The line every dataset summary ends with: how many answers were readable, and how many
+    were unreadable, missing or read from a fenced block (:mod:`parsescore.coverage`); then the
+    result's warnings on stderr. Nothing when the result records no answers."""
+    from parsescore.coverage import READABLE
+
+    readable = result.totals.get(READABLE.name)
+    if readable is not None:
+        facts = result.dataset
+        parts = [f"{READABLE.label} {READABLE.show(readable)}"]
+        for key, what in (("unreadable", "unreadable"), ("missing", "missing")):
+            if facts.get(key):
+                parts.append(f"{len(facts[key])} {what}")
+        if facts.get("fenced"):
+            parts.append(f"{len(facts['fenced'])} read from a fenced block")
+        out.print("; ".join(parts), highlight=False, markup=False, soft_wrap=True)
+    err = console(stderr=True)
+    for message in result.warnings:
+        warn(err, message)
 
 
 def per_system_paths(path: Path, names: Sequence[str]) -> list[Path]:

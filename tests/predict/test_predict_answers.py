@@ -15,7 +15,6 @@ from parsescore.errors import InputError
 from parsescore.flowchart.load import load_pred_diagrams, validate_pred_diagram_sources
 from parsescore.flowchart.predict import FLOWCHART_SCHEMA
 from parsescore.predict import AnswerError, accept_answer, default_prompt
-from parsescore.predict.answers import unwrap_fences
 from parsescore.predict.inputs import find_images, load_captions, render_prompt
 from parsescore.sequence.parser import parse_plantuml
 from parsescore.table.tree import parse_table_tree
@@ -25,25 +24,6 @@ NODE = {"node_number": 1, "text": "Screened (n = 10)", "labels": ["Enrolment"], 
 
 def flowchart_answer(**changes: object) -> str:
     return json.dumps({"nodes": [NODE | changes], "additional_texts": []})
-
-
-@pytest.mark.parametrize(
-    ("answer", "body"),
-    [
-        ("plain", "plain"),
-        ("```\nx\n```", "x\n"),
-        ("```json\n{}\n```", "{}\n"),
-        ("Sure! Here it is:\n\n```plantuml\n@startuml\nA -> B\n@enduml\n```\nHope it helps.",
-         "@startuml\nA -> B\n@enduml\n"),
-        ("```html\n<table></table>\n```\n```\nsecond\n```", "<table></table>\n"),
-        ("``` not closed", "``` not closed"),
-        ("<think>\nIt has ```two``` rows.\n</think>\n```html\n<table/>\n```", "<table/>\n"),
-        ("<think>Plain JSON follows.</think>{}", "{}"),
-        ("```puml\n@startuml\nA -> B\n@enduml```", "@startuml\nA -> B\n@enduml"),
-    ],
-)  # fmt: skip
-def test_unwrap_fences_takes_the_first_fenced_block(answer: str, body: str) -> None:
-    assert unwrap_fences(answer) == body
 
 
 def test_an_accepted_flowchart_loads_as_a_prediction_folder(tmp_path: Path) -> None:

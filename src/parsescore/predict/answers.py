@@ -2,15 +2,16 @@
 
 An answer is accepted only when the scorer of its kind would accept the file it becomes, so a
 prediction folder written by ``parsescore predict`` always scores. The check itself is the
-kind's (:attr:`parsescore.kinds.PredictParts.accept`); this module unwraps the answer first
-(code fences, a leading ``<think>`` block) and names the reason when it is refused.
+kind's (:attr:`parsescore.kinds.PredictParts.accept`); this module unwraps the answer first,
+with the rule every scorer applies (:func:`parsescore.answers.unwrap_answer`: ``<think>``
+blocks, fenced blocks, PlantUML's ``@startuml``), and names the reason when it is refused.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from parsescore.answers import unwrap_answer
 from parsescore.errors import InputError
 from parsescore.kinds import PredictParts, get_kind, kinds
 
@@ -19,11 +20,19 @@ __all__ = [
     "Prediction",
     "accept_answer",
     "predict_parts",
-    "unwrap_fences",
 ]
 
-_FENCE = re.compile(r"^```[^\n`]*\n(.*?)```[ \t]*$", re.DOTALL | re.MULTILINE)
-_THINKING = re.compile(r"\A\s*<think>.*?</think>", re.DOTALL)
+#: The format a prediction file's suffix stands for (the fenced block to prefer).
+_SUFFIX_FORMATS = {
+    ".json": "json",
+    ".html": "html",
+    ".md": "markdown",
+    ".tex": "latex",
+    ".csv": "csv",
+    ".mmd": "mermaid",
+    ".dot": "dot",
+    ".puml": "plantuml",
+}
 
 
 class AnswerError(ValueError):
@@ -36,18 +45,6 @@ class Prediction:
 
     text: str
     warnings: tuple[str, ...] = ()
-
-
-def unwrap_fences(answer: str) -> str:
-    """The body of the first Markdown code fence in ``answer``, or ``answer`` itself.
-
-    Models often wrap code in ```` ```json ```` / ```` ```plantuml ```` fences, with or without
-    prose around them; the fence's body is the answer. A leading ``<think>…</think>`` block
-    (reasoning models served by vLLM or Ollama put it in the content) is dropped first.
-    """
-    answer = _THINKING.sub("", answer, count=1)
-    match = _FENCE.search(answer)
-    return match.group(1) if match else answer
 
 
 def predict_parts(kind: str, format: str | None = None) -> PredictParts:
@@ -68,11 +65,13 @@ def predict_parts(kind: str, format: str | None = None) -> PredictParts:
 
 def accept_answer(kind: str, answer: str, *, stem: str, format: str | None = None) -> Prediction:
     """The prediction file made from a model's answer, or :class:`AnswerError` saying why not."""
-    text = unwrap_fences(answer).strip()
+    parts = predict_parts(kind, format)
+    expected = _SUFFIX_FORMATS.get(parts.suffix, "")
+    text = unwrap_answer(answer, (expected,) if expected else ()).text.strip()
     if not text:
         raise AnswerError("the answer is empty")
     try:
-        body, warnings = predict_parts(kind, format).accept(text, stem)
+        body, warnings = parts.accept(text, stem)
     except AnswerError:
         raise
     except ValueError as exc:  # a kind's check may raise any ValueError with the reason
