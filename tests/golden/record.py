@@ -1,4 +1,8 @@
-"""Rewrite tests/golden/expected/ from the current code (see cases.py)."""
+"""Rewrite tests/golden/expected/ from the current code (see cases.py).
+
+``python tests/golden/record.py`` rewrites every case; ``python tests/golden/record.py table
+schema`` only the cases whose names begin with one of the words given.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +16,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cases import CASES, COMPARE_CASES, EXPECTED, run_case
 
 
-def main() -> None:
-    shutil.rmtree(EXPECTED, ignore_errors=True)
+def main(prefixes: list[str]) -> None:
+    chosen = [
+        c for c in (*CASES, *COMPARE_CASES) if not prefixes or c.name.startswith(tuple(prefixes))
+    ]
+    if not prefixes:
+        shutil.rmtree(EXPECTED, ignore_errors=True)
     with tempfile.TemporaryDirectory() as tmp:
-        for case in (*CASES, *COMPARE_CASES):
+        for case in chosen:
+            shutil.rmtree(EXPECTED / case.name, ignore_errors=True)
             found = run_case(case, Path(tmp) / case.name, EXPECTED)
             for name, data in found.items():
                 target = EXPECTED / case.name / name
@@ -25,4 +34,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
