@@ -31,7 +31,7 @@ from parsescore.compare import (
     compare_results,
 )
 from parsescore.errors import InputError
-from parsescore.kinds import Kind, get_kind, kinds
+from parsescore.kinds import Kind, Metric, get_kind, kinds
 from parsescore.report import plots
 from parsescore.results import Result
 
@@ -401,14 +401,19 @@ def _counts(kind: Kind, system: System) -> list[tuple[str, int]]:
     return [(kind.items, len(system.result.items))]
 
 
+def _overview_metrics(kind: Kind, members: Sequence[System]) -> list[Metric]:
+    """The overview's columns of a kind: its headline totals, then the share of readable
+    answers (:mod:`parsescore.coverage`), each where some system has it."""
+    from parsescore.coverage import READABLE
+
+    metrics = [*kind.headline_totals(), READABLE]
+    unique = list({m.name: m for m in metrics}.values())
+    return [m for m in unique if any(m.name in s.result.totals for s in members)]
+
+
 def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) -> str:
     present = {
-        name: [
-            metric
-            for metric in get_kind(name).headline_totals()
-            if any(metric.name in s.result.totals for s in members)
-        ]
-        for name, members in groups.items()
+        name: _overview_metrics(get_kind(name), members) for name, members in groups.items()
     }
     counted = {
         name: [label for label, _ in _counts(get_kind(name), members[0])]
