@@ -553,3 +553,20 @@ def test_report_of_a_dataset_result(tmp_path: Path, scored: Result) -> None:
     scored.write(envelope)
     loaded = load_result(envelope)
     assert drilldown(System(loaded), IDS) == html
+
+
+def test_the_docs_show_what_the_dataset_example_prints(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "graph.md").read_text(encoding="utf-8")
+    monkeypatch.chdir(DATASET)
+    run = cli(
+        "graph", "--truth", "truth", "--pred", "pred",
+        "--template", "../library_template.py:Library", "--source", "source",
+        "--out", tmp_path / "eval.json",
+    )  # fmt: skip
+    assert run.code == 0, run.err
+    shown = [line.rstrip() for line in run.out.splitlines() if not line.startswith("Wrote ")]
+    assert len(shown) == 19
+    for line in shown:
+        assert f"\n{line}\n" in docs, line
