@@ -464,7 +464,7 @@ def test_cli_outputs_read_back_and_validate(tmp_path: Path, cli: Cli, scored: Re
         "graph",
         "--truth",
         DATASET / "truth",
-        "--pred",
+        "--graph",  # the one-document name of --pred
         DATASET / "pred",
         "--template",
         TEMPLATE,
