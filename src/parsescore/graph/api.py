@@ -7,15 +7,23 @@ file, and a swap would silently swap precision and recall.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsescore.errors import InputError
 from parsescore.files import gc_paused
 from parsescore.graph.evaluate import AlignMode, EnumIds, GraphMatching, build_report, match_graphs
-from parsescore.graph.io import load_graph_json, load_source_text
-from parsescore.graph.template import collect_id_fields, load_template, truth_graph_from_file
+from parsescore.graph.io import load_answer_graph, load_graph_json, load_source_text
+from parsescore.graph.template import (
+    GraphData,
+    collect_id_fields,
+    load_template,
+    truth_graph_from_file,
+)
 
-__all__ = ["evaluate_files", "evaluate_generic_files", "match_files"]
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+__all__ = ["evaluate_files", "evaluate_generic_files", "match_files", "match_loaded"]
 
 
 @gc_paused()
@@ -34,7 +42,8 @@ def match_files(
 ) -> GraphMatching:
     """The node matching behind eval.json for these inputs (what every report is built from).
 
-    ``pred`` is the extracted graph.json. With ``template``, ``truth`` is an instance of it;
+    ``pred`` is the extracted graph.json (or a chat answer holding it in a fenced block:
+    :func:`~parsescore.graph.io.answer_content`). With ``template``, ``truth`` is an instance of it;
     without, both are graph.json files:
     identity fields then come from the truth's ``graph.id_fields_map`` (else the extracted
     graph's), overridden per class by ``id_fields``, and the root class (for singleton-root
@@ -48,13 +57,47 @@ def match_files(
         if id_fields or root_class:
             raise InputError("id_fields/root_class only apply without a template")
         model = load_template(template)
-        fields = collect_id_fields(model)
         truth_graph = truth_graph_from_file(truth, model)
-        extracted = load_graph_json(pred, strict=strict)
+        extracted = load_answer_graph(pred, strict=strict)
+    else:
+        model = None
+        truth_graph = load_graph_json(truth, strict=strict)
+        extracted = load_answer_graph(pred, strict=strict)
+    source_text = load_source_text(source) if source is not None else None
+    return match_loaded(
+        truth_graph,
+        extracted,
+        model=model,
+        truth=truth,
+        source_text=source_text,
+        structural_align=structural_align,
+        id_fields=id_fields,
+        root_class=root_class,
+        enum_ids=enum_ids,
+        normalise_source_accents=normalise_source_accents,
+    )
+
+
+def match_loaded(
+    truth_graph: GraphData,
+    extracted: GraphData,
+    *,
+    model: type[BaseModel] | None,
+    truth: str | Path,
+    source_text: str | None = None,
+    structural_align: AlignMode = "auto",
+    id_fields: dict[str, list[str]] | None = None,
+    root_class: str | None = None,
+    enum_ids: EnumIds = "reference",
+    normalise_source_accents: bool = False,
+) -> GraphMatching:
+    """:func:`match_files` of graphs already read (``model``: the template, None for the
+    generic mode; ``truth`` names the truth in errors): the one place that decides the
+    identity fields and the root class."""
+    if model is not None:
+        fields = collect_id_fields(model)
         root: str | None = model.__name__
     else:
-        truth_graph = load_graph_json(truth, strict=strict)
-        extracted = load_graph_json(pred, strict=strict)
         fields = {}
         for source_graph in (extracted.graph, truth_graph.graph):
             raw = source_graph.get("id_fields_map")
@@ -73,7 +116,6 @@ def match_files(
         if root is None:
             name = truth_graph.graph.get("template_name") or extracted.graph.get("template_name")
             root = str(name) if name else None
-    source_text = load_source_text(source) if source is not None else None
     return match_graphs(
         truth_graph,
         extracted,

@@ -8,12 +8,17 @@ from typing import Annotated
 import typer
 
 from parsescore.cli_common import (
+    AllowMissingOption,
+    CacheOption,
     CsvOption,
+    DaskSchedulerOption,
+    JobsOption,
     OutOption,
+    QuietOption,
     ResultOption,
     announce,
     console,
-    warn,
+    wide_console,
     write_outputs,
 )
 
@@ -33,27 +38,31 @@ def register(app: typer.Typer) -> None:
     @app.command("graph")
     def graph_command(
         graph: Annotated[
-            Path, typer.Option("--graph", "--pred", help="Extracted graph.json (the prediction).")
+            Path,
+            typer.Option(
+                "--graph",
+                "--pred",
+                help="Extracted graph.json (the prediction), or a folder of <id>.json answers.",
+            ),
         ],
         truth: Annotated[
             Path,
             typer.Option(
                 "--truth",
-                help="Ground truth: an instance of --template (JSON), or a graph.json without it.",
+                help="Ground truth: an instance of --template (JSON), or a graph.json without "
+                "it; or a folder of <id>.json truths (a dataset, with --graph a folder).",
             ),
         ],
         template: Annotated[
             str | None,
-            typer.Option(
-                "--template", help=TEMPLATE_HELP
-            ),
+            typer.Option("--template", help=TEMPLATE_HELP),
         ] = None,
         source: Annotated[
             Path | None,
             typer.Option(
                 "--source",
                 help="Source text the model was served (enables verbatim ratio and "
-                "synthetic-id detection).",
+                "synthetic-id detection); with folders, a folder of <id>.<suffix> sources.",
             ),
         ] = None,
         structural_align: Annotated[
@@ -79,8 +88,9 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(
                 "--strict",
-                help="Refuse graph files script 16 scores with a warning (edges to missing "
-                "nodes, no nodes, nodes without id).",
+                help="Stop (exit 2) at the first answer that is unreadable or that script 16 "
+                "scores only with a warning (edges to missing nodes, no nodes, nodes without "
+                "id), instead of scoring it (as an empty graph, or with the warning).",
             ),
         ] = False,
         enum_ids: Annotated[
@@ -99,12 +109,18 @@ def register(app: typer.Typer) -> None:
                 "accent-free; the reference keeps the source's accents).",
             ),
         ] = False,
+        allow_missing: AllowMissingOption = False,
         out: OutOption = None,
         result: ResultOption = None,
         csv: CsvOption = None,
+        jobs: JobsOption = 1,
+        dask_scheduler: DaskSchedulerOption = None,
+        cache: CacheOption = None,
+        quiet: QuietOption = False,
     ) -> None:
-        """Score an extracted graph.json against ground truth (docling-graph script 16);
-        --out writes its eval.json."""
+        """Score an extracted graph.json against ground truth (docling-graph script 16), or
+        a folder of them against a folder of truths; --out writes eval.json (with folders:
+        one per document and their micro)."""
         from parsescore.api import evaluate
         from parsescore.graph.summary import summarise
 
@@ -120,11 +136,13 @@ def register(app: typer.Typer) -> None:
             strict=strict,
             enum_ids=enum_ids,
             normalise_source_accents=normalise_source_accents,
+            allow_missing=allow_missing,
+            jobs=jobs,
+            dask_scheduler=dask_scheduler,
+            cache=cache,
+            quiet=quiet,
         )
-        err_console = console(stderr=True)
-        for warning in scored.warnings:
-            warn(err_console, warning)
-        out_console = console()
+        out_console = wide_console()
         summarise(scored, out_console)
         write_outputs([scored], out_console, out=out, result=result, csv=csv)
 
@@ -166,9 +184,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
         template: Annotated[
             str | None,
-            typer.Option(
-                "--template", help=TEMPLATE_HELP
-            ),
+            typer.Option("--template", help=TEMPLATE_HELP),
         ] = None,
         source: Annotated[
             list[str] | None,

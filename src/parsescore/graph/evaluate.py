@@ -49,6 +49,7 @@ __all__ = [
     "pair_score",
     "prf",
     "relaxed_pairs",
+    "report_and_verbatim_hits",
     "structural_pairs",
 ]
 
@@ -999,6 +1000,19 @@ def build_report(
     template: str | None,
 ) -> dict[str, Any]:
     """The eval.json dictionary, key for key as docling-graph's script 16 writes it."""
+    return report_and_verbatim_hits(matching, graph=graph, truth=truth, template=template)[0]
+
+
+def report_and_verbatim_hits(
+    matching: GraphMatching,
+    *,
+    graph: str,
+    truth: str,
+    template: str | None,
+) -> tuple[dict[str, Any], int]:
+    """:func:`build_report` and the count behind its ``verbatim_ratio`` (extracted long strings
+    found in the source): eval.json keeps only the ratio, rounded, and a dataset pools the
+    counts."""
     truth_by_key = matching.truth_index.by_key
     got_by_key = matching.extracted_index.by_key
     rungs_active = matching.aligned_active
@@ -1129,7 +1143,7 @@ def build_report(
     def joined(key: Key) -> str:
         return " / ".join(key[1])
 
-    return {
+    report = {
         "graph": graph,
         "truth": truth,
         "template": template,
@@ -1167,6 +1181,7 @@ def build_report(
             "unkeyed_truth_nodes": len(matching.truth_index.unkeyed),
         },
     }
+    return report, verbatim_hits
 
 
 def evaluate_graphs(

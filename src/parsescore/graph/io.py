@@ -5,12 +5,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from parsescore.answers import Answer, unwrap_answer
 from parsescore.errors import InputError
-from parsescore.files import load_json, read_text
+from parsescore.files import load_json, parse_json, read_text
 from parsescore.graph.canon import strip_markup
 from parsescore.graph.template import GraphData
 
-__all__ = ["graph_from_json_data", "load_graph_json", "load_source_text", "parse_id_fields"]
+__all__ = [
+    "answer_content",
+    "graph_from_answer",
+    "graph_from_json_data",
+    "load_answer_graph",
+    "load_graph_json",
+    "load_source_text",
+    "parse_id_fields",
+    "source_from_text",
+]
 
 MARKUP_SUFFIXES = frozenset({".dclg", ".dclx", ".xml"})
 
@@ -116,12 +126,48 @@ def load_graph_json(path: str | Path, *, strict: bool = False) -> GraphData:
     return graph_from_json_data(load_json(path), path, strict=strict)
 
 
-def load_source_text(path: str | Path) -> str:
-    """The text the model was served; DocLang/XML serialisations are reduced to their content."""
-    raw = read_text(path)
-    if Path(path).suffix.lower() in MARKUP_SUFFIXES or raw.lstrip().startswith("<doctag"):
+def answer_content(text: str) -> Answer:
+    """What the graph.json reader reads of an answer: a text that begins with ``{`` is a bare
+    graph.json, read whole (its strings may hold ``<think>`` or fences that mark nothing, and
+    a 10 MB export is not scanned for them); any other text goes through the chat-answer rule
+    (:func:`parsescore.answers.unwrap_answer`, a fenced ``json`` block first)."""
+    head = text[:64].lstrip()
+    if head.startswith("{") or (not head and text.lstrip().startswith("{")):
+        return Answer(text)
+    return unwrap_answer(text, ("json",))
+
+
+def graph_from_answer(
+    text: str, path: str | Path, *, strict: bool = False
+) -> tuple[GraphData, Answer]:
+    """The extracted graph of an answer (:func:`answer_content`, then
+    :func:`graph_from_json_data`), and where its content came from. An error names the
+    answer's own line (``Answer.relocate``)."""
+    answer = answer_content(text)
+    try:
+        graph = graph_from_json_data(parse_json(answer.text, path), path, strict=strict)
+    except InputError as exc:
+        raise answer.relocate(exc, path) from None
+    return graph, answer
+
+
+def load_answer_graph(path: str | Path, *, strict: bool = False) -> GraphData:
+    """:func:`graph_from_answer` of a file (the extracted graph.json, or a chat answer)."""
+    return graph_from_answer(read_text(path), path, strict=strict)[0]
+
+
+def source_from_text(raw: str, name: str | Path | None) -> str:
+    """The text the model was served, from its raw file text: DocLang/XML serialisations (by
+    the suffix of ``name``, or a ``<doctag`` start) are reduced to their content."""
+    suffix = Path(str(name)).suffix.lower() if name is not None else ""
+    if suffix in MARKUP_SUFFIXES or raw.lstrip().startswith("<doctag"):
         return strip_markup(raw)
     return raw
+
+
+def load_source_text(path: str | Path) -> str:
+    """The text the model was served; DocLang/XML serialisations are reduced to their content."""
+    return source_from_text(read_text(path), path)
 
 
 def parse_id_fields(specs: list[str]) -> dict[str, list[str]]:

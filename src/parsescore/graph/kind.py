@@ -8,16 +8,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from parsescore.coverage import READABLE
 from parsescore.kinds import Kind, Metric, ReportParts, lazy
 
-__all__ = ["KIND", "RUNGS"]
+__all__ = ["DOCUMENT_NOUNS", "KIND", "RUNGS", "is_documents"]
 
 #: The matching rungs of docling-graph's script 16, in its order.
 RUNGS = ("strict", "relaxed", "aligned")
 
+#: What an item is in dataset mode (folders): the kind's ``item``/``items`` nouns describe the
+#: one-document mode, whose items are node classes and edge labels. A dataset-mode result
+#: records these under ``Result.dataset["nouns"]``.
+DOCUMENT_NOUNS = ("document", "documents")
+
+
+def is_documents(dataset: Mapping[str, Any]) -> bool:
+    """Whether a graph result's ``dataset`` facts are those of dataset mode (items are
+    documents) rather than of one document (items are node classes and edge labels)."""
+    return dataset.get("nouns") == list(DOCUMENT_NOUNS)
+
 
 def _detect(doc: Mapping[str, Any]) -> bool:
-    return {"micro", "nodes", "edges"} <= doc.keys()
+    """eval.json (one document), or the dataset document (``documents`` and their micro)."""
+    return {"micro", "nodes", "edges"} <= doc.keys() or {"micro", "documents"} <= doc.keys()
 
 
 def _metric(section: str, rung: str, score: str, *, headline: bool = False) -> Metric:
@@ -49,17 +62,19 @@ KIND = Kind(
     title="Knowledge graphs",
     item="node class or edge label",
     items="node classes and edge labels",
-    metrics=_metrics(("strict", "relaxed")),
+    metrics=(*_metrics(("strict", "relaxed")), READABLE),
     totals=(
         *_metrics(RUNGS),
         Metric("verbatim_ratio", "verbatim ratio", True),
+        READABLE,
     ),
-    totals_note="graph F1 is micro-averaged over classes",
+    totals_note="graph P/R/F1 are micro-averaged over classes (and documents: tp/fp/fn "
+    "summed); the verbatim ratio pools the long strings of every document",
     evaluate=lazy("parsescore.graph.result:evaluate"),
     read=lazy("parsescore.graph.result:read"),
     detect=_detect,
-    documents={"graph": "parsescore graph --out (eval.json)"},
-    recognised="`graph` (micro, nodes, edges)",
+    documents={"graph": "parsescore graph --out (eval.json; with folders, one per document)"},
+    recognised="`graph` (micro, nodes, edges; or micro, documents)",
     schema=lazy("parsescore.graph.schema:schema_defs"),
     cli=lazy("parsescore.graph.cli:register"),
     report=ReportParts(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parsescore.graph.kind import RUNGS
+from parsescore.graph.kind import DOCUMENT_NOUNS, RUNGS, is_documents
 from parsescore.kinds import get_kind
 from parsescore.report.draw import MAX_DRAWN, DrawEdge, DrawNode, layered_layout, svg_graph
 from parsescore.report.html import (
@@ -30,7 +30,10 @@ _RED = "#c62828"
 
 
 def counts(result: Result) -> list[tuple[str, int]]:
-    """Node classes and edge labels counted apart (the overview's counts)."""
+    """Node classes and edge labels counted apart (the overview's counts); documents for a
+    dataset."""
+    if is_documents(result.dataset):
+        return [(DOCUMENT_NOUNS[1], len(result.items))]
     nodes = sum(1 for item in result.items if item.startswith("node:"))
     edges = sum(1 for item in result.items if item.startswith("edge:"))
     return [("node classes", nodes), ("edge labels", edges)]
@@ -171,17 +174,27 @@ def _scores_table(system: System, items: Sequence[str], prefix: str, what: str) 
     )
 
 
-def drilldown(system: System, items: Sequence[str]) -> str:
-    """The listed classes and labels per rung, then the dataset's pairs and checks."""
-    result = system.result
-    out = []
+def _inputs(result: Result) -> str:
     facts = [
         f"{label}: {e(result.inputs[key])}"
-        for key, label in (("graph", "graph"), ("truth", "truth"), ("template", "template"))
+        for key, label in (
+            ("graph", "graph"),
+            ("truth", "truth"),
+            ("template", "template"),
+            ("source", "source"),
+        )
         if isinstance(result.inputs.get(key), str)
     ]
-    if facts:
-        out.append(f'<p class="note">{" · ".join(facts)}</p>')
+    return f'<p class="note">{" · ".join(facts)}</p>' if facts else ""
+
+
+def drilldown(system: System, items: Sequence[str]) -> str:
+    """The listed classes and labels per rung, then the dataset's pairs and checks; for a
+    dataset, each listed document (:func:`_documents_drilldown`)."""
+    result = system.result
+    if is_documents(result.dataset):
+        return _documents_drilldown(system, items)
+    out = [_inputs(result)]
     for prefix, title, what in (
         ("node", "Node classes", "class"),
         ("edge", "Edge labels", "label"),
@@ -193,9 +206,17 @@ def drilldown(system: System, items: Sequence[str]) -> str:
     out += [
         item_details(system, item, drawing(item, result.details.get(item, {}))) for item in items
     ]
-    dataset = result.dataset
+    out.append(_facts(result.dataset))
+    out.append(_unmatched(system))
+    return "".join(out)
+
+
+def _facts(dataset: Mapping[str, Any], h: str = "h4") -> str:
+    """Relaxed alias pairs, structural-alignment pairs, integrity and attribute completeness of
+    one eval.json (a one-document result's ``dataset``, a dataset document's detail)."""
+    out = []
     aliases = dicts(dataset.get("relaxed_alias_pairs"))
-    out.append(f"<h4>Relaxed alias pairs (matched only after relaxing ids): {len(aliases)}</h4>")
+    out.append(f"<{h}>Relaxed alias pairs (matched only after relaxing ids): {len(aliases)}</{h}>")
     if aliases:
         out.append(
             html_table(
@@ -209,11 +230,11 @@ def drilldown(system: System, items: Sequence[str]) -> str:
     alignment = dataset.get("structural_alignment")
     if isinstance(alignment, dict) and alignment.get("pairs"):
         pairs = alignment["pairs"]
-        out.append(f"<h4>Structural alignment pairs: {len(pairs)}</h4>")
+        out.append(f"<{h}>Structural alignment pairs: {len(pairs)}</{h}>")
         out.append(f'<div class="text">{e(compact(pairs))}</div>')
     integrity = dataset.get("integrity")
     if isinstance(integrity, dict) and integrity:
-        out.append("<h4>Integrity</h4>")
+        out.append(f"<{h}>Integrity</{h}>")
         out.append(
             html_table(
                 [("check", False), ("value", False)],
@@ -236,13 +257,142 @@ def drilldown(system: System, items: Sequence[str]) -> str:
                             fmt(c.get("expected")),
                         ]
                     )
-        out.append("<h4>Attribute completeness</h4>")
+        out.append(f"<{h}>Attribute completeness</{h}>")
         out.append(
             html_table(
                 [("class", False), ("attribute", False), ("filled", True), ("expected", True)], rows
             )
         )
-    out.append(_unmatched(system))
+    return "".join(out)
+
+
+_COUNT_HEADER = [("tp", True), ("fp", True), ("fn", True), *((lbl, True) for _, lbl in _SCORES)]
+
+
+def _document_micro(system: System, item: str, detail: Mapping[str, Any]) -> str:
+    """A document's micro counts and scores per section and rung."""
+    kind = get_kind(system.kind)
+    values = system.result.items[item]
+    micro = detail.get("micro")
+    rows: list[list[Cell]] = []
+    classes: list[str] = []
+    for section, prefix in (("nodes", "node"), ("edges", "edge")):
+        found = micro.get(section) if isinstance(micro, dict) else None
+        per_rung = found if isinstance(found, dict) else {}
+        for k, rung in enumerate(r for r in RUNGS if r in per_rung):
+            counted = per_rung[rung] if isinstance(per_rung[rung], dict) else {}
+            rows.append(
+                [
+                    e(section) if k == 0 else "",
+                    e(rung),
+                    *(fmt(counted.get(c)) for c in ("tp", "fp", "fn")),
+                    *(
+                        value_cell(kind, name, values.get(name))
+                        for name in (f"{prefix}_{rung}_{score}" for score, _ in _SCORES)
+                    ),
+                ]
+            )
+            classes.append("diff" if (counted.get("fp") or counted.get("fn")) else "")
+    return html_table([("", False), ("rung", False), *_COUNT_HEADER], rows, classes)
+
+
+def _document_classes(detail: Mapping[str, Any]) -> str:
+    """A document's eval.json per class and label: counts and P/R/F1 per rung."""
+    rows: list[list[Cell]] = []
+    classes: list[str] = []
+    for section, what in (("nodes", "node"), ("edges", "edge")):
+        entries = detail.get(section)
+        if not isinstance(entries, dict):
+            continue
+        for name, per_rung in entries.items():
+            if not isinstance(per_rung, dict):
+                continue
+            for k, (rung, prf) in enumerate(per_rung.items()):
+                if not isinstance(prf, dict):
+                    continue
+                rows.append(
+                    [
+                        e(f"{what}:{name}") if k == 0 else "",
+                        e(rung),
+                        *(fmt(prf.get(c)) for c in ("tp", "fp", "fn")),
+                        *(fmt(prf.get(c), 3) for c in ("p", "r", "f1")),
+                    ]
+                )
+                classes.append("diff" if (prf.get("fp") or prf.get("fn")) else "")
+    if not rows:
+        return ""
+    header = [("class / label", False), ("rung", False), *_COUNT_HEADER]
+    return "<h5>Per class and label</h5>" + html_table(header, rows, classes)
+
+
+def _document_unmatched(detail: Mapping[str, Any]) -> str:
+    """A document's unmatched nodes and edges per class or label and rung."""
+    unmatched = detail.get("unmatched")
+    if not isinstance(unmatched, dict):
+        return (
+            '<p class="note">The unmatched nodes and edges themselves are in the result '
+            "envelope (<code>parsescore graph --result FILE</code>).</p>"
+        )
+    rows = []
+    for section, what in (("nodes", "node"), ("edges", "edge")):
+        entries = unmatched.get(section)
+        for name, per_rung in (entries if isinstance(entries, dict) else {}).items():
+            for rung, lists in (per_rung if isinstance(per_rung, dict) else {}).items():
+                if not isinstance(lists, dict):
+                    continue
+                for side, title in (("missing", "missing (fn)"), ("extra", "extra (fp)")):
+                    values = lists.get(side) or []
+                    if values:
+                        shown = [" → ".join(v) if isinstance(v, list) else str(v) for v in values]
+                        rows.append(
+                            [e(f"{what}:{name}"), e(rung), e(title), text_cell("\n".join(shown))]
+                        )
+    if not rows:
+        return "<h5>Unmatched nodes and edges: none</h5>"
+    header = [("class / label", False), ("rung", False), ("", False), ("ids", False)]
+    return "<h5>Unmatched nodes and edges</h5>" + html_table(header, rows, ["diff"] * len(rows))
+
+
+def _answer_note(dataset: Mapping[str, Any], item: str) -> str:
+    """How a document's answer was read (unreadable, missing, from a fenced block)."""
+    unreadable = dataset.get("unreadable")
+    if isinstance(unreadable, dict) and item in unreadable:
+        return (
+            f'<p class="note">Answer unreadable ({e(unreadable[item])}): scored as an empty '
+            "graph.</p>"
+        )
+    missing = dataset.get("missing")
+    if isinstance(missing, list) and item in missing:
+        return '<p class="note">No answer: scored as an empty graph.</p>'
+    fenced = dataset.get("fenced")
+    if isinstance(fenced, dict) and item in fenced:
+        return (
+            f'<p class="note">Answer read from a fenced block ({e(fenced[item] or "no info")}).</p>'
+        )
+    return ""
+
+
+def _documents_drilldown(system: System, items: Sequence[str]) -> str:
+    """Each listed document of a dataset: how its answer was read, its micro scores, its
+    classes and labels, what was not matched, and its eval.json's pairs and checks."""
+    result = system.result
+    out = [_inputs(result)]
+    for item in items:
+        detail = result.details.get(item, {})
+        paths = [
+            f"{label}: {e(detail[key])}"
+            for key, label in (("graph", "answer"), ("truth", "truth"))
+            if isinstance(detail.get(key), str)
+        ]
+        body = [
+            f'<p class="note">{" · ".join(paths)}</p>' if paths else "",
+            _answer_note(result.dataset, item),
+            _document_micro(system, item, detail),
+            _document_classes(detail),
+            _document_unmatched(detail),
+            _facts(detail, "h5"),
+        ]
+        out.append(item_details(system, item, "".join(body)))
     return "".join(out)
 
 

@@ -20,7 +20,7 @@ from parsescore import __version__
 from parsescore.errors import InputError
 from parsescore.results import Reader, Result
 
-__all__ = ["SCORES", "evaluate", "read"]
+__all__ = ["SCORES", "evaluate", "micro_scores", "read"]
 
 #: eval.json's short score names and the metric names they become.
 SCORES = {"p": "precision", "r": "recall", "f1": "f1"}
@@ -31,34 +31,47 @@ EnumIds = Literal["reference", "value"]
 
 
 def evaluate(
-    truth: str | Path,
-    pred: str | Path,
+    truth: str | Path | Mapping[str, str],
+    pred: str | Path | Mapping[str, str],
     *,
     template: str | None = None,
-    source: str | Path | None = None,
+    source: str | Path | Mapping[str, str] | None = None,
     structural_align: AlignMode = "auto",
     id_fields: Mapping[str, Sequence[str]] | Sequence[str] | None = None,
     root_class: str | None = None,
     strict: bool = False,
     enum_ids: EnumIds = "reference",
     normalise_source_accents: bool = False,
+    allow_missing: bool = False,
+    jobs: int = 1,
+    dask_scheduler: str | None = None,
+    cache: str | Path | None = None,
+    quiet: bool = False,
     name: str | None = None,
 ) -> Result:
-    """Score the extracted graph.json ``pred`` against ``truth`` (docling-graph 1.9.1's rules).
+    """Score extracted graph.json answers against ground truth (docling-graph 1.9.1's rules).
 
-    With ``template`` (``pkg.module.Class`` or ``path/to/file.py:Class``) ``truth`` is an
-    instance of it; without, ``truth`` is a graph.json too, with identity fields from its
+    ``truth`` and ``pred`` are two files (one document: items are its node classes and edge
+    labels, ``native`` its eval.json), or two folders of ``<id>.json`` files, or two ``{id:
+    text}`` mappings (a dataset: items are the documents; see :mod:`parsescore.graph.dataset`).
+    With ``template`` (``pkg.module.Class`` or ``path/to/file.py:Class``) a truth is an
+    instance of it; without, a truth is a graph.json too, with identity fields from its
     ``graph.id_fields_map`` or ``id_fields`` (``{Class: [field, ...]}``, or the CLI's
     ``Class=field1,field2`` strings) and the root class ``root_class``. ``source`` (the text
-    the model was served) enables the verbatim ratio and synthetic-id detection;
+    the model was served: a file, or for a dataset a folder of ``<id>.<suffix>`` files or an
+    ``{id: text}`` mapping) enables the verbatim ratio and synthetic-id detection;
     ``structural_align`` aligns classes whose truth ids are absent from it (``auto``), all
     classes (``on``) or none (``off``).
 
     Graph files that docling-graph's script 16 scores although they are odd (an edge to a
-    missing node, no nodes) are scored like it, with warnings in the result's ``warnings``;
-    ``strict`` refuses them instead. ``enum_ids="value"`` compares an Enum identity by its
-    value and ``normalise_source_accents`` drops the source's accents before synthetic-id
-    detection (the reference does neither; see docs/graph.md).
+    missing node, no nodes) are scored like it, with warnings in the result's ``warnings``.
+    In a dataset an unreadable answer scores as a missing one (an empty graph) and is listed in
+    ``dataset["unreadable"]``; ``strict`` refuses the first unreadable or odd answer instead
+    (and, for one document, odd files). ``allow_missing`` scores only the documents that have an
+    answer; ``jobs``, ``dask_scheduler``, ``cache`` and ``quiet`` choose how a dataset is run
+    (:mod:`parsescore.runner`). ``enum_ids="value"`` compares an Enum identity by its value and
+    ``normalise_source_accents`` drops the source's accents before synthetic-id detection (the
+    reference does neither; see docs/graph.md).
     """
     from parsescore.files import gc_paused
     from parsescore.graph.api import match_files
@@ -80,6 +93,35 @@ def evaluate(
     elif id_fields:
         raw_fields = list(id_fields)
         fields = parse_id_fields(raw_fields)
+    if _is_dataset(truth, pred):
+        from parsescore.graph.dataset import evaluate_dataset
+
+        return evaluate_dataset(
+            truth,
+            pred,
+            template=template,
+            source=source,
+            structural_align=structural_align,
+            id_fields=fields,
+            raw_id_fields=raw_fields,
+            root_class=root_class,
+            strict=strict,
+            enum_ids=enum_ids,
+            normalise_source_accents=normalise_source_accents,
+            allow_missing=allow_missing,
+            jobs=jobs,
+            dask_scheduler=dask_scheduler,
+            cache=cache,
+            quiet=quiet,
+            name=name,
+        )
+    assert not isinstance(truth, Mapping) and not isinstance(pred, Mapping)
+    if isinstance(source, Mapping) or (source is not None and Path(source).is_dir()):
+        raise InputError(
+            "--source is a folder (or mapping) of per-document sources, but --truth and --pred "
+            "are files: give the one document's source file",
+            path=None if isinstance(source, Mapping) else source,
+        )
     with gc_paused():
         matching = match_files(
             truth=truth,
@@ -110,6 +152,24 @@ def evaluate(
             computed=matching,
         )
     return replace(result, warnings=(*matching.truth.warnings, *matching.extracted.warnings))
+
+
+def _is_dataset(
+    truth: str | Path | Mapping[str, str], pred: str | Path | Mapping[str, str]
+) -> bool:
+    """Whether the inputs are a dataset (two folders or two mappings) rather than one document
+    (two files); a folder against a file is an error."""
+    if isinstance(truth, Mapping) or isinstance(pred, Mapping):
+        return True
+    truth_dir, pred_dir = Path(truth).is_dir(), Path(pred).is_dir()
+    if truth_dir != pred_dir:
+        folder, file = ("--truth", "--pred") if truth_dir else ("--pred", "--truth")
+        raise InputError(
+            f"{folder} is a folder but {file} is not: give two folders (a dataset of "
+            "<id>.json documents) or two files (one document)",
+            path=truth if truth_dir else pred,
+        )
+    return truth_dir
 
 
 def to_result(
@@ -156,8 +216,28 @@ def _scores(
     return values, rest
 
 
+def micro_scores(
+    micro: Mapping[str, Any], where: str, r: Reader
+) -> tuple[dict[str, float], dict[str, Any]]:
+    """An eval.json ``micro`` as metrics (``node_strict_f1``, ...) and its tp/fp/fn per section
+    and rung."""
+    values: dict[str, float] = {}
+    counts: dict[str, Any] = {}
+    for section, prefix in (("nodes", "node"), ("edges", "edge")):
+        if section in micro:
+            inner = f"{where}.{section}"
+            found, counts[section] = _scores(r.mapping(micro[section], inner), inner, prefix, r)
+            values |= found
+    return values, counts
+
+
 def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
-    """The :class:`Result` of an eval.json (``parsescore graph --out``)."""
+    """The :class:`Result` of an eval.json (``parsescore graph --out``), or of the dataset
+    document (``--out`` with folders: :func:`~parsescore.graph.dataset.read_documents`)."""
+    if "documents" in doc and "nodes" not in doc:
+        from parsescore.graph.dataset import read_documents
+
+        return read_documents(doc, r, name)
     items: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
     for section, prefix in (("nodes", "node"), ("edges", "edge")):
@@ -165,16 +245,7 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
             where = f"{section}.{label}"
             item = f"{prefix}:{label}"
             items[item], details[item] = _scores(r.mapping(entry, where), where, prefix, r)
-    totals: dict[str, float] = {}
-    micro_counts: dict[str, Any] = {}
-    micro = r.mapping(doc["micro"], "key 'micro'")
-    for section, prefix in (("nodes", "node"), ("edges", "edge")):
-        if section in micro:
-            where = f"micro.{section}"
-            values, micro_counts[section] = _scores(
-                r.mapping(micro[section], where), where, prefix, r
-            )
-            totals |= values
+    totals, micro_counts = micro_scores(r.mapping(doc["micro"], "key 'micro'"), "micro", r)
     verbatim = doc.get("verbatim_ratio")
     if isinstance(verbatim, int | float) and not isinstance(verbatim, bool):
         totals["verbatim_ratio"] = float(verbatim)

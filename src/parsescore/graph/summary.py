@@ -9,10 +9,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from parsescore.graph.evaluate import fanout_warnings
-from parsescore.graph.kind import RUNGS
+from parsescore.graph.kind import RUNGS, is_documents
 from parsescore.results import Result
 
-__all__ = ["print_eval_summary", "summarise"]
+__all__ = ["print_dataset_summary", "print_eval_summary", "summarise"]
 
 
 def _rungs(report: dict[str, Any]) -> list[str]:
@@ -121,6 +121,65 @@ def print_eval_summary(report: dict[str, Any], console: Console | None = None) -
     )
 
 
+def print_dataset_summary(result: Result, console: Console | None = None) -> None:
+    """A dataset's micro scores over documents, each document's F1 and how its answer read."""
+    console = console or Console()
+    native = result.native
+    rungs = _rungs(native)
+    title = f"Graph evaluation — {len(result.items)} documents, micro over documents"
+    if isinstance(native.get("graph"), str):
+        title += f" — {native['graph']}"
+    micro = Table(title=title, title_justify="left")
+    micro.add_column("P / R / F1")
+    for rung in rungs:
+        micro.add_column(rung)
+    micro.add_column("tp / fp / fn (strict)", justify="right")
+    for part in ("nodes", "edges"):
+        section = native["micro"][part]
+        s = section["strict"]
+        micro.add_row(
+            part, *(_prf_cell(section.get(r)) for r in rungs), f"{s['tp']} / {s['fp']} / {s['fn']}"
+        )
+    console.print(micro)
+
+    table = Table(title="F1 per document", title_justify="left")
+    table.add_column("document", overflow="fold")
+    for part in ("nodes", "edges"):
+        for rung in rungs:
+            table.add_column(f"{part} {rung}", justify="right")
+    table.add_column("answer")
+    unreadable, missing, fenced = native["unreadable"], native["missing"], native["fenced"]
+    for item, report in native["documents"].items():
+        cells = []
+        for part in ("nodes", "edges"):
+            section = report["micro"][part]
+            cells += [f"{section[r]['f1']:.2f}" if r in section else "—" for r in rungs]
+        answer = (
+            "unreadable"
+            if item in unreadable
+            else "missing"
+            if item in missing
+            else f"fenced ({fenced[item] or 'no info'})"
+            if item in fenced
+            else "read"
+        )
+        table.add_row(escape(item), *cells, answer)
+    console.print(table)
+    if native["verbatim_ratio"] is not None:
+        console.print(
+            f"Verbatim ratio (pooled): {native['verbatim_ratio']} "
+            f"({native['verbatim_hits']}/{native['verbatim_n']})",
+            highlight=False,
+        )
+
+
 def summarise(result: Result, console: Console) -> None:
-    """:func:`print_eval_summary` of a result scored in this process."""
-    print_eval_summary(result.native, console)
+    """The summary of a result scored in this process (one document's eval.json, or a
+    dataset's), then the answers line and the warnings (:func:`print_answers`)."""
+    from parsescore.cli_common import print_answers
+
+    if is_documents(result.dataset):
+        print_dataset_summary(result, console)
+    else:
+        print_eval_summary(result.native, console)
+    print_answers(result, console)

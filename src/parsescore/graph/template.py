@@ -39,6 +39,7 @@ __all__ = [
     "graph_from_instance",
     "is_entity_model",
     "load_template",
+    "truth_graph_from_data",
     "truth_graph_from_file",
 ]
 
@@ -756,13 +757,20 @@ def _validation_summary(exc: ValidationError, limit: int = 3) -> str:
 
 def truth_graph_from_file(path: str | Path, template: type[BaseModel]) -> GraphData:
     """Validate a ground-truth JSON against the template and convert it into a graph."""
-    data = load_json(path)
+    return truth_graph_from_data(load_json(path), path, template)
+
+
+def truth_graph_from_data(data: Any, path: str | Path, template: type[BaseModel]) -> GraphData:
+    """:func:`truth_graph_from_file` of a parsed ground truth (``path`` names it in errors)."""
     try:
         instance = template.model_validate(data)
     except ValidationError as exc:
+        hint = ""
+        if isinstance(data, dict) and isinstance(data.get("nodes"), list) and "edges" in data:
+            hint = "; it is a graph.json (nodes, edges): did you swap --truth and --pred?"
         raise InputError(
             f"ground truth does not validate against {template.__name__}: "
-            f"{_validation_summary(exc)}",
+            f"{_validation_summary(exc)}{hint}",
             path=path,
         ) from None
     return graph_from_instance(instance)
