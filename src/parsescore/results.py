@@ -125,6 +125,20 @@ class Result:
     computed: Any = field(default=None, compare=False, repr=False)
     warnings: tuple[str, ...] = ()
 
+    def nouns(self) -> tuple[str, str]:
+        """The noun of one item and its plural: the kind's (``Kind.item``/``items``), unless the
+        result says its items are of another sort (``dataset["nouns"]``: a graph dataset's
+        items are documents, a single graph's its node classes and edge labels)."""
+        nouns = self.dataset.get("nouns")
+        if (
+            isinstance(nouns, list | tuple)
+            and len(nouns) == 2
+            and all(isinstance(n, str) for n in nouns)
+        ):
+            return nouns[0], nouns[1]
+        kind = get_kind(self.kind)
+        return kind.item, kind.items
+
     def metrics(self) -> list[str]:
         """Every metric any item has, in order of first appearance."""
         seen: dict[str, None] = {}

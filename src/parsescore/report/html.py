@@ -398,7 +398,7 @@ def _counts(kind: Kind, system: System) -> list[tuple[str, int]]:
     """The overview's counts of a system: the kind's own (``ReportParts.counts``) or its items."""
     if kind.report.counts is not None:
         return list(kind.report.counts(system.result))
-    return [(kind.items, len(system.result.items))]
+    return [(system.result.nouns()[1], len(system.result.items))]
 
 
 def _overview_metrics(kind: Kind, members: Sequence[System]) -> list[Metric]:
@@ -412,9 +412,7 @@ def _overview_metrics(kind: Kind, members: Sequence[System]) -> list[Metric]:
 
 
 def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) -> str:
-    present = {
-        name: _overview_metrics(get_kind(name), members) for name, members in groups.items()
-    }
+    present = {name: _overview_metrics(get_kind(name), members) for name, members in groups.items()}
     counted = {
         name: [label for label, _ in _counts(get_kind(name), members[0])]
         for name, members in groups.items()
@@ -463,12 +461,14 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
 # -- comparison ---------------------------------------------------------------------------------
 
 
-def _comparison_tables(kind: Kind, comparison: Comparison, metrics: Sequence[str]) -> str:
+def _comparison_tables(
+    kind: Kind, comparison: Comparison, metrics: Sequence[str], nouns: tuple[str, str]
+) -> str:
     level = f"{comparison.confidence * 100:g}%"
 
     def title(metric: str) -> str:
         """Per-item means are named apart from the overview's dataset-level numbers."""
-        return f"mean per {kind.item} of {kind.metric(metric).label}"
+        return f"mean per {nouns[0]} of {kind.metric(metric).label}"
 
     mean_rows: list[list[str]] = []
     for metric in metrics:
@@ -506,7 +506,7 @@ def _comparison_tables(kind: Kind, comparison: Comparison, metrics: Sequence[str
             ("metric", False),
             ("n", True),
             ("system", False),
-            (f"mean over {e(kind.items)}", True),
+            (f"mean over {e(nouns[1])}", True),
             (f"{level} CI", True),
         ],
         mean_rows,
@@ -539,8 +539,9 @@ def _comparison(kind: Kind, members: Sequence[System], options: ReportOptions) -
     except InputError as error:
         out.append(f'<p class="note">Not compared: {e(error)}</p></section>')
         return "".join(out)
+    nouns = members[0].result.nouns()
     out.append(
-        f'<p class="note">{len(comparison.common_items)} shared {e(kind.items)}; '
+        f'<p class="note">{len(comparison.common_items)} shared {e(nouns[1])}; '
         f"{comparison.confidence * 100:g}% paired-bootstrap intervals "
         f"({comparison.n_resamples} resamples, seed {comparison.seed}); p: two-sided "
         f"sign-flip permutation test ({comparison.n_permutations} random sign flips, or exact "
@@ -555,11 +556,11 @@ def _comparison(kind: Kind, members: Sequence[System], options: ReportOptions) -
     headline = [m for m in kind.headline_metrics() if m in comparison.metrics]
     rest = [m for m in comparison.metrics if m not in headline]
     if headline:
-        out.append(_comparison_tables(kind, comparison, headline))
+        out.append(_comparison_tables(kind, comparison, headline, nouns))
     if rest:
         out.append(
             f"<details><summary>All other metrics ({len(rest)})</summary>"
-            f"{_comparison_tables(kind, comparison, rest)}</details>"
+            f"{_comparison_tables(kind, comparison, rest, nouns)}</details>"
         )
     out.append("</section>")
     return "".join(out)
@@ -607,7 +608,7 @@ def _plots(kind: Kind, members: Sequence[System], salt: Salt) -> str:
                     plots.distribution_svg([(m, up)], {m: values[m]}, salt=salt())
                     for m, up in metrics
                 ],
-                f"Score distributions per {e(kind.item)}: a box per system, "
+                f"Score distributions per {e(members[0].result.nouns()[0])}: a box per system, "
                 "every item a dot (boxes of more than 400 items show their outliers instead).",
                 "plot-distribution",
             )
@@ -670,7 +671,7 @@ def item_table(system: System, items: Sequence[str], where: Mapping[str, str]) -
             name = f'<a href="{e(where[item])}#{item_anchor(system, item)}">{name}</a>'
         rows.append([name, *(value_cell(kind, m, values.get(m)) for m in metrics)])
     header = [
-        (e(kind.item), False),
+        (e(system.result.nouns()[0]), False),
         *((f"{e(kind.metric(m).label)} {kind.metric(m).arrow}", True) for m in metrics),
     ]
     return f'<div class="item-list">{html_table(header, rows, sortable=True)}</div>'
@@ -697,18 +698,19 @@ def _drilldown(system: System, anchor: str, options: ReportOptions, pages: dict[
     listed = items[:MAX_LISTED]
     ranked = headline_metric(kind)
     order = "" if ranked is None else f" by {kind.metric(ranked).label}"
-    shown = f"{total} {kind.items}, worst first{order}"
+    items_noun = system.result.nouns()[1]
+    shown = f"{total} {items_noun}, worst first{order}"
     links = ""
     if len(chunks) > 1:
         links = (
-            f'<p class="pages">Detail of {len(chunks[0])} {e(kind.items)} below; the others on '
+            f'<p class="pages">Detail of {len(chunks[0])} {e(items_noun)} below; the others on '
             + " ".join(f'<a href="{e(n)}">{k + 2}</a>' for k, n in enumerate(names[1:]))
             + f" ({size} per page).</p>"
         )
         for k, (name, chunk) in enumerate(zip(names[1:], chunks[1:], strict=True)):
             back = f"../index.html#{e(anchor)}"
             first = (k + 1) * size + 1
-            title = f"{system.name}: {kind.items} {first}–{first + len(chunk) - 1} of {total}"
+            title = f"{system.name}: {items_noun} {first}–{first + len(chunk) - 1} of {total}"
             pages[name] = _page(
                 title,
                 f'<header><h1>{e(title)}</h1><p><a href="{back}">Back to the report</a>'
