@@ -274,7 +274,11 @@ def test_an_unterminated_note_does_not_swallow_the_next_diagram() -> None:
     assert "warning: line 2: note opened here is never closed by 'end note'" in [
         str(d) for d in diagram.diagnostics
     ]
-    assert [n.line for n in diagram.notes] == [2, 6]
+    # the note ends at @enduml; the second diagram (after it) is not part of this one
+    assert [n.line for n in diagram.notes] == [2]
+    assert "warning: line 5: lines after @enduml (line 4) are not part of the diagram: ignored" in [
+        str(d) for d in diagram.diagnostics
+    ]
 
 
 # -- formats --------------------------------------------------------------------------------
