@@ -387,8 +387,16 @@ def test_unreadable_mermaid_prediction_counts_as_deleted(tmp_path: Path, cli) ->
     assert run.code == 0
     err = " ".join(run.err.split())
     assert (
-        "prediction unreadable (p.mmd (line 1): a Mermaid 'flowchart' diagram, not a "
-        "sequenceDiagram): everything counted as deleted" in err
+        "1 of 1 answers are unreadable (scored as missing; --strict stops at the first): "
+        "t.puml: line 1: a Mermaid 'flowchart' diagram, not a sequenceDiagram" in err
+    )
+    strict = cli(
+        "sequence", "--truth", tmp_path / "t.puml", "--pred", tmp_path / "p.mmd", "--strict"
+    )
+    assert strict.code == 2
+    assert strict.err == (
+        f"error: {tmp_path / 'p.mmd'} (line 1): a Mermaid 'flowchart' diagram, not a "
+        "sequenceDiagram\n"
     )
 
 

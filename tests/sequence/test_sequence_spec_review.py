@@ -575,7 +575,7 @@ def test_directory_mode_missing_prediction_and_orphan(tmp_path: Path, cli: Cli) 
         assert totals["deletion_rate"] == deleted / (2 * count) * 100
         assert totals["insertion"] == 0 and totals["substitution"] == 0
     # Both the missing prediction and the orphans are reported.
-    assert "lost.puml: no prediction: everything counted as deleted" in run.err
+    assert "1 of 2 files have no answer (scored as empty): lost.puml" in run.err
     assert "orphan.puml: prediction without ground truth, skipped" in run.err
     assert "same.puml: prediction without ground truth, skipped" in run.err
 

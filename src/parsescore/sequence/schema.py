@@ -96,13 +96,21 @@ def schema_defs() -> dict[str, dict[str, Any]]:
         ),
         "sequence_dataset": record(
             {
-                "missing_predictions": STRINGS,
+                "missing": {**STRINGS, "description": "Truth files without a prediction."},
+                "unreadable": map_of(
+                    STRING, description="{truth file: why its prediction was not read}"
+                ),
+                "fenced": map_of(
+                    STRING,
+                    description="{truth file: info string of the fenced block its "
+                    "prediction was read from}",
+                ),
                 "skipped": {
                     "type": "array",
                     "items": record({"path": STRING, "reason": STRING}),
                 },
             },
-            optional=("missing_predictions", "skipped"),
+            optional=("missing", "unreadable", "fenced", "skipped"),
             extra=True,
         ),
     }
