@@ -63,12 +63,12 @@ def test_two_files_json_shape_and_values(tmp_path: Path, cli: Cli) -> None:
     assert run.code == 0, run.err
     assert "Table 2" in run.out and "Worst files" in run.out
     result = json.loads(out.read_text())
-    assert list(result) == ["totals", "files"]
-    assert list(result["totals"]) == list(CATEGORIES)
+    assert list(result) == ["totals", "files", "readable"]  # the spec's, then readable
+    assert list(result["totals"]) == list(CATEGORIES) and result["readable"] == 1.0
     for category in CATEGORIES:
         assert list(result["totals"][category]) == CATEGORY_KEYS
     (file,) = result["files"]
-    assert list(file) == ["path", "gt_lines", *CATEGORIES]
+    assert list(file) == ["path", "gt_lines", *CATEGORIES, "readable"]
     assert (file["path"], file["gt_lines"]) == ("t.puml", 9)
     assert file["message"] == {
         "gt_count": 2,
@@ -134,7 +134,7 @@ def test_several_models_give_one_block_each(tmp_path: Path, cli: Cli) -> None:
     assert run.code == 0, run.err
     result = json.loads(out.read_text())
     assert list(result) == ["claude", "gpt"]
-    assert list(result["claude"]) == ["totals", "files"]
+    assert list(result["claude"]) == ["totals", "files", "readable"]
     assert result["claude"]["totals"]["message"]["substitution"] == 0
     assert result["gpt"]["totals"]["message"]["substitution"] == 1
     assert "claude" in run.out and "gpt" in run.out

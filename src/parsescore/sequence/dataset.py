@@ -333,7 +333,9 @@ def score_model(
         partial(_score_pair, **options),
         to_score,
         kind="sequence",
-        options=options,
+        # the record's shape is part of the key: entries cached before it had ``pred_error``
+        # (the unreadable rule) are not reused
+        options=options | {"record": 2},
         item_input=lambda p: item_bytes(
             p[0], p[1], p[2], p[3], str(p[4]), *p[5], *(t for pair in p[6] + p[7] for t in pair)
         ),

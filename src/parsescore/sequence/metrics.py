@@ -224,6 +224,7 @@ class FileScore:
         out: dict[str, Any] = {"path": self.path, "gt_lines": self.gt_lines}
         for category in CATEGORIES:
             out[category] = self.counts[category].as_dict()
+        out["readable"] = self.readable
         return out
 
 
@@ -268,12 +269,15 @@ class ModelScore:
         return safe_ratio(sum(f.readable for f in self.files), len(self.files), empty=1.0)
 
     def as_dict(self) -> dict[str, Any]:
-        """The spec's JSON block: ``{"totals": {...}, "files": [...]}`` (its shape is the
-        spec's contract: ``readable`` is in the result envelope only)."""
+        """The spec's JSON block: ``{"totals": {...}, "files": [...]}``, and ``readable``
+        (the share of truth files whose prediction was present and readable) beside them;
+        each file also has its ``readable`` after its categories. ``totals`` holds the
+        categories only, as the spec has it."""
         totals = self.totals
         return {
             "totals": {category: totals[category].as_dict() for category in CATEGORIES},
             "files": [file.as_dict() for file in self.files],
+            "readable": self.readable,
         }
 
 

@@ -244,6 +244,8 @@ def _block(block: Mapping[str, Any], r: Reader, prefix: str) -> dict[str, Any]:
             raise r.fail(f"{where}.path", f"file {path!r} appears twice")
         values, errors, gt, counts = _counts(file, where, r)
         values["error_rate"] = errors / gt * 100 if gt else 0.0
+        if "readable" in file:  # documents written before the coverage rules have none
+            values["readable"] = r.number(file["readable"], f"{where}.readable")
         items[path] = values
         details[path] = {}
         if "gt_lines" in file:
@@ -259,6 +261,8 @@ def _block(block: Mapping[str, Any], r: Reader, prefix: str) -> dict[str, Any]:
         r,
     )
     totals["error_rate"] = errors / gt * 100 if gt else 0.0
+    if "readable" in block:
+        totals["readable"] = r.number(block["readable"], f"{prefix}readable")
     return {"items": items, "totals": totals, "details": details}
 
 
