@@ -228,7 +228,7 @@ def print_answers(result: Result, out: Console) -> None:
         if facts.get("fenced"):
             parts.append(f"{len(facts['fenced'])} read from a fenced block")
         out.print("; ".join(parts), highlight=False, markup=False, soft_wrap=True)
-    err = console(stderr=True)
+    err = wide_console(stderr=True)  # a warning stays one line when piped
     for message in result.warnings:
         warn(err, message)
 

@@ -393,7 +393,7 @@ def test_sequence_envelopes(made: dict[str, tuple[Path, list[Path]]]) -> None:
         "truth_format": "auto",
         "pred_format": "auto",
     }
-    assert one["dataset"] == {"missing_predictions": [], "skipped": []}
+    assert one["dataset"] == {"missing": [], "unreadable": {}, "fenced": {}, "skipped": []}
     native = _doc(made["sequence"][0])
     for file, item in zip(native["files"], one["items"], strict=True):
         detail = item["detail"]
@@ -407,9 +407,8 @@ def test_sequence_envelopes(made: dict[str, tuple[Path, list[Path]]]) -> None:
     a, b = _doc(a_path), _doc(b_path)
     assert (a["system"], b["system"]) == ("sequence2.result.model_a", "sequence2.result.model_b")
     assert b["inputs"]["pred"] == str(seq / "model_b")
-    assert b["dataset"]["missing_predictions"] == [
-        "spec_00x_CyclicOperationBasedDeviceListSync.puml"
-    ]
+    assert b["dataset"]["missing"] == ["spec_00x_CyclicOperationBasedDeviceListSync.puml"]
+    assert b["totals"]["readable"] == 5 / 6
     assert not (a_path.parent / "sequence2.result.json").exists()
 
 

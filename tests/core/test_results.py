@@ -166,8 +166,10 @@ def test_sequence_error_rate_is_the_file_score(outputs: dict[str, Path]) -> None
         assert item["error_rate"] == pytest.approx(file.error_rate, rel=1e-12)
         assert item["node_deletion_rate"] == file.counts["node"].deletion_rate
         assert item["participant_substitution_rate"] == file.counts["participant"].substitution_rate
-    assert len(result.metrics()) == 8 * 3 + 1
-    assert not any(result.higher_is_better(m) for m in result.metrics())
+    assert len(result.metrics()) == 8 * 3 + 2  # the rates, error_rate, readable
+    assert not any(result.higher_is_better(m) for m in result.metrics() if m != "readable")
+    assert result.higher_is_better("readable")
+    assert all(item["readable"] == 1.0 for item in result.items.values())
     totals = model.totals
     errors = sum(c.errors for c in totals.values())
     gt = sum(c.gt_count for c in totals.values())

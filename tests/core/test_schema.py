@@ -220,7 +220,7 @@ def test_real_outputs_validate(docs: dict[str, list[dict[str, Any]]], kind: str)
 
 def test_outputs_cover_the_optional_shapes(docs: dict[str, list[dict[str, Any]]]) -> None:
     """The fixture really exercises both sequence shapes, GriTS-Loc null/number and --no-grits."""
-    assert set(docs["sequence"][0]) == {"totals", "files"}
+    assert set(docs["sequence"][0]) == {"totals", "files", "readable"}
     assert set(docs["sequence"][1]) == {"model_a", "model_b"}
     locs = [doc["metrics"]["GriTS-Loc"]["mean"] for doc in docs["grits"]]
     assert isinstance(locs[0], float) and locs[1] is None

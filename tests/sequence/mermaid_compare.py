@@ -65,7 +65,8 @@ def clean(text: str | None) -> str:
     text = re.sub("ﬂ°(\\w+)¶ß", lambda m: html.unescape(f"&{m[1]};"), text)
     text = re.sub(r"#(\d+);", lambda m: chr(int(m[1])), text)
     text = html.unescape(re.sub(r"^:?(?:no)?wrap:", "", text.strip(), flags=re.I))
-    text = re.sub(r"<br\s*/?>", "\\\\n", text, flags=re.I)
+    # Mermaid's lineBreakRegex (common.ts, 12.3.0: /<\/?br\s*\/?>/gi): what it draws as a break
+    text = re.sub(r"</?br\s*/?>", "\\\\n", text, flags=re.I)
     return re.sub(r"\s+", " ", text).strip()
 
 

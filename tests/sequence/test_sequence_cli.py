@@ -63,12 +63,12 @@ def test_two_files_json_shape_and_values(tmp_path: Path, cli: Cli) -> None:
     assert run.code == 0, run.err
     assert "Table 2" in run.out and "Worst files" in run.out
     result = json.loads(out.read_text())
-    assert list(result) == ["totals", "files"]
-    assert list(result["totals"]) == list(CATEGORIES)
+    assert list(result) == ["totals", "files", "readable"]  # the spec's, then readable
+    assert list(result["totals"]) == list(CATEGORIES) and result["readable"] == 1.0
     for category in CATEGORIES:
         assert list(result["totals"][category]) == CATEGORY_KEYS
     (file,) = result["files"]
-    assert list(file) == ["path", "gt_lines", *CATEGORIES]
+    assert list(file) == ["path", "gt_lines", *CATEGORIES, "readable"]
     assert (file["path"], file["gt_lines"]) == ("t.puml", 9)
     assert file["message"] == {
         "gt_count": 2,
@@ -106,8 +106,9 @@ def test_directories_matched_by_relative_path(tmp_path: Path, cli: Cli) -> None:
     assert missing["direction"]["deletion"] == 2
     assert missing["node"]["deletion"] == 4
     assert missing["message"]["deletion"] == 1
-    assert "missing.puml: no prediction: everything counted as deleted" in run.err
+    assert "1 of 3 files have no answer (scored as empty): missing.puml" in run.err
     assert "extra.puml: prediction without ground truth, skipped" in run.err
+    assert "readable answers 0.6667; 1 missing" in run.out
     # Totals are sums of counts, rates recomputed from them.
     totals = result["totals"]["direction"]
     assert totals["gt_count"] == 5 and totals["deletion"] == 2
@@ -133,7 +134,7 @@ def test_several_models_give_one_block_each(tmp_path: Path, cli: Cli) -> None:
     assert run.code == 0, run.err
     result = json.loads(out.read_text())
     assert list(result) == ["claude", "gpt"]
-    assert list(result["claude"]) == ["totals", "files"]
+    assert list(result["claude"]) == ["totals", "files", "readable"]
     assert result["claude"]["totals"]["message"]["substitution"] == 0
     assert result["gpt"]["totals"]["message"]["substitution"] == 1
     assert "claude" in run.out and "gpt" in run.out
@@ -238,21 +239,36 @@ def test_bad_files_are_reported_and_the_run_goes_on(tmp_path: Path, cli: Cli) ->
     write(pred_dir / "binary_truth.puml", TRUTH)
     write(pred_dir / "unterminated.puml", "@startuml\nalt x\nA -> B : x\n@enduml\n")
     write(pred_dir / "json.puml", '{"nodes": []}\n')
-    out = tmp_path / "out.json"
-    run = cli("sequence", "--truth", str(truth_dir), "--pred", str(pred_dir), "--out", str(out))
+    out, envelope = tmp_path / "out.json", tmp_path / "result.json"
+    run = cli(
+        "sequence", "--truth", truth_dir, "--pred", pred_dir, "--out", out, "--result", envelope
+    )
     assert run.code == 0, run.err
     result = json.loads(out.read_text())
     paths = [f["path"] for f in result["files"]]
     assert paths == ["binary_pred.puml", "good.puml", "json.puml", "unterminated.puml"]
     flat = " ".join(run.err.split())
     assert "binary_truth.puml: ground truth skipped:" in flat and "binary file" in flat
-    assert "binary_pred.puml: prediction unreadable" in flat
+    # a binary prediction and a JSON one (no sequence diagram) are unreadable: scored as
+    # everything deleted, listed, counted in one warning
+    assert "2 of 4 answers are unreadable (scored as missing; --strict stops at the first)" in flat
     assert "truth warning: line 3: note opened here is never closed by 'end note'" in flat
     assert "prediction warning: line 2: group opened here is never closed by 'end'" in flat
-    assert "json.puml: prediction warning: no @startuml line" in flat
-    binary = result["files"][0]
-    assert binary["direction"]["deletion"] == 2 and binary["note"]["deletion"] == 1
+    assert "json.puml: prediction" not in flat  # its reader's notes are the reason, not warnings
+    dataset = json.loads(envelope.read_text())["dataset"]
+    assert list(dataset["unreadable"]) == ["binary_pred.puml", "json.puml"]
+    assert "binary file" in dataset["unreadable"]["binary_pred.puml"]
+    assert dataset["unreadable"]["json.puml"] == (
+        "line 1: not a sequence diagram: no participant, arrow, note, group or box recognised "
+        """(the first line not read: '{"nodes": []}')"""
+    )
+    assert "readable answers 0.5000; 2 unreadable" in run.out
+    for binary in (result["files"][0], result["files"][2]):
+        assert binary["direction"]["deletion"] == 2 and binary["note"]["deletion"] == 1
     assert "Traceback" not in run.err
+    strict = cli("sequence", "--truth", truth_dir, "--pred", pred_dir, "--strict")
+    assert strict.code == 2 and strict.err.count("error:") == 1
+    assert str(pred_dir / "binary_pred.puml") in " ".join(strict.err.split())
 
 
 @pytest.mark.parametrize(
@@ -349,7 +365,10 @@ def test_git_mode_two_model_branches(paper_repo: Path, tmp_path: Path, cli: Cli)
     assert claude["TS23.401/fig1.puml"]["note"]["deletion"] == 1
     assert gpt["TS23.401/fig2.puml"]["direction"]["deletion"] == 1
     assert gpt["TS23.401/fig1.puml"]["direction"]["deletion"] == 2  # file missing on gpt
-    assert "[gpt] TS23.401/fig1.puml: no prediction" in " ".join(run.err.split())
+    err = " ".join(run.err.split())
+    assert "[gpt] 1 of 2 files have no answer (scored as empty): TS23.401/fig1.puml" in err
+    assert "[claude] readable answers 1.0000" in run.out
+    assert "[gpt] readable answers 0.5000; 1 missing" in run.out
     assert "claude" in run.out
 
 

@@ -274,7 +274,11 @@ def test_an_unterminated_note_does_not_swallow_the_next_diagram() -> None:
     assert "warning: line 2: note opened here is never closed by 'end note'" in [
         str(d) for d in diagram.diagnostics
     ]
-    assert [n.line for n in diagram.notes] == [2, 6]
+    # the note ends at @enduml; the second diagram (after it) is not part of this one
+    assert [n.line for n in diagram.notes] == [2]
+    assert "warning: line 5: lines after @enduml (line 4) are not part of the diagram: ignored" in [
+        str(d) for d in diagram.diagnostics
+    ]
 
 
 # -- formats --------------------------------------------------------------------------------
@@ -383,8 +387,16 @@ def test_unreadable_mermaid_prediction_counts_as_deleted(tmp_path: Path, cli) ->
     assert run.code == 0
     err = " ".join(run.err.split())
     assert (
-        "prediction unreadable (p.mmd (line 1): a Mermaid 'flowchart' diagram, not a "
-        "sequenceDiagram): everything counted as deleted" in err
+        "1 of 1 answers are unreadable (scored as missing; --strict stops at the first): "
+        "t.puml: line 1: a Mermaid 'flowchart' diagram, not a sequenceDiagram" in err
+    )
+    strict = cli(
+        "sequence", "--truth", tmp_path / "t.puml", "--pred", tmp_path / "p.mmd", "--strict"
+    )
+    assert strict.code == 2
+    assert strict.err == (
+        f"error: {tmp_path / 'p.mmd'} (line 1): a Mermaid 'flowchart' diagram, not a "
+        "sequenceDiagram\n"
     )
 
 

@@ -56,11 +56,11 @@ MAPPING: dict[str, tuple[str, list[str]]] = {
     ),
     "activation": ("A->>+B: go\nB-->>-A: done", ["A -> B : go", "B --> A : done"]),
     "notes": (
-        "A->>B: x\nNote left of A: l\nnote right of B: r<br/>2\nNote over A,B: both",
+        "A->>B: x</br>y\nNote left of A: l\nnote right of B: r<br/>2</BR>3\nNote over A,B: both",
         [
-            "A -> B : x",
+            "A -> B : x\\ny",
             "note left A : l",
-            "note right B : r\\n2",
+            "note right B : r\\n2\\n3",
             "note over A, B : both",
         ],
     ),
@@ -228,3 +228,23 @@ end
         assert (
             score.elements == 40
         )  # 6 arrows (12 nodes, 6 x3), 4 participants, 3 groups, 2 notes, 1 box
+
+
+def test_line_breaks_are_mermaids_own() -> None:
+    """``<br>``, ``<br/>`` and ``</br>`` are line breaks because Mermaid's ``lineBreakRegex``
+    (which draws message and note text) says so: ours is that regex, read from the pinned
+    package."""
+    from mermaid_ref import install_dir
+    from parsescore.sequence.mermaid import _BR
+
+    chunks = install_dir() / "node_modules" / "mermaid" / "dist" / "chunks" / "mermaid.esm"
+    found = {
+        match[1]
+        for path in chunks.glob("*.mjs")
+        for match in re.finditer(r"lineBreakRegex = /(.+?)/gi;", path.read_text("utf-8"))
+    }
+    assert found == {r"<\/?br\s*\/?>"}
+    assert _BR.pattern == r"</?br\s*/?>" and _BR.flags & re.IGNORECASE
+    pred = "sequenceDiagram\n    A->>B: first</br>second\n    Note over A: a</BR >b"
+    truth = "@startuml\nA -> B : first\\nsecond\nnote over A : a\\nb\n@enduml"
+    assert compare_scripts(truth, pred).errors == 0

@@ -423,3 +423,30 @@ def test_hidden_arrows_are_no_elements() -> None:
         diagram = parse_plantuml(line)
         assert diagram.arrows == ()
         assert [e.keyword for e in diagram.elements if isinstance(e, NoMetric)] == ["hidden arrow"]
+
+
+@pytest.mark.parametrize("path", MWDI_FILES[:10], ids=lambda p: p.name)
+def test_lines_after_enduml_are_not_part_of_the_diagram(path: Path) -> None:
+    """A real diagram followed by prose and a second diagram (as a chat answer, or a file
+    holding two diagrams) is read as the first diagram alone, as PlantUML draws it: on either
+    side of a comparison."""
+    text = path.read_text(encoding="utf-8")
+    second = MWDI_FILES[-1].read_text(encoding="utf-8")
+    longer = f"{text.rstrip()}\n\nThis diagram shows the sync. A second one:\n\n{second}"
+    diagram, alone = parse_plantuml(longer), parse_plantuml(text)
+    assert diagram.canonical_lines == alone.canonical_lines
+    end = text.rstrip().count("\n") + 1
+    assert [str(d) for d in diagram.diagnostics] == [
+        f"warning: line {end + 2}: lines after @enduml (line {end}) are not part of the "
+        "diagram: ignored"
+    ]
+    for truth, pred in ((longer, text), (text, longer)):
+        assert all(c.errors == 0 for c in compare_scripts(truth, pred).counts.values())
+    assert diagram.line_count == len(longer.splitlines())  # gt_lines: the file's lines
+
+
+def test_an_included_files_enduml_does_not_end_the_diagram() -> None:
+    part = "@startuml\nB -> C : inner\n@enduml\n"
+    text = "@startuml\n!include part.iuml\nA -> B : outer\n@enduml\nC -> D\n"
+    diagram = parse_plantuml(text, path="main.puml", includes={"part.iuml": part})
+    assert [a.canonical for a in diagram.arrows] == ["B -> C : inner", "A -> B : outer"]

@@ -544,11 +544,13 @@ def test_directory_mode_missing_prediction_and_orphan(tmp_path: Path, cli: Cli) 
     )
     assert run.code == 0, run.err
     result = json.loads(out.read_text())
-    # The JSON is exactly {"totals", "files"}; files are the truth files, by relative path.
-    assert list(result) == ["totals", "files"]
+    # The JSON is {"totals", "files"} and the readable share; files are the truth files, by
+    # relative path, each with its readable (0: the missing prediction).
+    assert list(result) == ["totals", "files", "readable"]
     assert [f["path"] for f in result["files"]] == ["lost.puml", "sub/same.puml"]
     lost = result["files"][0]
-    assert list(lost) == ["path", "gt_lines", *CATEGORIES]
+    assert list(lost) == ["path", "gt_lines", *CATEGORIES, "readable"]
+    assert (lost["readable"], result["files"][1]["readable"], result["readable"]) == (0, 1, 0.5)
     assert lost["gt_lines"] == 14  # FULL has 14 lines, @startuml to @enduml
     # Everything deleted: an empty prediction under rules 4 and 5 (direction_type has no
     # deletions by rule 4, see the Decisions in docs/sequence.md).
@@ -575,7 +577,7 @@ def test_directory_mode_missing_prediction_and_orphan(tmp_path: Path, cli: Cli) 
         assert totals["deletion_rate"] == deleted / (2 * count) * 100
         assert totals["insertion"] == 0 and totals["substitution"] == 0
     # Both the missing prediction and the orphans are reported.
-    assert "lost.puml: no prediction: everything counted as deleted" in run.err
+    assert "1 of 2 files have no answer (scored as empty): lost.puml" in run.err
     assert "orphan.puml: prediction without ground truth, skipped" in run.err
     assert "same.puml: prediction without ground truth, skipped" in run.err
 
@@ -600,10 +602,10 @@ def test_json_value_types_and_one_block_per_model(tmp_path: Path, cli: Cli) -> N
     result = json.loads(out.read_text())
     assert list(result) == ["m1", "m2"]
     for block in result.values():
-        assert list(block) == ["totals", "files"]
-        assert list(block["totals"]) == list(CATEGORIES)
+        assert list(block) == ["totals", "files", "readable"]  # the spec's, then readable
+        assert list(block["totals"]) == list(CATEGORIES) and block["readable"] == 1.0
         for file in block["files"]:
-            assert list(file) == ["path", "gt_lines", *CATEGORIES]
+            assert list(file) == ["path", "gt_lines", *CATEGORIES, "readable"]
             assert isinstance(file["path"], str) and isinstance(file["gt_lines"], int)
         for entry in [block["totals"][c] for c in CATEGORIES] + [
             f[c] for f in block["files"] for c in CATEGORIES

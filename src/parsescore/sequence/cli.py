@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from parsescore.cli_common import (
+    AllowMissingOption,
     CacheOption,
     CsvOption,
     DaskSchedulerOption,
@@ -21,8 +23,10 @@ from parsescore.cli_common import (
     OutOption,
     QuietOption,
     ResultOption,
+    StrictOption,
     announce,
     output_folder,
+    print_answers,
     warn,
     wide_console,
     write_outputs,
@@ -98,10 +102,15 @@ def _syntax_check(
     pred_sources: list[ScriptSource],
     console: Console,
     err_console: Console,
+    pred_format: str = "auto",
 ) -> None:
-    """Compile every prediction with PlantUML (in parallel) and list the ones that fail."""
+    """Compile every prediction with PlantUML (in parallel) and list the ones that fail: the
+    diagram that is scored (a chat answer's, see :func:`parsescore.answers.unwrap_answer`),
+    its lines counted in the answer. A report only: what does not compile still scores."""
     from rich.markup import escape
 
+    from parsescore.answers import unwrap_answer
+    from parsescore.sequence.dataset import answer_formats
     from parsescore.sequence.read import detect_format
     from parsescore.sequence.report import unique_names
     from parsescore.sequence.syntax import check_syntax, find_plantuml
@@ -115,27 +124,29 @@ def _syntax_check(
         )
         return
     jobs: list[tuple[str, str, str]] = []
+    first_lines: list[int] = []  # where the checked diagram starts in the answer
     mermaid = 0
     for name, source in zip(unique_names(models), pred_sources, strict=True):
         for rel in source.paths:
             try:
-                text = source.read(rel)
+                answer = unwrap_answer(source.read(rel), answer_formats(pred_format))
             except InputError as exc:
                 console.print(escape(f"[{name}] {rel}: not checked ({exc})"), highlight=False)
                 continue
-            if detect_format(text, rel) == "mermaid":
+            if detect_format(answer.text, rel) == "mermaid":
                 mermaid += 1  # PlantUML cannot compile Mermaid: the reader's warnings say it all
             else:
-                jobs.append((name, rel, text))
+                jobs.append((name, rel, answer.text))
+                first_lines.append(answer.line)
     if mermaid:
         console.print(f"syntax check: {mermaid} Mermaid prediction(s) not checked", highlight=False)
     with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
         results = list(pool.map(lambda job: check_syntax(command, job[1], job[2]), jobs))
     failures = 0
-    for (name, rel, _), result in zip(jobs, results, strict=True):
+    for (name, rel, _), first, result in zip(jobs, first_lines, results, strict=True):
         if not result.ok:
             failures += 1
-            where = f" line {result.line}" if result.line else ""
+            where = f" line {result.line + first - 1}" if result.line else ""
             console.print(
                 escape(f"[{name}] {rel}:{where} does not compile: {result.message}"),
                 highlight=False,
@@ -149,8 +160,10 @@ def _syntax_check(
 
 
 def summarise(result: Result, console: Console) -> None:
-    """Table 2 and the worst files of one scored model (as ``parsescore sequence`` prints)."""
+    """Table 2, the worst files and the answers line of one scored model (as ``parsescore
+    sequence`` prints them), then its warnings."""
     _print([result], console, worst=10)
+    print_answers(result, console)
 
 
 def _print(results: list[Result], console: Console, *, worst: int) -> None:
@@ -174,6 +187,8 @@ def run_sequence(
     ignore_colours: bool = False,
     truth_format: str = "auto",
     pred_format: str = "auto",
+    strict: bool = False,
+    allow_missing: bool = False,
     check: bool = False,
     report: Path | None = None,
     repo: Path | None = None,
@@ -220,16 +235,19 @@ def run_sequence(
     options |= {"ignore_colours": ignore_colours}
     options |= {"truth_format": truth_format, "pred_format": pred_format}
     options |= {"quiet": quiet, "dask_scheduler": dask_scheduler, "cache": cache}
+    options |= {"strict": strict, "allow_missing": allow_missing}
     results = [evaluate("sequence", t, p, **options) for t, p in pairs]
     models = [r.computed for r in results]
     names = unique_names(models)
-    for name, scored in zip(names, results, strict=True):
-        for warning in scored.warnings:
-            warn(err_console, f"[{name}] {warning}")
     _print(results, console, worst=worst)
+    for name, scored in zip(names, results, strict=True):
+        if len(results) > 1:  # each model's answers line and warnings, named
+            console.print(f"[{name}]", end=" ", highlight=False, markup=False)
+            scored = replace(scored, warnings=tuple(f"[{name}] {w}" for w in scored.warnings))
+        print_answers(scored, console)
     if check:
         pred_sources = [sources(t, p, repo=repo)[1] for t, p in pairs]
-        _syntax_check(models, pred_sources, console, err_console)
+        _syntax_check(models, pred_sources, console, err_console, pred_format)
     if out is not None:
         write_json(out, results_json(models))
         announce(console, out)
@@ -282,6 +300,8 @@ def register(app: typer.Typer) -> None:
             FormatChoice,
             typer.Option("--pred-format", help="Prediction dialect (auto: by content, name)."),
         ] = FormatChoice.auto,
+        strict: StrictOption = False,
+        allow_missing: AllowMissingOption = False,
         check_syntax_: Annotated[
             bool,
             typer.Option("--check-syntax", help="Report predictions PlantUML cannot compile."),
@@ -320,6 +340,8 @@ def register(app: typer.Typer) -> None:
             ignore_colours=ignore_colours,
             truth_format=truth_format.value,
             pred_format=pred_format.value,
+            strict=strict,
+            allow_missing=allow_missing,
             check=check_syntax_,
             report=report,
             repo=repo,

@@ -16,13 +16,15 @@ depend on how it was run.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import fields, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
+from parsescore.answers import Answer, unwrap_answer
+from parsescore.coverage import Coverage, check_names
 from parsescore.errors import InputError
 from parsescore.runner import item_bytes, run_items
 from parsescore.sequence.inputs import ScriptSource
@@ -36,6 +38,7 @@ from parsescore.sequence.metrics import (
     SkippedFile,
     compare_diagrams,
 )
+from parsescore.sequence.model import ParsedDiagram
 from parsescore.sequence.preprocess import collect_includes
 from parsescore.sequence.read import SUFFIXES, read_diagram
 
@@ -81,6 +84,23 @@ def _file_from_record(record: dict[str, Any]) -> FileScore:
     )
 
 
+def _not_a_diagram(diagram: ParsedDiagram, text: str) -> InputError | None:
+    """Why a prediction that was read holds no sequence diagram (None when it holds one): the
+    unreadable rule for readers that warn rather than fail (see :func:`score_model`)."""
+    if diagram.metric_elements:
+        return None
+    if not text.strip():
+        return InputError("empty answer: no sequence diagram")
+    unread = next((e for e in diagram.elements if e.kind == "other"), None)
+    if unread is None:
+        return InputError("empty diagram: no participant, arrow, note, group or box")
+    return InputError(
+        "not a sequence diagram: no participant, arrow, note, group or box recognised "
+        f"(the first line not read: {unread.raw.strip()[:60]!r})",
+        where=f"line {unread.line}",
+    )
+
+
 def _score_pair(
     pair: _Pair,
     *,
@@ -92,7 +112,8 @@ def _score_pair(
     """Read and compare one file pair (pure and picklable: the runner's scoring function).
 
     A truth file that cannot be read gives ``{"truth_error": reason}``; a prediction that
-    cannot be read is scored as empty (everything deleted) with a note saying why.
+    cannot be read, or holds no sequence diagram, is scored as empty (everything deleted) and
+    its reason is the record's ``pred_error`` (``[reason, where]``).
     """
     truth_rel, truth_text, pred_rel, pred_text, missing, read_notes, t_inc, p_inc = pair
     notes = list(read_notes)
@@ -102,14 +123,19 @@ def _score_pair(
         )
     except InputError as exc:
         return {"truth_error": str(exc)}
-    try:
-        pred_diagram = read_diagram(
-            pred_text, format=pred_format, path=pred_rel or truth_rel, includes=dict(p_inc)
-        )
-    except InputError as exc:
-        pred_diagram = read_diagram("", format="plantuml", path=pred_rel or truth_rel)
-        missing = True
-        notes.append(f"prediction unreadable ({exc}): everything counted as deleted")
+    empty = read_diagram("", format="plantuml", path=pred_rel or truth_rel)
+    pred_diagram = empty
+    problem: InputError | None = None
+    if not missing:
+        try:
+            pred_diagram = read_diagram(
+                pred_text, format=pred_format, path=pred_rel or truth_rel, includes=dict(p_inc)
+            )
+            problem = _not_a_diagram(pred_diagram, pred_text)
+        except InputError as exc:
+            problem = exc
+        if problem is not None:
+            pred_diagram, missing = empty, True
     notes.extend(f"truth {d}" for d in truth_diagram.diagnostics)
     if not missing:
         notes.extend(f"prediction {d}" for d in pred_diagram.diagnostics)
@@ -125,6 +151,7 @@ def _score_pair(
         )
     )
     record["formats"] = [truth_diagram.format, None if missing else pred_diagram.format]
+    record["pred_error"] = None if problem is None else [problem.reason, problem.where]
     return record
 
 
@@ -153,6 +180,23 @@ def _repeat(call: Callable[[], None], times: int) -> None:
         call()
 
 
+def _reason(error: InputError) -> str:
+    """An unreadable answer's reason as ``Result.dataset["unreadable"]`` keeps it: the place
+    (``line N``...) and what is wrong, without the file (the item names it)."""
+    return f"{error.where}: {error.reason}" if error.where else error.reason
+
+
+def answer_formats(pred_format: str) -> tuple[str, ...]:
+    """The formats a chat answer's fenced block may name (:func:`parsescore.answers.
+    unwrap_answer`): the one given, or both for ``auto``."""
+    return ("plantuml", "mermaid") if pred_format == "auto" else (pred_format,)
+
+
+#: Notes on a file that the coverage warnings already give (not repeated as warnings).
+_NO_PREDICTION = "no prediction: everything counted as deleted"
+_UNREADABLE = "prediction unreadable ({}): everything counted as deleted"
+
+
 def score_model(
     truth: ScriptSource,
     pred: ScriptSource,
@@ -161,6 +205,8 @@ def score_model(
     ignore_colours: bool = False,
     truth_format: str = "auto",
     pred_format: str = "auto",
+    strict: bool = False,
+    allow_missing: bool = False,
     name: str | None = None,
     advance: Callable[[], None] | None = None,
     jobs: int = 1,
@@ -174,6 +220,16 @@ def score_model(
 
     ``truth_format`` / ``pred_format``: ``auto`` (by content, then file name), ``plantuml`` or
     ``mermaid``; ``ignore_colours``: colours never count (default: they do, as in the paper).
+
+    Each prediction is a model's answer: :func:`parsescore.answers.unwrap_answer` takes its
+    diagram out of a chat answer first (a fenced block, ``@startuml`` … ``@enduml`` in prose,
+    without ``<think>`` blocks). A prediction is *unreadable* when its file cannot be read
+    (binary, not UTF-8), its reader refuses it (a Mermaid file that is not a
+    ``sequenceDiagram``) or it holds no participant, arrow, note, group or box (an empty
+    answer, an empty ``@startuml`` … ``@enduml``, prose); it scores as a missing one
+    (everything deleted), or stops the run with ``strict``. No prediction matching any truth
+    file is an error; a truth file without one scores as everything deleted, or is left out
+    with ``allow_missing``. The result's ``coverage`` lists all of them.
 
     ``jobs``, ``dask_scheduler`` and ``cache_dir`` choose how the pairs are scored (see
     :mod:`parsescore.runner`); ``progress`` shows a bar (on ``console``, default stderr) when
@@ -189,6 +245,9 @@ def score_model(
         pairs = [(rel, by_key.get(match_key(rel))) for rel in truth.paths]
         matched = {p for _, p in pairs if p is not None}
         orphans = sorted(set(pred.paths) - matched)
+    formats = answer_formats(pred_format)
+    answers: dict[str, Answer] = {}  # truth path → the answer its prediction was read from
+    unreadable_files: dict[str, InputError] = {}  # truth path → why its file was not read
     # Read everything first (in order), keeping unreadable ground truth as a skip.
     slots: list[SkippedFile | _Pair] = []
     skip_warnings: dict[int, str] = {}
@@ -203,17 +262,22 @@ def score_model(
             continue
         notes: list[str] = []
         missing = False
+        pred_text = ""
         if pred_rel is None:
-            pred_text = ""
             missing = True
-            notes.append("no prediction: everything counted as deleted")
+            notes.append(_NO_PREDICTION)
         else:
             try:
-                pred_text = pred.read(pred_rel)
+                answer = unwrap_answer(pred.read(pred_rel), formats)
             except InputError as exc:
-                pred_text = ""
+                if strict:
+                    raise
                 missing = True
-                notes.append(f"prediction unreadable ({exc}): everything counted as deleted")
+                unreadable_files[truth_rel] = exc
+                notes.append(_UNREADABLE.format(exc))
+            else:
+                answers[truth_rel] = answer
+                pred_text = answer.text
         slots.append(
             (
                 truth_rel,
@@ -223,7 +287,7 @@ def score_model(
                 missing,
                 tuple(notes),
                 _includes(truth, truth_rel, truth_text),
-                () if pred_rel is None else _includes(pred, pred_rel, pred_text),
+                () if missing or pred_rel is None else _includes(pred, pred_rel, pred_text),
             )
         )
     # A file another script includes is a part of that script, not a diagram of its own.
@@ -241,6 +305,27 @@ def score_model(
                 advance()
         slots, skip_warnings = kept, kept_warnings
     orphans = [rel for rel in orphans if rel not in pred_parts]
+    readable = [slot for slot in slots if not isinstance(slot, SkippedFile)]
+    missing_ids = [slot[0] for slot in readable if slot[2] is None]
+    if not (truth.single_file and pred.single_file):
+        check_names(
+            [match_key(slot[0]) for slot in readable],
+            [match_key(rel) for rel in pred.paths if rel not in pred_parts],
+            truth=truth.origin or truth.name,
+            pred=pred.origin or pred.name,
+        )
+    if allow_missing and missing_ids:
+        left_out = set(missing_ids)
+        kept_slots: list[SkippedFile | _Pair] = []
+        kept_warnings = {}
+        for index, slot in enumerate(slots):
+            if isinstance(slot, SkippedFile) or slot[0] not in left_out:
+                if index in skip_warnings:
+                    kept_warnings[len(kept_slots)] = skip_warnings[index]
+                kept_slots.append(slot)
+            elif advance:
+                advance()
+        slots, skip_warnings = kept_slots, kept_warnings
     to_score = [slot for slot in slots if not isinstance(slot, SkippedFile)]
     options: dict[str, Any] = {"threshold": threshold, "ignore_colours": ignore_colours}
     options |= {"truth_format": truth_format, "pred_format": pred_format}
@@ -248,7 +333,9 @@ def score_model(
         partial(_score_pair, **options),
         to_score,
         kind="sequence",
-        options=options,
+        # the record's shape is part of the key: entries cached before it had ``pred_error``
+        # (the unreadable rule) are not reused
+        options=options | {"record": 2},
         item_input=lambda p: item_bytes(
             p[0], p[1], p[2], p[3], str(p[4]), *p[5], *(t for pair in p[6] + p[7] for t in pair)
         ),
@@ -264,7 +351,8 @@ def score_model(
     files: list[FileScore] = []
     skipped: list[SkippedFile] = []
     warnings: list[str] = []
-    formats: dict[str, dict[str, int]] = {"truth": {}, "pred": {}}
+    formats_read: dict[str, dict[str, int]] = {"truth": {}, "pred": {}}
+    unreadable: dict[str, str] = {}
     for index, slot in enumerate(slots):
         if isinstance(slot, SkippedFile):
             skipped.append(slot)
@@ -279,13 +367,44 @@ def score_model(
             continue
         for side, chosen in zip(("truth", "pred"), record["formats"], strict=True):
             if chosen is not None:
-                formats[side][chosen] = formats[side].get(chosen, 0) + 1
+                formats_read[side][chosen] = formats_read[side].get(chosen, 0) + 1
         file = _file_from_record(record)
+        problem = record.get("pred_error")
+        if problem is not None and slot[2] is not None:
+            error = InputError(problem[0], path=pred.where(slot[2]), where=problem[1])
+            if file.path in answers:
+                error = answers[file.path].relocate(error)
+            if strict:
+                raise error
+            unreadable[file.path] = _reason(error)
+            file = replace(file, diagnostics=(_UNREADABLE.format(error), *file.diagnostics))
+        elif file.path in unreadable_files:
+            unreadable[file.path] = _reason(unreadable_files[file.path])
         files.append(file)
-        warnings.extend(f"{file.path}: {note}" for note in file.diagnostics)
+        warnings.extend(
+            f"{file.path}: {note}"
+            for note in file.diagnostics
+            if note != _NO_PREDICTION and not note.startswith(_UNREADABLE.split("{")[0])
+        )
     for rel in orphans:
         skipped.append(SkippedFile(rel, "prediction without ground truth, skipped"))
         warnings.append(f"{rel}: prediction without ground truth, skipped")
+    scored_ids = {file.path for file in files}
+    coverage = Coverage(
+        len(scored_ids) + (len(missing_ids) if allow_missing else 0),
+        missing=[rel for rel in missing_ids if allow_missing or rel in scored_ids],
+        unreadable=unreadable,
+        fenced={
+            rel: answer.fence
+            for rel, answer in answers.items()
+            if answer.fence is not None and rel in scored_ids
+        },
+    )
     return ModelScore(
-        name or pred.name, tuple(files), tuple(skipped), tuple(warnings), formats=formats
+        name or pred.name,
+        tuple(files),
+        tuple(skipped),
+        (*coverage.warnings("files", allow_missing=allow_missing), *warnings),
+        formats=formats_read,
+        coverage=coverage,
     )

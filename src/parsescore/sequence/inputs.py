@@ -1,4 +1,5 @@
-"""Where scripts come from: a file, a directory (matched by relative path) or a git ref.
+"""Where scripts come from: a file, a directory (matched by relative path), a git ref, or
+``{id: text}`` given in Python.
 
 A :class:`ScriptSource` maps relative paths to a loader; loading a file that is missing,
 binary or not UTF-8 raises :class:`~parsescore.errors.InputError` for that file only, so a
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -28,6 +29,7 @@ __all__ = [
     "file_source",
     "git_source",
     "path_source",
+    "text_source",
 ]
 
 
@@ -46,15 +48,23 @@ class ScriptSource:
         loader: root-relative POSIX path → text (the scripts, and files they include).
         single_file: a lone file (matched with the other side's lone file whatever its name;
             its root is its folder).
+        origin: what was given, as messages name it (a path, a git ref of a repository).
+        locate: root-relative path → how an error names that script (default: the path).
     """
 
     name: str
     paths: tuple[str, ...]
     loader: Callable[[str], str]
     single_file: bool = False
+    origin: str = ""
+    locate: Callable[[str], str] | None = None
 
     def read(self, relative: str) -> str:
         return self.loader(relative)
+
+    def where(self, relative: str) -> str:
+        """How an error names the script ``relative`` (its path on disk, ``ref:path``...)."""
+        return self.locate(relative) if self.locate is not None else relative
 
 
 def _is_script(name: str) -> bool:
@@ -77,6 +87,8 @@ def file_source(path: Path) -> ScriptSource:
         (path.name,),
         lambda rel: read_text(path) if rel == path.name else _under(path.parent, rel),
         single_file=True,
+        origin=str(path),
+        locate=lambda rel: str(path if rel == path.name else path.parent / rel),
     )
 
 
@@ -92,7 +104,31 @@ def directory_source(root: Path) -> ScriptSource:
         root.name or str(root),
         tuple(paths),
         lambda rel: read_text(root / rel) if rel in listed else _under(root, rel),
+        origin=str(root),
+        locate=lambda rel: str(root / rel),
     )
+
+
+def text_source(texts: Mapping[str, str], name: str) -> ScriptSource:
+    """Scripts given as ``{id: text}`` (in that order), as :func:`parsescore.evaluate` takes
+    them: each id is a relative path (matched without its suffix, so ``"a"`` pairs with
+    ``"a.puml"``); an ``!include`` may name another id. ``name`` says which side it is."""
+    scripts: dict[str, str] = {}
+    for key, text in texts.items():
+        if not isinstance(key, str) or not key:
+            raise InputError(f"{name}: every id must be a non-empty string, got {key!r}")
+        if not isinstance(text, str):
+            raise InputError(
+                f"{name}[{key!r}]: expected the script's text, got a {type(text).__name__}"
+            )
+        scripts[key] = text
+
+    def load(relative: str) -> str:
+        if relative not in scripts:
+            raise InputError(f"no script {relative!r} among the {name} texts")
+        return scripts[relative]
+
+    return ScriptSource(name, tuple(scripts), load, origin=f"the {name} texts")
 
 
 def path_source(path: Path) -> ScriptSource:
@@ -142,4 +178,6 @@ def git_source(repo: Path, ref: str) -> ScriptSource:
         data = _git(repo, "show", f"{ref}:{PurePosixPath(relative).as_posix()}")
         return decode_script(data, f"{ref}:{relative}")
 
-    return ScriptSource(ref, tuple(paths), load)
+    return ScriptSource(
+        ref, tuple(paths), load, origin=f"{ref} of {repo}", locate=lambda rel: f"{ref}:{rel}"
+    )

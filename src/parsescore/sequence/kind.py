@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from parsescore.coverage import READABLE
 from parsescore.kinds import Kind, Metric, PredictParts, ReportParts, lazy
 from parsescore.sequence.model import CATEGORIES
 
@@ -48,8 +49,8 @@ KIND = Kind(
     title="Sequence diagrams",
     item="file",
     items="files",
-    metrics=(*_ERRORS, *_RATES),
-    totals=_POOLED,
+    metrics=(*_ERRORS, *_RATES, READABLE),
+    totals=(*_POOLED, READABLE),
     totals_note="sequence error % is all errors over all ground-truth elements",
     evaluate=lazy("parsescore.sequence.result:evaluate"),
     read=lazy("parsescore.sequence.result:read"),

@@ -208,7 +208,8 @@ _BRANCHES = {"else": ("alt",), "and": ("par", "par_over"), "option": ("critical"
 
 _ENTITY = re.compile(r"#(\w+);")
 _PLACEHOLDER = re.compile("\ue000(\\w+)\ue001")
-_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
+#: Mermaid's own ``lineBreakRegex`` (``common.ts``): ``</br>`` is a line break like ``<br>``.
+_BR = re.compile(r"</?br\s*/?>", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
 _WRAP = re.compile(r"^:?(?:no)?wrap:", re.IGNORECASE)
 _FRONT_MATTER = re.compile(r"^-{3}\s*$")
@@ -271,7 +272,8 @@ def _decode(text: str) -> str:
 
 
 def _clean(text: str) -> str:
-    """Message / note / label text as compared: decoded, ``<br>`` = ``\\n``, spaces collapsed."""
+    """Message / note / label text as compared: decoded, ``<br>`` (and ``</br>``, as Mermaid
+    reads it) = ``\\n``, spaces collapsed."""
     text = _decode(_WRAP.sub("", text.strip()) if "wrap:" in text.lower() else text)
     if "<" in text:
         text = _BR.sub("\\\\n", text)

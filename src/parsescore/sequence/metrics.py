@@ -31,6 +31,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
+from parsescore.coverage import Coverage
 from parsescore.linediff import DiffOp, myers_diff
 from parsescore.scores import safe_ratio
 from parsescore.sequence.model import (
@@ -214,10 +215,16 @@ class FileScore:
         """All errors over all ground-truth elements × 100 (errors per element, for ranking)."""
         return safe_ratio(self.errors, self.elements) * 100
 
+    @property
+    def readable(self) -> float:
+        """1.0 when the prediction was present and readable, 0.0 when it was scored as empty."""
+        return 0.0 if self.prediction_missing else 1.0
+
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"path": self.path, "gt_lines": self.gt_lines}
         for category in CATEGORIES:
             out[category] = self.counts[category].as_dict()
+        out["readable"] = self.readable
         return out
 
 
@@ -234,7 +241,8 @@ class ModelScore:
     """All file scores of one model, and dataset totals (counts summed, then divided).
 
     ``formats``: how many truth / prediction files were read as each format
-    (``{"truth": {"plantuml": 30}, "pred": {"mermaid": 30}}``).
+    (``{"truth": {"plantuml": 30}, "pred": {"mermaid": 30}}``). ``coverage``: which answers
+    were missing, unreadable or fenced (None: not recorded; see :mod:`parsescore.coverage`).
     """
 
     name: str
@@ -242,6 +250,7 @@ class ModelScore:
     skipped: tuple[SkippedFile, ...] = ()
     warnings: tuple[str, ...] = field(default=())
     formats: dict[str, dict[str, int]] = field(default_factory=dict)
+    coverage: Coverage | None = None
 
     @property
     def totals(self) -> dict[str, CategoryCounts]:
@@ -251,12 +260,24 @@ class ModelScore:
                 totals[category] = totals[category] + file.counts[category]
         return totals
 
+    @property
+    def readable(self) -> float:
+        """The share of truth files whose prediction was present and readable (over the
+        scored files when ``coverage`` is not recorded)."""
+        if self.coverage is not None:
+            return self.coverage.readable
+        return safe_ratio(sum(f.readable for f in self.files), len(self.files), empty=1.0)
+
     def as_dict(self) -> dict[str, Any]:
-        """The spec's JSON block: ``{"totals": {...}, "files": [...]}``."""
+        """The spec's JSON block: ``{"totals": {...}, "files": [...]}``, and ``readable``
+        (the share of truth files whose prediction was present and readable) beside them;
+        each file also has its ``readable`` after its categories. ``totals`` holds the
+        categories only, as the spec has it."""
         totals = self.totals
         return {
             "totals": {category: totals[category].as_dict() for category in CATEGORIES},
             "files": [file.as_dict() for file in self.files],
+            "readable": self.readable,
         }
 
 

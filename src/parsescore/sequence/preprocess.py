@@ -18,7 +18,10 @@ counting both would count what PlantUML never draws. Supported (our own evaluato
   including file and inside the dataset's root, looked up in ``includes`` (read beforehand by
   :func:`collect_includes`), never a URL, never outside the root, at most
   :data:`MAX_INCLUDE_DEPTH` deep (a file including itself is reported, not followed);
-* a trailing ``\\`` continues a line on the next one.
+* a trailing ``\\`` continues a line on the next one;
+* the diagram ends at the first ``@enduml`` of the file itself (not of an included file): the
+  lines after it (prose, another ``@startuml`` … ``@enduml`` diagram) are not part of it, as
+  PlantUML draws only that block as this diagram (one warning when they hold anything).
 
 ``!pragma`` and ``!theme`` change only the drawing and are dropped silently; any other
 directive is dropped with one warning naming it (``!procedure`` … ``!endprocedure`` bodies are
@@ -58,6 +61,8 @@ _INCLUDE = re.compile(
     r"^\s*!\s*(?P<how>include(?:_once|_many|url|sub)?)\b\s*(?P<target>.*?)\s*$", re.IGNORECASE
 )
 _VARIABLE = re.compile(r"\$\w+")
+#: The line that ends a diagram (as the grammar's ``@end…`` no-metric line).
+_ENDUML = re.compile(r"^\s*@end\w*\s*$", re.IGNORECASE)
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _SILENT = frozenset({"pragma", "theme", "startuml", "enduml"})
 _BLOCKS = {"procedure": "endprocedure", "function": "endfunction", "startsub": "endsub"}
@@ -353,7 +358,7 @@ class _Preprocessor:
             index += 1
         stack: list[_Branch] = []
         skip_until: tuple[str, int] | None = None
-        for number, line in lines:
+        for position, (number, line) in enumerate(lines):
             if len(self.out) > MAX_LINES:
                 self.warn(number, where, f"more than {MAX_LINES} lines after includes: cut here")
                 return
@@ -366,6 +371,9 @@ class _Preprocessor:
             if directive is None:
                 if keep:
                     self.out.append(Line(at or number, self._substitute(line), where))
+                    if not chain and _ENDUML.match(line):
+                        self._after_end(lines[position + 1 :], number)
+                        break
                 continue
             name = directive["name"].lower()
             if name in ("if", "ifdef", "ifndef"):
@@ -413,6 +421,18 @@ class _Preprocessor:
             self.warn(branch.line, where, "!if opened here is never closed by !endif")
         if skip_until is not None:
             self.warn(skip_until[1], where, f"block never closed by !{skip_until[0]}")
+
+    def _after_end(self, rest: list[tuple[int, str]], end: int) -> None:
+        """The lines after the diagram's ``@enduml`` are not part of it (PlantUML draws each
+        ``@startuml`` … ``@enduml`` block as a diagram of its own; the first is the one read):
+        one warning when they hold anything."""
+        following = next((number for number, line in rest if line.strip()), None)
+        if following is not None:
+            self.warn(
+                following,
+                "",
+                f"lines after @enduml (line {end}) are not part of the diagram: ignored",
+            )
 
     def _unsupported(self, name: str, number: int, where: str) -> None:
         if name not in self.warned:

@@ -30,38 +30,53 @@ COUNTS = ("gt_count", "insertion", "deletion", "substitution")
 
 
 def sources(
-    truth: str | Path, pred: str | Path, *, repo: str | Path | None = None
+    truth: str | Path | Mapping[str, str],
+    pred: str | Path | Mapping[str, str],
+    *,
+    repo: str | Path | None = None,
 ) -> tuple[Any, Any, dict[str, str]]:
-    """The truth and prediction script sources (files, folders, or git refs of ``repo``) and
-    the inputs as the result records them."""
-    from parsescore.sequence.inputs import git_source, path_source
+    """The truth and prediction script sources (files, folders, ``{id: text}`` mappings, or
+    git refs of ``repo``) and the inputs as the result records them (paths and refs only)."""
+    from parsescore.sequence.inputs import git_source, path_source, text_source
 
     if repo is not None:
+        if isinstance(truth, Mapping) or isinstance(pred, Mapping):
+            raise InputError("with repo, truth and pred are git refs, not texts")
         return (
             git_source(Path(repo), str(truth)),
             git_source(Path(repo), str(pred)),
             {"repo": str(repo), "truth_ref": str(truth), "pred_ref": str(pred)},
         )
-    truth_source = path_source(Path(truth))
-    pred_source = path_source(Path(pred))
+    inputs: dict[str, str] = {}
+    found = []
+    for side, given in (("truth", truth), ("pred", pred)):
+        if isinstance(given, Mapping):
+            found.append(text_source(given, side))
+        else:
+            found.append(path_source(Path(given)))
+            inputs[side] = str(given)
+    truth_source, pred_source = found
     if pred_source.single_file != truth_source.single_file:
         raise InputError("--truth and --pred must both be files or both be directories")
     if not truth_source.paths:
         raise InputError(
-            f"no sequence-diagram scripts ({', '.join(SUFFIXES)}) found", path=Path(truth)
+            f"no sequence-diagram scripts ({', '.join(SUFFIXES)}) found",
+            path=None if isinstance(truth, Mapping) else Path(truth),
         )
-    return truth_source, pred_source, {"truth": str(truth), "pred": str(pred)}
+    return truth_source, pred_source, inputs
 
 
 def evaluate(
-    truth: str | Path,
-    pred: str | Path,
+    truth: str | Path | Mapping[str, str],
+    pred: str | Path | Mapping[str, str],
     *,
     threshold: float = DEFAULT_THRESHOLD,
     ignore_colours: bool = False,
     truth_format: str = "auto",
     pred_format: str = "auto",
     repo: str | Path | None = None,
+    strict: bool = False,
+    allow_missing: bool = False,
     jobs: int = 1,
     dask_scheduler: str | None = None,
     cache: str | Path | None = None,
@@ -71,10 +86,27 @@ def evaluate(
     """Score one model's sequence diagrams ``pred`` against the ground truth ``truth``.
 
     Both are files or folders of PlantUML or Mermaid scripts (paired by relative path without
-    the suffix); with ``repo`` they are git refs of that repository (the paper's set-up).
-    ``threshold`` is the largest normalised Levenshtein distance at which a removed and an
-    added line count as one substitution. Colours count as the paper counts them unless
-    ``ignore_colours``. ``truth_format`` / ``pred_format``: ``auto``, ``plantuml``, ``mermaid``.
+    the suffix), or ``{id: text}`` mappings (ids paired the same way); with ``repo`` they are
+    git refs of that repository (the paper's set-up). Predictions are models' answers: a chat
+    answer's diagram is taken out of its prose first (``dataset["fenced"]`` lists those read
+    from a fenced block). ``threshold`` is the largest normalised Levenshtein distance at
+    which a removed and an added line count as one substitution. Colours count as the paper
+    counts them unless ``ignore_colours``. ``truth_format`` / ``pred_format``: ``auto``,
+    ``plantuml``, ``mermaid``.
+
+    A prediction that cannot be read or holds no sequence diagram scores as everything
+    deleted, is listed in ``dataset["unreadable"]`` and warned about (``strict``: an error
+    instead). A truth file without a prediction scores the same, listed in
+    ``dataset["missing"]`` (``allow_missing``: left out); no prediction matching any truth
+    file is an error. Each file's ``readable`` is 1.0 or 0.0, ``totals["readable"]`` their
+    share over all truth files.
+
+    >>> from parsescore import evaluate
+    >>> truth = {"call": "@startuml\\nA -> B : hi\\n@enduml"}
+    >>> answer = {"call": "Sure:\\n```mermaid\\nsequenceDiagram\\n  A->>B: hi\\n```"}
+    >>> result = evaluate("sequence", truth, answer, quiet=True)
+    >>> result.totals["error_rate"], result.totals["readable"], result.dataset["fenced"]
+    (0.0, 1.0, {'call': 'mermaid'})
     """
     from rich.console import Console
 
@@ -94,6 +126,8 @@ def evaluate(
         ignore_colours=ignore_colours,
         truth_format=truth_format,
         pred_format=pred_format,
+        strict=strict,
+        allow_missing=allow_missing,
         jobs=jobs,
         dask_scheduler=dask_scheduler,
         cache_dir=cache,
@@ -102,6 +136,8 @@ def evaluate(
     )
     options: dict[str, Any] = {"threshold": threshold, "ignore_colours": ignore_colours}
     options |= {"truth_format": truth_format, "pred_format": pred_format}
+    if allow_missing:  # recorded only when set: it changes which files are scored
+        options["allow_missing"] = True
     return to_result(model, inputs=inputs, options=options, name=name or model.name)
 
 
@@ -129,10 +165,15 @@ def to_result(
     """The model's :class:`Result`, its ``--out`` block (``{"totals", "files"}``) as ``native``.
 
     ``inputs`` also records which format each side's files were read as (``formats``)."""
+    from parsescore.coverage import READABLE, Coverage
+
+    coverage = model.coverage or Coverage(
+        len(model.files), missing=[f.path for f in model.files if f.prediction_missing]
+    )
     items: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
     for file in model.files:
-        items[file.path] = _rates(file.counts)
+        items[file.path] = _rates(file.counts) | {READABLE.name: file.readable}
         details[file.path] = {
             "gt_lines": file.gt_lines,
             "counts": {
@@ -145,15 +186,13 @@ def to_result(
         "sequence",
         name,
         items,
-        _rates(model.totals),
+        _rates(model.totals) | {READABLE.name: model.readable},
         inputs=inputs | {"formats": model.formats},
         options=options,
         version=__version__,
         details=details,
-        dataset={
-            "missing_predictions": [f.path for f in model.files if f.prediction_missing],
-            "skipped": [{"path": s.path, "reason": s.reason} for s in model.skipped],
-        },
+        dataset=coverage.facts()
+        | {"skipped": [{"path": s.path, "reason": s.reason} for s in model.skipped]},
         native=model.as_dict(),
         computed=model,
         warnings=tuple(model.warnings),
@@ -205,6 +244,8 @@ def _block(block: Mapping[str, Any], r: Reader, prefix: str) -> dict[str, Any]:
             raise r.fail(f"{where}.path", f"file {path!r} appears twice")
         values, errors, gt, counts = _counts(file, where, r)
         values["error_rate"] = errors / gt * 100 if gt else 0.0
+        if "readable" in file:  # documents written before the coverage rules have none
+            values["readable"] = r.number(file["readable"], f"{where}.readable")
         items[path] = values
         details[path] = {}
         if "gt_lines" in file:
@@ -220,6 +261,8 @@ def _block(block: Mapping[str, Any], r: Reader, prefix: str) -> dict[str, Any]:
         r,
     )
     totals["error_rate"] = errors / gt * 100 if gt else 0.0
+    if "readable" in block:
+        totals["readable"] = r.number(block["readable"], f"{prefix}readable")
     return {"items": items, "totals": totals, "details": details}
 
 

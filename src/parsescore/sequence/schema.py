@@ -9,6 +9,7 @@ from parsescore.schema import (
     COUNT,
     STRING,
     STRINGS,
+    UNIT,
     map_of,
     nullable,
     record,
@@ -37,14 +38,22 @@ def schema_defs() -> dict[str, dict[str, Any]]:
         ),
         "sequence_totals": record({c: ref("category_counts") for c in CATEGORIES}),
         "sequence_file": record(
-            {"path": STRING, "gt_lines": COUNT} | {c: ref("category_counts") for c in CATEGORIES}
+            {"path": STRING, "gt_lines": COUNT}
+            | {c: ref("category_counts") for c in CATEGORIES}
+            | {"readable": UNIT},
+            optional=("readable",),
+            description="One truth file; readable: 1 when its prediction was present and "
+            "readable, 0 when it was missing or unreadable (scored as everything deleted).",
         ),
         "sequence_block": record(
             {
                 "totals": ref("sequence_totals"),
                 "files": {"type": "array", "items": ref("sequence_file")},
+                "readable": UNIT,
             },
-            description="One model: dataset totals (counts summed, then divided) and files.",
+            optional=("readable",),
+            description="One model: dataset totals (counts summed, then divided), files, and "
+            "the share of truth files whose prediction was present and readable.",
         ),
         "sequence": {
             "description": "One model's block, or {model: block} for several models (a "
@@ -96,13 +105,21 @@ def schema_defs() -> dict[str, dict[str, Any]]:
         ),
         "sequence_dataset": record(
             {
-                "missing_predictions": STRINGS,
+                "missing": {**STRINGS, "description": "Truth files without a prediction."},
+                "unreadable": map_of(
+                    STRING, description="{truth file: why its prediction was not read}"
+                ),
+                "fenced": map_of(
+                    STRING,
+                    description="{truth file: info string of the fenced block its "
+                    "prediction was read from}",
+                ),
                 "skipped": {
                     "type": "array",
                     "items": record({"path": STRING, "reason": STRING}),
                 },
             },
-            optional=("missing_predictions", "skipped"),
+            optional=("missing", "unreadable", "fenced", "skipped"),
             extra=True,
         ),
     }
