@@ -125,7 +125,8 @@ def read_flowchart(text: str, fmt: FlowchartFormat, *, path: Path | str | None =
 # ---------------------------------------------------------------------------------------------
 # Label clean-up (shared by both formats and by the reference tests)
 
-_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
+# `</br>` too: an HTML parser reads that end tag as a `<br>` (so does Mermaid's sanitiser)
+_BR = re.compile(r"<br\s*/?>|</br(?=[\s/>])[^<>]*>", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _MERMAID_CODE = re.compile(r"(?<!&)#(\d+|[A-Za-z]+);")
 _EMPHASIS = (
@@ -360,8 +361,9 @@ def read_mermaid(text: str, *, path: Path | str | None = None) -> Flowchart:
             else "a node, a link, 'subgraph', 'end' or a style line"
         )
         line, column = exc.line, exc.column
-        if line is None or line < 1:  # lark gives no place at the end of the text
-            line, column = source.count("\n") + 1, len(source) - source.rfind("\n")
+        if line is None or line < 1:  # lark gives no place at the end of the text: name the
+            end = source.rstrip()  # end of its last word, not the blank lines after it
+            line, column = end.count("\n") + 1, len(end) - end.rfind("\n")
         raise InputError(
             f"unexpected {shown}; expected {wants}",
             path=path,
@@ -416,23 +418,44 @@ def read_mermaid(text: str, *, path: Path | str | None = None) -> Flowchart:
     return builder.build()
 
 
+_QUOTED = re.compile(r'"([^"\n]*)"')
+
+
 def _subgraph_head(rest: str) -> tuple[str | None, str | None]:
     """``(id, title)`` of ``subgraph <rest>``, as Mermaid's flowDb names them.
 
     ``subgraph id [title]`` has both; ``subgraph text`` has the text as id and title (so no
     label), unless the text holds a space: then Mermaid numbers the id and the text is a title.
+    Mermaid's parser joins a head written in pieces, a quoted piece without its quotes:
+    ``subgraph "Main" timeline`` is the title ``Main timeline``.
     """
     rest = rest.strip()
-    bracket = re.fullmatch(r'([^\[\s"]+)\s*\[(.*)\]', rest, re.DOTALL)
-    if bracket:
-        return bracket.group(1), clean_label(bracket.group(2))
+    bracket = _bracket_start(rest)
+    if bracket > 0 and rest.endswith("]"):
+        head = _QUOTED.sub(r"\1", rest[:bracket]).strip()
+        if head:
+            return head, clean_label(rest[bracket + 1 : -1])
     if not rest:
         return None, None
-    inner = rest[1:-1] if len(rest) >= 2 and rest[0] == rest[-1] == '"' else rest
-    inner = inner[1:-1] if len(inner) >= 2 and inner[0] == inner[-1] == "`" else inner
+    if len(rest) >= 2 and rest[0] == rest[-1] == '"' and '"' not in rest[1:-1]:
+        inner = rest[1:-1]  # one quoted text (perhaps a markdown string): clean_label reads it
+        inner = inner[1:-1] if len(inner) >= 2 and inner[0] == inner[-1] == "`" else inner
+    else:
+        inner = rest = _QUOTED.sub(r"\1", rest)
     if re.search(r"\s", inner):
         return None, clean_label(rest)  # Mermaid names it subGraphN
     return inner, None
+
+
+def _bracket_start(text: str) -> int:
+    """The index of the first ``[`` outside quotes (-1: none)."""
+    quoted = False
+    for index, char in enumerate(text):
+        if char == '"':
+            quoted = not quoted
+        elif char == "[" and not quoted:
+            return index
+    return -1
 
 
 _LINK_TEXT = re.compile(r"^[xo<]?(?:--|==|-\.)(.*?)(?:--+|==+|\.+-)[\->xo=]?$", re.DOTALL)
@@ -502,7 +525,7 @@ def _mermaid_chain(chain: Any, builder: _Builder, subgraph: str | None, path: An
             groups.append(ids)
         else:  # link
             builder.edge_ids.update(str(t)[:-1] for t in part.children if t.type == "EDGE_ID")
-            tokens = [str(t) for t in part.children if t.type in ("LINK", "TEXT_LINK")]
+            tokens = [str(t).rstrip() for t in part.children if t.type in ("LINK", "TEXT_LINK")]
             pipes = [str(t) for t in part.children if t.type == "PIPE_TEXT"]
             links.append(_mermaid_link(tokens[0], pipes[0] if pipes else None))
     for k, (label, both, visible) in enumerate(links):
