@@ -40,6 +40,7 @@ __all__ = [
     "Flowchart",
     "FlowchartFormat",
     "clean_label",
+    "detect_format",
     "format_of",
     "read_dot",
     "read_flowchart",
@@ -111,6 +112,38 @@ def format_of(path: Path, forced: str = "auto") -> FlowchartFormat | None:
             raise InputError(f"unknown flowchart format {forced!r}; expected one of {FORMATS}")
         return forced  # type: ignore[return-value]
     return SUFFIXES.get(path.suffix.lower())
+
+
+_DOT_HEAD = re.compile(
+    r"(?:\s++|//[^\n]*+|#[^\n]*+|/\*.*?\*/)*+(?:strict\s+)?(?:di)?graph\b"
+    r"(?:\s*(?:\"(?:[^\"\\]|\\.)*\"|[\w.]+))?\s*\{",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def detect_format(text: str) -> FlowchartFormat | None:
+    """The format ``text`` is written in, by its content (None: none of them).
+
+    JSON starts with ``{`` or ``[``; DOT with ``[strict] graph|digraph [id] {`` (after
+    comments); Mermaid with front matter, a ``%%`` line, or a diagram keyword (``flowchart``,
+    ``graph TD``, or another diagram type, which the Mermaid reader then names).
+
+    >>> detect_format("flowchart LR\\n  A --> B"), detect_format("digraph G { a -> b }")
+    ('mermaid', 'dot')
+    >>> detect_format('{"nodes": []}'), detect_format("Sorry, I cannot read the image.")
+    ('json', None)
+    """
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if stripped.startswith(("{", "[")):
+        return "json"
+    if _DOT_HEAD.match(stripped[:10_000]):
+        return "dot"
+    if stripped.startswith(("---", "%%")):
+        return "mermaid"
+    first = stripped.split("\n", 1)[0].strip()
+    if re.match(r"(flowchart|graph)\b", first) or _OTHER_DIAGRAMS.match(first):
+        return "mermaid"
+    return None
 
 
 def read_flowchart(text: str, fmt: FlowchartFormat, *, path: Path | str | None = None) -> Flowchart:
@@ -354,7 +387,7 @@ def read_mermaid(text: str, *, path: Path | str | None = None) -> Flowchart:
         token = getattr(exc, "token", None)
         expected = set(getattr(exc, "expected", ()) or ())
         ended = token is None or token.type in ("$END", "NEWLINE", "SEMICOLON")
-        shown = "the end of the line" if ended else repr(str(token))
+        shown = "end of the line" if ended else repr(str(token))
         wants = (
             "a node after the link"
             if expected and expected <= {"NODE_ID", "PIPE_TEXT"}
