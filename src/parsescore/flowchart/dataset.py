@@ -53,7 +53,8 @@ __all__ = [
 
 #: The parts every Mermaid or DOT answer gives, assumed when no answer is readable.
 FULL = PredDiagramStructure(node_text=True, labels=True, flow=True, additional_texts=True)
-_ALL_FORMATS = ("json", "mermaid", "dot")
+_FORMAT_NAMES: dict[str, FlowchartFormat] = {"json": "json", "mermaid": "mermaid", "dot": "dot"}
+_ALL_FORMATS = tuple(_FORMAT_NAMES)
 
 
 @dataclass
@@ -87,7 +88,7 @@ def read_answer(text: str, stem: str, source: str, fmt: str) -> ReadAnswer:
     """Unwrap and read one answer; ``fmt`` is the format expected (by extension, or forced),
     ``auto`` reads it by content."""
     answer = unwrap_answer(text, (fmt,) if fmt != "auto" else _ALL_FORMATS)
-    found: FlowchartFormat | None = detect_format(answer.text) if fmt == "auto" else fmt  # type: ignore[assignment]
+    found = detect_format(answer.text) if fmt == "auto" else _FORMAT_NAMES[fmt]
     read = ReadAnswer(stem, source, found, answer)
     try:
         if found is None:
