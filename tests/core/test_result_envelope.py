@@ -320,7 +320,9 @@ def test_flowchart_envelope(made: dict[str, tuple[Path, list[Path]]]) -> None:
     assert envelope["inputs"] == native["inputs"]
     assert envelope["options"] == native["options"]
     assert envelope["dataset"] == {
-        "missing_predictions": native["missing_predictions"],
+        "missing": native["missing_predictions"],
+        "unreadable": native["unreadable"],
+        "fenced": native["fenced"],
         "parts": native["parts"],
     }
     for diagram, item in zip(native["diagrams"], envelope["items"], strict=True):

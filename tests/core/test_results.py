@@ -137,6 +137,7 @@ def test_flowchart(outputs: dict[str, Path]) -> None:
         "flow_recall",
         "flow_f1",
         "flow_jaccard",
+        "readable",
     ]
     for diagram in doc["diagrams"]:
         item = result.items[diagram["stem"]]

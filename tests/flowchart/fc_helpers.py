@@ -90,3 +90,46 @@ def benchmark(
         true_additional_texts_dir=gt / "additional_texts",
         **kwargs,
     )
+
+
+def _mermaid_text(text: str) -> str:
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace('"', "#quot;").replace("\n", "<br>")
+    )
+
+
+def to_mermaid(pred: dict[str, Any]) -> str:
+    """A JSON prediction as Mermaid: each node in its own chain of subgraphs (its labels)."""
+    lines = ["flowchart TD"]
+    for node in pred["nodes"]:
+        k = node["node_number"]
+        for depth, label in enumerate(node["labels"]):
+            lines.append(f'subgraph s{k}_{depth} ["{_mermaid_text(label)}"]')
+        lines.append(f'n{k}["{_mermaid_text(node["text"])}"]')
+        lines += ["end"] * len(node["labels"])
+    for node in pred["nodes"]:
+        for target in node["points_to"]:
+            lines.append(f"n{node['node_number']} --> n{target}")
+    return "\n".join(lines) + "\n"
+
+
+def _dot_text(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def to_dot(pred: dict[str, Any]) -> str:
+    """A JSON prediction as DOT: labels as nested clusters, the first additional text as the
+    graph's label."""
+    lines = ["digraph {"]
+    if pred["additional_texts"]:
+        lines.append(f'label="{_dot_text(pred["additional_texts"][0])}";')
+    for node in pred["nodes"]:
+        k = node["node_number"]
+        for depth, label in enumerate(node["labels"]):
+            lines.append(f'subgraph cluster_{k}_{depth} {{ label="{_dot_text(label)}";')
+        lines.append(f'n{k} [label="{_dot_text(node["text"])}"];')
+        lines += ["}"] * len(node["labels"])
+    for node in pred["nodes"]:
+        for target in node["points_to"]:
+            lines.append(f"n{node['node_number']} -> n{target};")
+    return "\n".join(lines) + "\n}\n"

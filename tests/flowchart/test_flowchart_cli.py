@@ -70,10 +70,22 @@ def test_cli_raw_distance_and_missing_predictions(tmp_path: Path, cli: Cli) -> N
         "--out",
         str(out),
     ]
-    assert cli(*args).code == 2  # a prediction is missing
+    run = cli(*args)  # a prediction is missing: scored as an empty one, and said so
+    assert run.code == 0, run.err
+    assert "1 of 2 diagrams have no answer (scored as empty): example_1" in " ".join(
+        run.err.split()
+    )
+    assert "readable answers 0.5000; 1 missing" in run.out
+    result = json.loads(out.read_text())
+    assert result["missing_predictions"] == ["example_1"]
+    missing = result["diagrams"][1]
+    assert missing["stem"] == "example_1" and missing["readable"] is False
+    assert missing["flow"]["tp"] == missing["flow"]["fp"] == 0 and missing["flow"]["f1"] == 0
+    assert result["totals"]["readable"] == 0.5
     assert cli(*args, "--allow-missing", "--distance", "raw").code == 0
     result = json.loads(out.read_text())
     assert result["missing_predictions"] == ["example_1"]
+    assert [d["stem"] for d in result["diagrams"]] == ["example_0"]
     assert result["options"]["distance"] == "raw"
 
 
@@ -99,8 +111,12 @@ def test_cli_raw_distance_and_missing_predictions(tmp_path: Path, cli: Cli) -> N
             "no prediction .json files",
         ),
         (
-            lambda t: ["--truth", str(SEED / "ground-truth"), "--pred", str(t / "bad")],
-            "malformed JSON",
+            lambda t: ["--truth", str(SEED / "ground-truth"), "--pred", str(t / "bad"), "--strict"],
+            "bad/example_0.json (line 1, column 2): malformed JSON",
+        ),
+        (
+            lambda t: ["--truth", str(SEED / "ground-truth"), "--pred", str(t / "other")],
+            "no answer in",
         ),
     ],
 )
@@ -109,6 +125,8 @@ def test_cli_bad_input_is_one_line_error(
 ) -> None:
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "example_0.json").write_text("{nodes: }")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "example_9.json").write_text("{}")
     result = cli("flowchart", *make_args(tmp_path))
     assert result.code == 2
     err = result.err

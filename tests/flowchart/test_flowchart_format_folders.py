@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fc_helpers import to_dot, to_mermaid
 
 from cli_helpers import Cli
 from parsescore.api import evaluate
@@ -20,49 +21,6 @@ from parsescore.flowchart import ParsingBenchmark
 
 DATA = Path(str(files("parsescore") / "data" / "flowchart"))
 TRUTH = DATA / "ground-truth"
-
-
-def _mermaid_text(text: str) -> str:
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace('"', "#quot;").replace("\n", "<br>")
-    )
-
-
-def to_mermaid(pred: dict[str, Any]) -> str:
-    """A JSON prediction as Mermaid: each node in its own chain of subgraphs (its labels)."""
-    lines = ["flowchart TD"]
-    for node in pred["nodes"]:
-        k = node["node_number"]
-        for depth, label in enumerate(node["labels"]):
-            lines.append(f'subgraph s{k}_{depth} ["{_mermaid_text(label)}"]')
-        lines.append(f'n{k}["{_mermaid_text(node["text"])}"]')
-        lines += ["end"] * len(node["labels"])
-    for node in pred["nodes"]:
-        for target in node["points_to"]:
-            lines.append(f"n{node['node_number']} --> n{target}")
-    return "\n".join(lines) + "\n"
-
-
-def _dot_text(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
-def to_dot(pred: dict[str, Any]) -> str:
-    """A JSON prediction as DOT: labels as nested clusters, the first additional text as the
-    graph's label."""
-    lines = ["digraph {"]
-    if pred["additional_texts"]:
-        lines.append(f'label="{_dot_text(pred["additional_texts"][0])}";')
-    for node in pred["nodes"]:
-        k = node["node_number"]
-        for depth, label in enumerate(node["labels"]):
-            lines.append(f'subgraph cluster_{k}_{depth} {{ label="{_dot_text(label)}";')
-        lines.append(f'n{k} [label="{_dot_text(node["text"])}"];')
-        lines += ["}"] * len(node["labels"])
-    for node in pred["nodes"]:
-        for target in node["points_to"]:
-            lines.append(f"n{node['node_number']} -> n{target};")
-    return "\n".join(lines) + "\n}\n"
 
 
 def _numbers(result: Any) -> dict[str, Any]:
@@ -191,7 +149,7 @@ def test_folder_errors_name_the_file_and_place(tmp_path: Path, cli: Cli) -> None
     pred.mkdir()
     (truth / "a.mmd").write_text(TRUTH_MMD)
     (pred / "a.mmd").write_text("flowchart TD\n  A -->\n")
-    run = cli("flowchart", "--truth", truth, "--pred", pred)
+    run = cli("flowchart", "--truth", truth, "--pred", pred, "--strict")
     assert run.code == 2 and run.err.count("\n") == 1
     assert f"{pred / 'a.mmd'} (line 2, column" in run.err and "Traceback" not in run.err
     (pred / "a.mmd").write_text(PRED_MMD)

@@ -82,6 +82,9 @@ def test_shape_data_without_a_label_keeps_the_text() -> None:
         ("&amp; &lt; &#9829;", "& < ♥"),
         ("#9829; #quot;x#quot;", '♥ "x"'),
         ("  a  <br>  b  ", "a\nb"),
+        # an HTML parser reads the end tag </br> as <br> (Mermaid's text is then "a<br>b")
+        ("a</br>b</BR>c</br >d</br/>e</br x>f", "a\nb\nc\nd\ne\nf"),
+        ("a</brx>b< /br>c", "ab< /br>c"),
     ],
 )
 def test_label_clean_up(raw: str, clean: str) -> None:
@@ -130,6 +133,30 @@ def test_a_link_may_continue_on_the_next_line() -> None:
     assert edges(chart) == {(1, 2)}
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [  # each as Mermaid 12.3.0 reads it (tests/tools/mermaid)
+        ("A ~~~\n  B", set()),
+        ("A -->\n  B", {(1, 2)}),
+        ("A -->\n\n\n  B", {(1, 2)}),
+        ("A -->   \r\n  B -->\n  C", {(1, 2), (2, 3)}),
+        ("A -- yes -->\n  B", {(1, 2)}),
+        ("A -->\n|yes| B", {(1, 2)}),
+        ("A e1@-.->\n  B", {(1, 2)}),
+        ("A -->\n  %% a comment\n  B", {(1, 2)}),
+    ],
+)
+def test_a_link_may_end_its_line(text: str, expected: set[tuple[int, int]]) -> None:
+    chart = read_mermaid(f"flowchart TD\n  {text}\n  Z")
+    assert texts(chart)[:2] == ["A", "B"] and edges(chart) == expected
+
+
+@pytest.mark.parametrize("text", ["A -->|yes|\n  B", "A -->;B"])
+def test_a_link_text_may_not_end_its_line(text: str) -> None:
+    with pytest.raises(InputError, match="line 2, column"):  # Mermaid refuses them too
+        read_mermaid(f"flowchart TD\n  {text}")
+
+
 # --- Mermaid: subgraphs ------------------------------------------------------------------------
 
 
@@ -159,6 +186,14 @@ def test_a_node_belongs_to_the_innermost_subgraph_that_mentions_it() -> None:
         ("subgraph Phase One", ("Phase One",)),  # a spaced title: Mermaid numbers the id
         ('subgraph s1 ["Phase One"]', ("Phase One",)),
         ("subgraph s1[Screening]", ("Screening",)),
+        # a head in pieces is joined, quoted pieces without their quotes (Mermaid 12.3.0)
+        ('subgraph "Main" timeline', ("Main timeline",)),
+        ('subgraph "Main"  big  timeline', ("Main  big  timeline",)),
+        ('subgraph "A B" C', ("A B C",)),
+        ('subgraph "Main"timeline', ()),  # id and title "Maintimeline"
+        ('subgraph "a"-b', ()),
+        ('subgraph "Main" timeline [Title]', ("Title",)),  # id "Main timeline"
+        ('subgraph "a &amp; b" c', ("a & b c",)),
     ],
 )
 def test_subgraphs_without_a_distinct_title_give_no_label(

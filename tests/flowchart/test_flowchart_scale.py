@@ -13,6 +13,7 @@ import pytest
 
 import parsescore
 from cli_helpers import Cli
+from parsescore.coverage import Coverage
 from parsescore.files import dump_json
 from parsescore.flowchart import ParsingBenchmark
 from parsescore.flowchart.result import to_result
@@ -77,6 +78,7 @@ def test_jobs_and_dask_match_the_benchmark_used_directly(
         inputs={"truth": str(truth), "pred": [str(pred)]},
         options={"distance": "normalised", "allow_missing": False, "expected_num_diagrams": n},
         name="direct",
+        coverage=Coverage(n),  # every answer present and readable
     ).native
     assert dump_json(direct).encode("utf-8") == serial
 

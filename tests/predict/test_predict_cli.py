@@ -590,7 +590,7 @@ def test_run_flowchart_leaves_failed_images_out_and_lists_them(
     assert f"failed {stems[0]}.png: the answer is not JSON" in outcome.out
     result = json.loads((out / "result.json").read_text())
     assert [item["id"] for item in result["items"]] == stems[1:]
-    assert result["dataset"]["missing_predictions"] == [stems[0]]
+    assert result["dataset"]["missing"] == [stems[0]]
     direct = evaluate(
         "flowchart", DATA / "flowchart" / "ground-truth", predictions, quiet=True
     ).native

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -14,6 +14,7 @@ from rich.progress import Progress
 
 from parsescore.flowchart.edges import EdgeLabels, edge_label_cost
 from parsescore.flowchart.load import (
+    PredDiagramSources,
     check_truth_files,
     load_format_truth,
     load_pred_diagrams,
@@ -28,6 +29,7 @@ from parsescore.flowchart.models import (
     FlowScores,
     NodeMatches,
     ParsingBenchmarkCapabilities,
+    PredDiagramStructure,
     TextListMatches,
 )
 from parsescore.runner import item_bytes, run_items
@@ -52,10 +54,20 @@ def _match_one(
     distance_fn: DistanceFnProtocol,
     labels: bool,
     additional_texts: bool,
+    flow: bool = True,
 ) -> _DiagramResult:
-    """Match one flowchart: nodes, then labels and additional texts if predicted."""
+    """Match one flowchart: nodes, then labels and additional texts if predicted.
+
+    An empty prediction (a missing or unreadable answer, :meth:`ParsingBenchmark.from_loaded`)
+    is matched as predicting the parts the others do.
+    """
     options, pred = pair
-    node_matches = match_nodes(options, pred, distance_fn)
+    parts = None
+    if not pred.nodes:
+        parts = PredDiagramStructure(
+            node_text=True, labels=labels, flow=flow, additional_texts=additional_texts
+        )
+    node_matches = match_nodes(options, pred, distance_fn, parts=parts)
     if labels:
         match_node_labels(node_matches, distance_fn)
     additional = None
@@ -71,10 +83,11 @@ def _match_record(
     distance_fn: DistanceFnProtocol,
     labels: bool,
     additional_texts: bool,
+    flow: bool = True,
 ) -> dict[str, Any]:
     """:func:`_match_one` as a JSON record (the runner's pure, picklable scoring function)."""
     result = _match_one(
-        pair, distance_fn=distance_fn, labels=labels, additional_texts=additional_texts
+        pair, distance_fn=distance_fn, labels=labels, additional_texts=additional_texts, flow=flow
     )
     additional = result.additional_text_matches
     return {
@@ -110,6 +123,7 @@ def _match_with_runner(
             distance_fn=distance,
             labels=parts["labels"],
             additional_texts=parts["additional_texts"],
+            flow=parts["flow"],
         ),
         pairs,
         kind="flowchart",
@@ -224,7 +238,7 @@ class ParsingBenchmark:
             self._finish_init(
                 format_truth.stems,
                 list(format_truth.options),
-                pred_stems,
+                None,
                 distance_fn,
                 allow_missing_pred_diagrams,
                 show_progress,
@@ -245,29 +259,81 @@ class ParsingBenchmark:
         self._finish_init(
             truth.stems,
             all_options,
-            pred_stems,
+            None,
             distance_fn,
             allow_missing_pred_diagrams,
             show_progress,
         )
 
+    @classmethod
+    def from_loaded(
+        cls,
+        truth: Sequence[DiagramOptions],
+        preds: Sequence[Diagram],
+        structure: PredDiagramStructure,
+        *,
+        empty: Sequence[str] = (),
+        distance_fn: DistanceFnProtocol = levenshtein_with_text_normalisation,
+        true_edge_labels: Mapping[str, EdgeLabels] | None = None,
+        pred_edge_labels: Mapping[str, EdgeLabels] | None = None,
+        true_paths: Sequence[Path] = (),
+        show_progress: bool | None = None,
+    ) -> ParsingBenchmark:
+        """parsescore's way in (not Flowde's): flowcharts already read and checked.
+
+        ``truth``: every ground-truth flowchart; ``preds``: the predictions, of the parts
+        ``structure`` names; ``empty``: flowcharts scored as an empty prediction of those parts
+        (a missing or unreadable answer: every true node unmatched). Flowcharts with neither are
+        left out, as ``allow_missing_pred_diagrams`` leaves them.
+        """
+        if not callable(distance_fn):
+            raise TypeError(f"distance_fn must be callable, got {type(distance_fn).__name__}")
+        bench = cls.__new__(cls)
+        bench.pred_sources = PredDiagramSources((), structure)
+        bench.pred_edge_labels = dict(pred_edge_labels or {})
+        bench.true_edge_labels = dict(true_edge_labels or {})
+        bench.true_paths = tuple(true_paths)
+        empties = [
+            Diagram.model_construct(
+                nodes=[],
+                additional_texts=[] if structure.additional_texts else None,
+                parent_img_code=stem,
+                diagram_type="pred",
+                true_option_idx=None,
+            )
+            for stem in empty
+        ]
+        bench._finish_init(
+            [options.parent_img_code for options in truth],
+            list(truth),
+            [*preds, *empties],
+            distance_fn,
+            True,
+            show_progress,
+        )
+        bench.pred_structure = structure
+        bench.capabilities = ParsingBenchmarkCapabilities.from_pred_structure(structure)
+        return bench
+
     def _finish_init(
         self,
         truth_stems: Sequence[str],
         all_options: list[DiagramOptions],
-        pred_stems: list[str],
+        pred_diagrams: list[Diagram] | None,
         distance_fn: DistanceFnProtocol,
         allow_missing_pred_diagrams: bool,
         show_progress: bool | None,
     ) -> None:
-        self.pred_diagrams: list[Diagram] = sorted(
-            load_pred_diagrams(self.pred_sources), key=lambda d: d.parent_img_code
-        )
+        """The state every method reads; ``pred_diagrams`` None: those of ``pred_sources``."""
+        if pred_diagrams is None:
+            pred_diagrams = load_pred_diagrams(self.pred_sources)
+        self.pred_diagrams: list[Diagram] = sorted(pred_diagrams, key=lambda d: d.parent_img_code)
+        pred_stems = {d.parent_img_code for d in self.pred_diagrams}
         self.true_diagrams_options_list: list[DiagramOptions] = sorted(
-            (d for d in all_options if d.parent_img_code in set(pred_stems)),
+            (d for d in all_options if d.parent_img_code in pred_stems),
             key=lambda d: d.parent_img_code,
         )
-        self.missing_pred_diagrams: list[str] = sorted(set(truth_stems) - set(pred_stems))
+        self.missing_pred_diagrams: list[str] = sorted(set(truth_stems) - pred_stems)
         self.allow_missing_pred_diagrams = allow_missing_pred_diagrams
         self.distance_fn = distance_fn
         self.pred_structure = self.pred_sources.structure
@@ -284,6 +350,7 @@ class ParsingBenchmark:
         parts = {
             "labels": self.pred_structure.labels,
             "additional_texts": self.pred_structure.additional_texts,
+            "flow": self.pred_structure.flow,
         }
         if self._scale is not None:
             self._results = _match_with_runner(self, pairs, parts, self._scale)

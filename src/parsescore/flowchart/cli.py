@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from parsescore.cli_common import (
+    AllowMissingOption,
     CacheOption,
     CsvOption,
     DaskSchedulerOption,
@@ -17,6 +18,7 @@ from parsescore.cli_common import (
     OutOption,
     QuietOption,
     ResultOption,
+    StrictOption,
     console,
     write_outputs,
 )
@@ -55,8 +57,8 @@ def register(app: typer.Typer) -> None:
             list[Path],
             typer.Option(
                 "--pred",
-                help="Prediction folder (.json, .mmd, .mermaid, .dot, .gv files); repeat for "
-                "separately parsed parts.",
+                help="Prediction folder (.json, .mmd, .mermaid, .dot, .gv files, chat answers "
+                "too); repeat for separately parsed parts.",
             ),
         ],
         expected_num_diagrams: Annotated[
@@ -66,12 +68,8 @@ def register(app: typer.Typer) -> None:
                 help="Flowcharts in the whole ground truth (default: as many as --truth holds).",
             ),
         ] = None,
-        allow_missing: Annotated[
-            bool,
-            typer.Option(
-                "--allow-missing", help="Score only the flowcharts that have predictions."
-            ),
-        ] = False,
+        allow_missing: AllowMissingOption = False,
+        strict: StrictOption = False,
         distance: Annotated[
             Distance,
             typer.Option("--distance", help="normalised (Flowde's default) or raw Levenshtein."),
@@ -87,6 +85,22 @@ def register(app: typer.Typer) -> None:
             Format,
             typer.Option("--truth-format", help="auto (by extension), mermaid or dot."),
         ] = Format.auto,
+        check_syntax: Annotated[
+            bool,
+            typer.Option(
+                "--check-syntax",
+                help="Also give the Mermaid answers to Mermaid's own parser (node and the npm "
+                "packages mermaid and jsdom in --mermaid-dir); what it refuses is unreadable.",
+            ),
+        ] = False,
+        mermaid_dir: Annotated[
+            Path | None,
+            typer.Option(
+                "--mermaid-dir",
+                help="Folder whose node_modules hold mermaid and jsdom, for --check-syntax "
+                "(default: $PARSESCORE_MERMAID_DIR).",
+            ),
+        ] = None,
         out: OutOption = None,
         result: ResultOption = None,
         csv: CsvOption = None,
@@ -105,6 +119,7 @@ def register(app: typer.Typer) -> None:
             pred,
             expected_num_diagrams=expected_num_diagrams,
             allow_missing=allow_missing,
+            strict=strict,
             distance=distance.value,
             jobs=jobs,
             dask_scheduler=dask_scheduler,
@@ -112,6 +127,8 @@ def register(app: typer.Typer) -> None:
             quiet=quiet,
             pred_format=pred_format.value,
             truth_format=truth_format.value,
+            check_syntax=check_syntax,
+            mermaid_dir=mermaid_dir,
         )
         out_console = console()
         summarise(scored, out_console)

@@ -40,6 +40,7 @@ __all__ = [
     "Flowchart",
     "FlowchartFormat",
     "clean_label",
+    "detect_format",
     "format_of",
     "read_dot",
     "read_flowchart",
@@ -113,6 +114,38 @@ def format_of(path: Path, forced: str = "auto") -> FlowchartFormat | None:
     return SUFFIXES.get(path.suffix.lower())
 
 
+_DOT_HEAD = re.compile(
+    r"(?:\s++|//[^\n]*+|#[^\n]*+|/\*.*?\*/)*+(?:strict\s+)?(?:di)?graph\b"
+    r"(?:\s*(?:\"(?:[^\"\\]|\\.)*\"|[\w.]+))?\s*\{",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def detect_format(text: str) -> FlowchartFormat | None:
+    """The format ``text`` is written in, by its content (None: none of them).
+
+    JSON starts with ``{`` or ``[``; DOT with ``[strict] graph|digraph [id] {`` (after
+    comments); Mermaid with front matter, a ``%%`` line, or a diagram keyword (``flowchart``,
+    ``graph TD``, or another diagram type, which the Mermaid reader then names).
+
+    >>> detect_format("flowchart LR\\n  A --> B"), detect_format("digraph G { a -> b }")
+    ('mermaid', 'dot')
+    >>> detect_format('{"nodes": []}'), detect_format("Sorry, I cannot read the image.")
+    ('json', None)
+    """
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if stripped.startswith(("{", "[")):
+        return "json"
+    if _DOT_HEAD.match(stripped[:10_000]):
+        return "dot"
+    if stripped.startswith(("---", "%%")):
+        return "mermaid"
+    first = stripped.split("\n", 1)[0].strip()
+    if re.match(r"(flowchart|graph)\b", first) or _OTHER_DIAGRAMS.match(first):
+        return "mermaid"
+    return None
+
+
 def read_flowchart(text: str, fmt: FlowchartFormat, *, path: Path | str | None = None) -> Flowchart:
     """Read ``text`` in Mermaid or DOT (``fmt``)."""
     if fmt == "mermaid":
@@ -125,7 +158,8 @@ def read_flowchart(text: str, fmt: FlowchartFormat, *, path: Path | str | None =
 # ---------------------------------------------------------------------------------------------
 # Label clean-up (shared by both formats and by the reference tests)
 
-_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
+# `</br>` too: an HTML parser reads that end tag as a `<br>` (so does Mermaid's sanitiser)
+_BR = re.compile(r"<br\s*/?>|</br(?=[\s/>])[^<>]*>", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _MERMAID_CODE = re.compile(r"(?<!&)#(\d+|[A-Za-z]+);")
 _EMPHASIS = (
@@ -353,15 +387,16 @@ def read_mermaid(text: str, *, path: Path | str | None = None) -> Flowchart:
         token = getattr(exc, "token", None)
         expected = set(getattr(exc, "expected", ()) or ())
         ended = token is None or token.type in ("$END", "NEWLINE", "SEMICOLON")
-        shown = "the end of the line" if ended else repr(str(token))
+        shown = "end of the line" if ended else repr(str(token))
         wants = (
             "a node after the link"
             if expected and expected <= {"NODE_ID", "PIPE_TEXT"}
             else "a node, a link, 'subgraph', 'end' or a style line"
         )
         line, column = exc.line, exc.column
-        if line is None or line < 1:  # lark gives no place at the end of the text
-            line, column = source.count("\n") + 1, len(source) - source.rfind("\n")
+        if line is None or line < 1:  # lark gives no place at the end of the text: name the
+            end = source.rstrip()  # end of its last word, not the blank lines after it
+            line, column = end.count("\n") + 1, len(end) - end.rfind("\n")
         raise InputError(
             f"unexpected {shown}; expected {wants}",
             path=path,
@@ -416,23 +451,44 @@ def read_mermaid(text: str, *, path: Path | str | None = None) -> Flowchart:
     return builder.build()
 
 
+_QUOTED = re.compile(r'"([^"\n]*)"')
+
+
 def _subgraph_head(rest: str) -> tuple[str | None, str | None]:
     """``(id, title)`` of ``subgraph <rest>``, as Mermaid's flowDb names them.
 
     ``subgraph id [title]`` has both; ``subgraph text`` has the text as id and title (so no
     label), unless the text holds a space: then Mermaid numbers the id and the text is a title.
+    Mermaid's parser joins a head written in pieces, a quoted piece without its quotes:
+    ``subgraph "Main" timeline`` is the title ``Main timeline``.
     """
     rest = rest.strip()
-    bracket = re.fullmatch(r'([^\[\s"]+)\s*\[(.*)\]', rest, re.DOTALL)
-    if bracket:
-        return bracket.group(1), clean_label(bracket.group(2))
+    bracket = _bracket_start(rest)
+    if bracket > 0 and rest.endswith("]"):
+        head = _QUOTED.sub(r"\1", rest[:bracket]).strip()
+        if head:
+            return head, clean_label(rest[bracket + 1 : -1])
     if not rest:
         return None, None
-    inner = rest[1:-1] if len(rest) >= 2 and rest[0] == rest[-1] == '"' else rest
-    inner = inner[1:-1] if len(inner) >= 2 and inner[0] == inner[-1] == "`" else inner
+    if len(rest) >= 2 and rest[0] == rest[-1] == '"' and '"' not in rest[1:-1]:
+        inner = rest[1:-1]  # one quoted text (perhaps a markdown string): clean_label reads it
+        inner = inner[1:-1] if len(inner) >= 2 and inner[0] == inner[-1] == "`" else inner
+    else:
+        inner = rest = _QUOTED.sub(r"\1", rest)
     if re.search(r"\s", inner):
         return None, clean_label(rest)  # Mermaid names it subGraphN
     return inner, None
+
+
+def _bracket_start(text: str) -> int:
+    """The index of the first ``[`` outside quotes (-1: none)."""
+    quoted = False
+    for index, char in enumerate(text):
+        if char == '"':
+            quoted = not quoted
+        elif char == "[" and not quoted:
+            return index
+    return -1
 
 
 _LINK_TEXT = re.compile(r"^[xo<]?(?:--|==|-\.)(.*?)(?:--+|==+|\.+-)[\->xo=]?$", re.DOTALL)
@@ -502,7 +558,7 @@ def _mermaid_chain(chain: Any, builder: _Builder, subgraph: str | None, path: An
             groups.append(ids)
         else:  # link
             builder.edge_ids.update(str(t)[:-1] for t in part.children if t.type == "EDGE_ID")
-            tokens = [str(t) for t in part.children if t.type in ("LINK", "TEXT_LINK")]
+            tokens = [str(t).rstrip() for t in part.children if t.type in ("LINK", "TEXT_LINK")]
             pipes = [str(t) for t in part.children if t.type == "PIPE_TEXT"]
             links.append(_mermaid_link(tokens[0], pipes[0] if pipes else None))
     for k, (label, both, visible) in enumerate(links):

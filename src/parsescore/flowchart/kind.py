@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from parsescore.coverage import READABLE
 from parsescore.kinds import Kind, Metric, PredictParts, ReportParts, lazy
 
 __all__ = ["KIND"]
@@ -36,6 +37,7 @@ KIND = Kind(
         Metric("flow_recall", "flow recall", True),
         Metric("flow_f1", "flow F1", True, headline=True),
         Metric("flow_jaccard", "flow Jaccard", True),
+        READABLE,
     ),
     totals=(
         Metric("diagrams", "diagrams", None, "count"),
@@ -45,6 +47,7 @@ KIND = Kind(
         Metric("flow_micro_precision", "flow precision (micro)", True),
         Metric("flow_micro_recall", "flow recall (micro)", True),
         Metric("flow_micro_jaccard", "flow Jaccard (micro)", True),
+        READABLE,
     ),
     totals_note="flowchart costs are sums over diagrams, flow F1 is micro-averaged",
     evaluate=lazy("parsescore.flowchart.result:evaluate"),

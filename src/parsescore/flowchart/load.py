@@ -7,7 +7,7 @@ message names the file, the place in it, what is wrong and what was expected.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,14 @@ from pydantic import ValidationError
 from parsescore.errors import InputError
 from parsescore.files import load_json, read_text
 from parsescore.flowchart.edges import EdgeLabels
-from parsescore.flowchart.formats import FORMATS, SUFFIXES, format_of, read_flowchart
+from parsescore.flowchart.formats import (
+    FORMATS,
+    SUFFIXES,
+    FlowchartFormat,
+    detect_format,
+    format_of,
+    read_flowchart,
+)
 from parsescore.flowchart.models import (
     Diagram,
     DiagramOptions,
@@ -33,8 +40,10 @@ __all__ = [
     "TruthFiles",
     "check_pred_document",
     "check_truth_files",
+    "format_truth_from_texts",
     "format_truth_paths",
     "is_format_truth",
+    "join_pred_parts",
     "load_format_truth",
     "load_pred_diagrams",
     "load_true_diagram_options",
@@ -59,7 +68,7 @@ class FlowchartTypeError(TypeError):
     """A value of the wrong JSON type; names the file and the place (as InputError does)."""
 
     def __init__(self, message: str, *, path: Path, where: str | None = None) -> None:
-        self.path, self.where = str(path), where
+        self.path, self.where, self.reason = str(path), where, message
         super().__init__(f"{path}" + (f" ({where})" if where else "") + f": {message}")
 
 
@@ -379,37 +388,47 @@ def validate_pred_diagram_sources(
 
 def load_pred_diagrams(sources: PredDiagramSources) -> list[Diagram]:
     """Join the parts of each flowchart (nodes merged by number, sorted) into one Diagram."""
-    diagrams = []
-    for k, path in enumerate(sources.node_text_source.paths):
-        stem = path.stem
-        nodes_by_number: dict[int, dict[str, Any]] = {}
-        additional_texts = None
-        for source in sources.sources:
-            data = source.data[k]
-            if source.structure.has_nodes:
-                for node in data["nodes"]:
-                    nodes_by_number.setdefault(node["node_number"], {}).update(node)
-            if source.structure.additional_texts:
-                additional_texts = data["additional_texts"]
-        nodes = [
-            {**nodes_by_number[n], "parent_img_code": stem, "diagram_type": "pred"}
-            for n in sorted(nodes_by_number)
-        ]
-        payload: dict[str, Any] = {
-            "nodes": nodes,
-            "parent_img_code": stem,
-            "diagram_type": "pred",
-            "true_option_idx": None,
-        }
-        if additional_texts is not None:
-            payload["additional_texts"] = additional_texts
-        diagrams.append(_validate_diagram(payload, path))
-    return diagrams
+    return [
+        join_pred_parts(
+            path.stem,
+            path,
+            [(source.structure, source.data[k]) for source in sources.sources],
+        )
+        for k, path in enumerate(sources.node_text_source.paths)
+    ]
+
+
+def join_pred_parts(
+    stem: str, path: Path | str, parts: Sequence[tuple[PredDiagramStructure, dict[str, Any]]]
+) -> Diagram:
+    """One flowchart's prediction from its checked part files (one, or one per folder of
+    separately parsed parts): nodes merged by number and sorted, validated by the model."""
+    nodes_by_number: dict[int, dict[str, Any]] = {}
+    additional_texts = None
+    for structure, data in parts:
+        if structure.has_nodes:
+            for node in data["nodes"]:
+                nodes_by_number.setdefault(node["node_number"], {}).update(node)
+        if structure.additional_texts:
+            additional_texts = data["additional_texts"]
+    nodes = [
+        {**nodes_by_number[n], "parent_img_code": stem, "diagram_type": "pred"}
+        for n in sorted(nodes_by_number)
+    ]
+    payload: dict[str, Any] = {
+        "nodes": nodes,
+        "parent_img_code": stem,
+        "diagram_type": "pred",
+        "true_option_idx": None,
+    }
+    if additional_texts is not None:
+        payload["additional_texts"] = additional_texts
+    return _validate_diagram(payload, path)
 
 
 def _validate_diagram(
     payload: dict[str, Any],
-    path: Path | dict[str, Path],
+    path: Path | str | dict[str, Path],
     option: int | None = None,
     *,
     isolated_nodes: bool = False,
@@ -712,12 +731,14 @@ def load_true_diagram_options(
 
 @dataclass(frozen=True)
 class FormatTruth:
-    """A ground-truth folder of Mermaid/DOT files: one option per flowchart, with edge labels."""
+    """A ground-truth folder of Mermaid/DOT files (or their texts): one option per flowchart,
+    with edge labels; ``formats`` says which format each was read in."""
 
     stems: tuple[str, ...]
     options: tuple[DiagramOptions, ...]
     edge_labels: dict[str, EdgeLabels]
     paths: tuple[Path, ...]
+    formats: tuple[str, ...] = ()
 
 
 def is_format_truth(directory: Path, fmt: str = "auto") -> bool:
@@ -772,21 +793,73 @@ def load_format_truth(
     _check_pred_stems(stems, sorted(pred_stems), allow_missing_pred_diagrams)
     options = []
     edge_labels: dict[str, EdgeLabels] = {}
+    formats = []
     for stem, path in zip(stems, paths, strict=True):
-        data, labels = read_flowchart_file(path, fmt)
-        payload = {
-            "nodes": [
-                {**node, "parent_img_code": stem, "diagram_type": "true", "true_option_idx": 0}
-                for node in data["nodes"]
-            ],
-            "additional_texts": data["additional_texts"],
-            "parent_img_code": stem,
-            "diagram_type": "true",
-            "true_option_idx": 0,
-        }
-        if not payload["nodes"]:
-            raise InputError("the flowchart has no nodes", path=path)
-        diagram = _validate_diagram(payload, path, option=0, isolated_nodes=True)
-        options.append(DiagramOptions(options=[diagram], parent_img_code=stem))
-        edge_labels[stem] = labels or {}
-    return FormatTruth(stems, tuple(options), edge_labels, tuple(paths))
+        found = format_of(path, fmt)
+        assert found is not None  # format_truth_paths kept Mermaid and DOT files only
+        option, labels = _format_truth_option(stem, read_text(path), found, path)
+        options.append(option)
+        edge_labels[stem] = labels
+        formats.append(found)
+    return FormatTruth(stems, tuple(options), edge_labels, tuple(paths), tuple(formats))
+
+
+def format_truth_from_texts(
+    texts: Mapping[str, str], fmt: str = "auto", *, expected_num_diagrams: int | None = None
+) -> FormatTruth:
+    """Single-option truths given as ``{id: Mermaid or DOT text}`` (``auto``: the format by
+    content); errors name the id as ``truth item 'id'``."""
+    if fmt not in ("auto", "mermaid", "dot"):
+        raise InputError(f"a ground truth given as text is Mermaid or DOT, not {fmt!r}")
+    if not texts:
+        raise InputError("no ground-truth flowchart given")
+    if expected_num_diagrams is not None and len(texts) != expected_num_diagrams:
+        raise InputError(
+            f"expected {expected_num_diagrams} flowcharts (expected_num_diagrams) in the "
+            f"ground truth, found {len(texts)}"
+        )
+    stems = tuple(sorted(texts))
+    options = []
+    edge_labels: dict[str, EdgeLabels] = {}
+    formats = []
+    for stem in stems:
+        where = f"truth item {stem!r}"
+        text = texts[stem]
+        if not isinstance(text, str):
+            raise InputError(f"a truth text should be a string, found {type(text).__name__}")
+        found = detect_format(text) if fmt == "auto" else "dot" if fmt == "dot" else "mermaid"
+        if found is None or found == "json":
+            raise InputError(
+                "not a Mermaid or DOT flowchart (a ground truth given as text is one of them)",
+                path=where,
+                where="line 1, column 1",
+            )
+        option, labels = _format_truth_option(stem, text, found, where)
+        options.append(option)
+        edge_labels[stem] = labels
+        formats.append(found)
+    return FormatTruth(
+        stems, tuple(options), edge_labels, tuple(Path(s) for s in stems), tuple(formats)
+    )
+
+
+def _format_truth_option(
+    stem: str, text: str, fmt: FlowchartFormat, path: Path | str
+) -> tuple[DiagramOptions, EdgeLabels]:
+    """One Mermaid/DOT truth as a single-option flowchart, and its edge labels."""
+    chart = read_flowchart(text, fmt, path=path)
+    data = chart.as_json()
+    payload = {
+        "nodes": [
+            {**node, "parent_img_code": stem, "diagram_type": "true", "true_option_idx": 0}
+            for node in data["nodes"]
+        ],
+        "additional_texts": data["additional_texts"],
+        "parent_img_code": stem,
+        "diagram_type": "true",
+        "true_option_idx": 0,
+    }
+    if not payload["nodes"]:
+        raise InputError("the flowchart has no nodes", path=path)
+    diagram = _validate_diagram(payload, path, option=0, isolated_nodes=True)
+    return DiagramOptions(options=[diagram], parent_img_code=stem), chart.edge_labels

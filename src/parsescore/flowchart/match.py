@@ -35,6 +35,7 @@ from parsescore.flowchart.models import (
     Node,
     NodeMatch,
     NodeMatches,
+    PredDiagramStructure,
     TextListMatch,
     TextListMatches,
 )
@@ -383,6 +384,8 @@ def match_nodes(
     true_diagram_options: DiagramOptions,
     pred_diagram: Diagram,
     distance_fn: DistanceFnProtocol,
+    *,
+    parts: PredDiagramStructure | None = None,
 ) -> NodeMatches:
     """Match against every option and choose one.
 
@@ -390,7 +393,16 @@ def match_nodes(
     Jaccard; then (labels predicted) lowest label cost; then (additional texts predicted) lowest
     additional-text cost; then the first option. With labels predicted, the returned matches
     carry their label matches.
+
+    ``parts`` (parsescore's, not Flowde's) says which parts were predicted where the diagram
+    cannot: an empty prediction, as a missing or unreadable answer is scored, has no node to
+    tell whether flow and labels were predicted (default: the diagram's own).
     """
+    flow_done = pred_diagram.flow_done if parts is None else parts.flow
+    labels_done = pred_diagram.labels_done if parts is None else parts.labels
+    additional_done = (
+        pred_diagram.additional_texts_done if parts is None else parts.additional_texts
+    )
     cache: dict[tuple[tuple[str, ...], tuple[str, ...]], float] = {}
     option_matches = [
         match_nodes_single_option(option, pred_diagram, distance_fn, i, label_cost_cache=cache)
@@ -405,18 +417,18 @@ def match_nodes(
     candidates = keep_best(
         {i: option_matches[i].total_node_text_cost for i in candidates}, highest=False
     )
-    if len(candidates) > 1 and pred_diagram.flow_done:
+    if len(candidates) > 1 and flow_done:
         candidates = keep_best(
             {i: option_matches[i].flow_score.jaccard for i in candidates}, highest=True
         )
-    if pred_diagram.labels_done:
+    if labels_done:
         for i in candidates:
             match_node_labels(option_matches[i], distance_fn)
         if len(candidates) > 1:
             candidates = keep_best(
                 {i: option_matches[i].total_label_error_cost for i in candidates}, highest=False
             )
-    if len(candidates) > 1 and pred_diagram.additional_texts_done:
+    if len(candidates) > 1 and additional_done:
         candidates = keep_best(
             {
                 i: match_additional_texts(

@@ -11,15 +11,33 @@ record as its detail.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from parsescore import __version__
+from parsescore.coverage import READABLE, Coverage, check_names
 from parsescore.errors import InputError
 from parsescore.flowchart.benchmark import ParsingBenchmark, use_runner
-from parsescore.flowchart.formats import format_of
-from parsescore.flowchart.load import TRUTH_PARTS, format_truth_paths, is_format_truth
-from parsescore.flowchart.models import FlowScores, NodeMatches, TextListMatches
+from parsescore.flowchart.dataset import (
+    answers_from_folder,
+    answers_from_texts,
+    check_answers,
+    check_mermaid_syntax,
+    check_same_stems,
+)
+from parsescore.flowchart.edges import EdgeLabels
+from parsescore.flowchart.formats import FORMATS
+from parsescore.flowchart.load import (
+    TRUTH_PARTS,
+    check_truth_files,
+    format_truth_from_texts,
+    format_truth_paths,
+    is_format_truth,
+    load_format_truth,
+    load_true_diagram_options,
+)
+from parsescore.flowchart.models import DiagramOptions, FlowScores, NodeMatches, TextListMatches
 from parsescore.results import Reader, Result
 from parsescore.scores import Counts, micro_counts
 from parsescore.text import levenshtein, levenshtein_with_text_normalisation
@@ -38,11 +56,12 @@ Distance = Literal["normalised", "raw"]
 
 
 def evaluate(
-    truth: str | Path,
-    pred: str | Path | Sequence[str | Path],
+    truth: str | Path | Mapping[str, str],
+    pred: str | Path | Sequence[str | Path] | Mapping[str, str],
     *,
     expected_num_diagrams: int | None = None,
     allow_missing: bool = False,
+    strict: bool = False,
     distance: Distance = "normalised",
     jobs: int = 1,
     dask_scheduler: str | None = None,
@@ -51,23 +70,173 @@ def evaluate(
     name: str | None = None,
     pred_format: str = "auto",
     truth_format: str = "auto",
+    check_syntax: bool = False,
+    mermaid_dir: str | Path | None = None,
 ) -> Result:
-    """Score prediction folder(s) ``pred`` against the ground-truth folder ``truth``.
+    """Score the answers ``pred`` against the ground truth ``truth``.
 
-    ``truth`` holds ``nodes/ labels/ flow/ additional_texts/``, or one Mermaid/DOT file per
-    flowchart (``.mmd .mermaid .dot .gv``); ``pred`` is one folder, or a list of folders of
-    separately parsed parts, of ``.json``, Mermaid or DOT files. ``pred_format`` /
-    ``truth_format`` override the extension. ``expected_num_diagrams`` defaults to the number
-    of flowcharts in ``truth``; ``allow_missing`` scores only the flowcharts that have
-    predictions. The numbers are Flowde's ``ParsingBenchmark``'s, plus ``edge_label_cost``
-    where both sides carry edge labels.
+    ``truth`` is a folder holding ``nodes/ labels/ flow/ additional_texts/``, or one Mermaid/DOT
+    file per flowchart (``.mmd .mermaid .dot .gv``), or ``{id: Mermaid or DOT text}``; ``pred``
+    is a folder of ``.json``, Mermaid or DOT answers, a list of folders of separately parsed
+    parts, or ``{id: answer text}``. ``pred_format`` / ``truth_format`` override the extension
+    (texts: the format by content). Answers are chat answers: a fenced block or a ``<think>``
+    block around the content is unwrapped (:mod:`parsescore.answers`).
+
+    An answer that cannot be read (a syntax error, Flowde's per-file rules broken) scores as an
+    empty prediction — every true node unmatched — and is listed in
+    ``Result.dataset["unreadable"]``; ``strict`` stops at the first instead. A flowchart without
+    an answer scores the same and is listed in ``dataset["missing"]``; ``allow_missing`` leaves
+    it out instead (Flowde's ``allow_missing_pred_diagrams``). ``check_syntax`` also gives the
+    Mermaid answers to Mermaid's own parser (node and the npm package in ``mermaid_dir`` or
+    ``$PARSESCORE_MERMAID_DIR``; see :mod:`parsescore.mermaidjs`). ``expected_num_diagrams``
+    defaults to the number of flowcharts in ``truth``. The numbers are Flowde's
+    ``ParsingBenchmark``'s, plus ``edge_label_cost`` where both sides carry edge labels and
+    ``readable`` (1.0 or 0.0) per flowchart.
     """
-    truth = Path(truth)
-    preds = [Path(pred)] if isinstance(pred, str | Path) else [Path(p) for p in pred]
-    if not preds:
-        raise InputError("no prediction folder given")
     if distance not in DISTANCES:
         raise InputError(f"distance must be normalised or raw, got {distance!r}")
+    for fmt in (pred_format, truth_format):
+        if fmt not in FORMATS:
+            raise InputError(f"unknown flowchart format {fmt!r}; expected one of {FORMATS}")
+    options: dict[str, Any] = {
+        "distance": distance,
+        "allow_missing": allow_missing,
+        "expected_num_diagrams": expected_num_diagrams,
+    }
+    if pred_format != "auto" or truth_format != "auto":
+        options |= {"pred_format": pred_format, "truth_format": truth_format}
+    if check_syntax:
+        options["check_syntax"] = True
+    preds = _pred_inputs(pred)
+    truth_read = _read_truth(truth, truth_format, expected_num_diagrams, preds)
+    options["expected_num_diagrams"] = len(truth_read.stems)
+    if isinstance(pred, Mapping):
+        sources = [answers_from_texts(pred, pred_format)]
+        names = ["the answers"]
+    else:
+        paths = [Path(p) for p in preds]
+        if len({p.resolve() for p in paths}) != len(paths):
+            raise InputError(
+                f"each prediction directory may be given only once; found {[str(p) for p in paths]}"
+            )
+        sources = [answers_from_folder(p, pred_format) for p in paths]
+        names = [str(p) for p in paths]
+    check_same_stems(sources, names)
+
+    truth_stems = list(truth_read.stems)
+    answer_stems = [read.stem for read in sources[0]]
+    missing = check_names(
+        truth_stems,
+        answer_stems,
+        truth="the truth texts" if isinstance(truth, Mapping) else str(truth),
+        pred=", ".join(names),
+        swapped=lambda: _looks_like_truth(preds),
+    )
+    warnings: list[str] = []
+    extra = sorted(set(answer_stems) - set(truth_stems))
+    if extra:
+        warnings.append(
+            f"{len(extra)} answers match no ground-truth flowchart (not scored): "
+            + ", ".join(extra[:5])
+            + (f", ... and {len(extra) - 5} more" if len(extra) > 5 else "")
+        )
+    known = set(truth_stems)
+    sources = [[read for read in answers if read.stem in known] for answers in sources]
+    if check_syntax:
+        unavailable = check_mermaid_syntax([r for answers in sources for r in answers], mermaid_dir)
+        if unavailable:
+            warnings.append(unavailable)
+    read = check_answers(sources, names)
+    if strict and read.unreadable:
+        first = read.unreadable[min(read.unreadable)]
+        assert first.error is not None
+        raise first.error
+
+    empty = sorted(set(read.unreadable) | (set() if allow_missing else set(missing)))
+    labelled = {"mermaid", "dot"}
+    pred_edge_labels = {
+        r.stem: r.edge_labels
+        for answers in sources
+        for r in answers
+        if r.edge_labels is not None and r.stem in read.diagrams
+    }
+    any_labelled = any(r.fmt in labelled for answers in sources for r in answers)
+    for stem in empty:  # an empty prediction written in Mermaid/DOT carries no edge label
+        answer = read.unreadable.get(stem)
+        if (answer.fmt in labelled) if answer is not None else any_labelled:
+            pred_edge_labels[stem] = {}
+    bench = ParsingBenchmark.from_loaded(
+        truth_read.options,
+        list(read.diagrams.values()),
+        read.structure,
+        empty=empty,
+        distance_fn=DISTANCES[distance],
+        true_edge_labels=truth_read.edge_labels,
+        pred_edge_labels=pred_edge_labels,
+        true_paths=truth_read.paths,
+        show_progress=False if quiet else None,
+    )
+    use_runner(bench, jobs=jobs, dask_scheduler=dask_scheduler, cache_dir=cache, quiet=quiet)
+    coverage = Coverage(
+        len(truth_stems),
+        missing,
+        {stem: answer.reason for stem, answer in sorted(read.unreadable.items())},
+        {
+            r.stem: r.answer.fence
+            for r in sources[0]
+            if r.answer.fence is not None and r.stem in known
+        },
+    )
+    inputs: dict[str, Any] = {
+        "truth": _described(truth),
+        "pred": [_described(pred)] if isinstance(pred, Mapping) else names,
+    }
+    formats = _formats_read(truth_read.formats, [r.fmt for answers in sources for r in answers])
+    if formats:
+        inputs["formats"] = formats
+    warnings = coverage.warnings("diagrams", allow_missing=allow_missing) + warnings
+    default_name = "answers" if isinstance(pred, Mapping) else Path(preds[0]).name
+    return to_result(
+        bench,
+        inputs=inputs,
+        options=options,
+        name=name or default_name,
+        coverage=coverage,
+        warnings=warnings,
+    )
+
+
+@dataclass(frozen=True)
+class _Truth:
+    """Every ground-truth flowchart, read and checked."""
+
+    stems: tuple[str, ...]
+    options: tuple[DiagramOptions, ...]
+    edge_labels: dict[str, EdgeLabels]
+    paths: tuple[Path, ...]
+    formats: tuple[str, ...]
+
+
+def _pred_inputs(pred: Any) -> list[str | Path]:
+    if isinstance(pred, Mapping):
+        return []
+    preds = [pred] if isinstance(pred, str | Path) else list(pred)
+    if not preds:
+        raise InputError("no prediction folder given")
+    return preds
+
+
+def _read_truth(
+    truth: str | Path | Mapping[str, str],
+    fmt: str,
+    expected_num_diagrams: int | None,
+    preds: Sequence[str | Path],
+) -> _Truth:
+    """The ground truth, all of it checked (flowcharts without an answer too)."""
+    if isinstance(truth, Mapping):
+        found = format_truth_from_texts(truth, fmt, expected_num_diagrams=expected_num_diagrams)
+        return _Truth(found.stems, found.options, found.edge_labels, found.paths, found.formats)
+    truth = Path(truth)
     if not truth.exists():
         raise InputError("--truth folder does not exist", path=truth)
     if not truth.is_dir():
@@ -76,83 +245,59 @@ def evaluate(
             "or .mmd/.dot files",
             path=truth,
         )
-    options: dict[str, Any] = {
-        "distance": distance,
-        "allow_missing": allow_missing,
-        "expected_num_diagrams": expected_num_diagrams,
-    }
-    if pred_format != "auto" or truth_format != "auto":
-        options |= {"pred_format": pred_format, "truth_format": truth_format}
-    if is_format_truth(truth, truth_format):
+    if is_format_truth(truth, fmt):
         if expected_num_diagrams is None:
-            expected_num_diagrams = len(format_truth_paths(truth, truth_format))
-        options["expected_num_diagrams"] = expected_num_diagrams
-        bench = ParsingBenchmark(
-            pred_diagrams_dir=preds[0] if len(preds) == 1 else preds,
-            distance_fn=DISTANCES[distance],
-            allow_missing_pred_diagrams=allow_missing,
+            expected_num_diagrams = len(format_truth_paths(truth, fmt))
+        found = load_format_truth(
+            truth,
+            fmt,
             expected_num_diagrams=expected_num_diagrams,
-            show_progress=False if quiet else None,
-            pred_format=pred_format,
-            true_diagrams_dir=truth,
-            truth_format=truth_format,
+            pred_stems=(),
+            allow_missing_pred_diagrams=True,
         )
-        return _scored(bench, truth, preds, options, jobs, dask_scheduler, cache, quiet, name)
+        return _Truth(found.stems, found.options, found.edge_labels, found.paths, found.formats)
     missing = [part for part in TRUTH_PARTS if not (truth / part).is_dir()]
     if missing:
+        swap = "; did you swap --truth and --pred?" if _looks_like_truth(preds) else ""
         raise InputError(
             f"ground-truth folder lacks {', '.join(p + '/' for p in missing)}; expected "
-            "nodes/ labels/ flow/ additional_texts/",
+            f"nodes/ labels/ flow/ additional_texts/{swap}",
             path=truth,
         )
     if expected_num_diagrams is None:
         expected_num_diagrams = len(list((truth / "nodes").glob("*.json")))
-    bench = ParsingBenchmark(
-        pred_diagrams_dir=preds[0] if len(preds) == 1 else preds,
-        distance_fn=DISTANCES[distance],
-        allow_missing_pred_diagrams=allow_missing,
+    files = check_truth_files(
         true_nodes_dir=truth / "nodes",
         true_labels_dir=truth / "labels",
         true_flow_dir=truth / "flow",
         true_additional_texts_dir=truth / "additional_texts",
+        pred_stems=(),
         expected_num_diagrams=expected_num_diagrams,
-        show_progress=False if quiet else None,
-        pred_format=pred_format,
+        allow_missing_pred_diagrams=True,
     )
-    options["expected_num_diagrams"] = expected_num_diagrams
-    return _scored(bench, truth, preds, options, jobs, dask_scheduler, cache, quiet, name)
+    options = load_true_diagram_options(files)
+    paths = files.paths["nodes"]
+    return _Truth(files.stems, tuple(options), {}, paths, ("json",) * len(paths))
 
 
-def _scored(
-    bench: ParsingBenchmark,
-    truth: Path,
-    preds: list[Path],
-    options: dict[str, Any],
-    jobs: int,
-    dask_scheduler: str | None,
-    cache: str | Path | None,
-    quiet: bool,
-    name: str | None,
-) -> Result:
-    use_runner(bench, jobs=jobs, dask_scheduler=dask_scheduler, cache_dir=cache, quiet=quiet)
-    inputs: dict[str, Any] = {"truth": str(truth), "pred": [str(p) for p in preds]}
-    formats = _formats_read(bench, options)
-    if formats:
-        inputs["formats"] = formats
-    return to_result(bench, inputs=inputs, options=options, name=name or preds[0].name)
+def _looks_like_truth(preds: Sequence[str | Path]) -> bool:
+    """Whether the answers' folder is a Flowde ground truth (the four part folders)."""
+    return len(preds) == 1 and all((Path(preds[0]) / part).is_dir() for part in TRUTH_PARTS)
 
 
-def _formats_read(bench: ParsingBenchmark, options: dict[str, Any]) -> dict[str, Any]:
+def _described(texts: Any) -> str:
+    """How a folder, or texts given in memory, are named in ``inputs``."""
+    return f"({len(texts)} texts)" if isinstance(texts, Mapping) else str(texts)
+
+
+def _formats_read(truth: Sequence[str], answers: Sequence[str | None]) -> dict[str, Any]:
     """Which formats were read, file counts per format, when any is not Flowde's JSON (so
     that ``auto`` says what it chose; JSON-only results stay as they were)."""
     counts: dict[str, dict[str, int]] = {"truth": {}, "pred": {}}
-    for source in bench.pred_sources.sources:
-        for path in source.paths:
-            fmt = format_of(path, options.get("pred_format", "auto")) or "json"
-            counts["pred"][fmt] = counts["pred"].get(fmt, 0) + 1
-    for path in bench.true_paths:
-        fmt = format_of(path, options.get("truth_format", "auto")) or "json"
-        counts["truth"][fmt] = counts["truth"].get(fmt, 0) + 1
+    for side, found in (("truth", truth), ("pred", answers)):
+        for fmt in found:
+            key = fmt or "unknown"
+            counts[side][key] = counts[side].get(key, 0) + 1
     if set(counts["truth"]) | set(counts["pred"]) <= {"json"}:
         return {}
     return counts
@@ -206,12 +351,20 @@ def _flow(score: FlowScores) -> dict[str, Any]:
 
 
 def to_result(
-    bench: ParsingBenchmark, *, inputs: dict[str, Any], options: dict[str, Any], name: str
+    bench: ParsingBenchmark,
+    *,
+    inputs: dict[str, Any],
+    options: dict[str, Any],
+    name: str,
+    coverage: Coverage | None = None,
+    warnings: Sequence[str] = (),
 ) -> Result:
     """The benchmark's :class:`Result`, its ``--out`` document as ``native``.
 
     Both come from the same matches: a diagram's costs and flow scores are its metrics, its
     option, flow counts, edges and every node, label and additional-text pair its detail.
+    ``coverage`` (parsescore's dataset path) adds ``readable`` per diagram and in the totals,
+    and the answers that were missing, unreadable or fenced.
     """
     caps = bench.capabilities
     node_matches = bench.node_matches()
@@ -232,6 +385,9 @@ def to_result(
         detail: dict[str, Any] = {"option": nm.true_diagram_option_idx}
         metrics = {metric: float(value) for metric, value in costs.items()}
         record: dict[str, Any] = {"stem": stem, "option": nm.true_diagram_option_idx, **costs}
+        if coverage is not None:
+            readable = stem not in coverage.unreadable and stem not in coverage.missing
+            record["readable"] = readable
         if caps.flow_scores:
             record["flow"] = flow = _flow(nm.flow_score)
             detail["flow"] = {key: v for key, v in flow.items() if key not in FLOW_SCORES}
@@ -239,6 +395,8 @@ def to_result(
             true_edges = {(n.node_number, t) for n in nm.true_nodes for t in n.points_to or []}
             detail["matched_edges"] = _edges(true_edges - nm.flow_score.missing_edges)
             metrics |= {f"flow_{metric}": float(flow[metric]) for metric in FLOW_SCORES}
+        if coverage is not None:
+            metrics[READABLE.name] = 1.0 if record["readable"] else 0.0
         record["node_matches"] = detail["node_matches"] = _node_records(nm)
         if additional is not None:
             record["additional_text_matches"] = _text_list(additional[k])
@@ -262,7 +420,10 @@ def to_result(
         totals["avg_flow_jaccard"] = bench.avg_flow_jaccard()
         micro = micro_counts(Counts(s.tp, s.fp, s.fn) for s in bench.all_flow_scores())
         totals["flow_micro"] = micro.as_dict()
+    if coverage is not None:
+        totals[READABLE.name] = coverage.readable
     parts = sorted(bench.pred_structure.parts)
+    missing = bench.missing_pred_diagrams if coverage is None else list(coverage.missing)
     native = {
         "kind": "flowchart",
         "version": __version__,
@@ -271,7 +432,12 @@ def to_result(
         "parts": parts,
         "available_methods": list(caps.available_methods),
         "totals": totals,
-        "missing_predictions": bench.missing_pred_diagrams,
+        "missing_predictions": missing,
+        **(
+            {}
+            if coverage is None
+            else {"unreadable": dict(coverage.unreadable), "fenced": dict(coverage.fenced)}
+        ),
         "diagrams": diagrams,
     }
     flat = {key: float(value) for key, value in totals.items() if key != "flow_micro"}
@@ -286,9 +452,14 @@ def to_result(
         options=options,
         version=__version__,
         details=details,
-        dataset={"missing_predictions": bench.missing_pred_diagrams, "parts": parts},
+        dataset=(
+            {"missing": missing, "parts": parts}
+            if coverage is None
+            else coverage.facts() | {"parts": parts}
+        ),
         native=native,
         computed=bench,
+        warnings=tuple(warnings),
     )
 
 
@@ -316,6 +487,11 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
                 )
                 if value is not None:
                     values[f"flow_{metric}"] = value
+        if "readable" in diagram:
+            readable = diagram["readable"]
+            if not isinstance(readable, bool):
+                raise r.fail(f"{where}.readable", "should be true or false")
+            values[READABLE.name] = 1.0 if readable else 0.0
         items[stem] = values
         # the drill-down: the diagram's record without its id and the numbers now in `values`
         details[stem] = {
@@ -323,7 +499,7 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
                 {f: v for f, v in value.items() if f not in FLOW_SCORES} if key == "flow" else value
             )
             for key, value in diagram.items()
-            if key not in ("stem", *COSTS)
+            if key not in ("stem", "readable", *COSTS)
         }
     totals: dict[str, float] = {}
     raw = r.mapping(doc.get("totals", {}), "key 'totals'")
@@ -347,6 +523,18 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
             options=dict(r.mapping(doc.get("options", {}), "key 'options'")),
             version=version if isinstance(version, str) else None,
             details=details,
-            dataset={k: doc[k] for k in ("missing_predictions", "parts") if k in doc},
+            dataset=_dataset_facts(doc),
         )
     ]
+
+
+def _dataset_facts(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """``Result.dataset`` of an ``--out`` document: its ``missing_predictions`` as ``missing``
+    (the key every kind's results use), the unreadable and fenced answers, the parts."""
+    facts: dict[str, Any] = {}
+    if "missing_predictions" in doc:
+        facts["missing"] = doc["missing_predictions"]
+    for key in ("unreadable", "fenced", "parts"):
+        if key in doc:
+            facts[key] = doc[key]
+    return facts

@@ -11,6 +11,7 @@ from parsescore.schema import (
     STRING,
     STRINGS,
     UNIT,
+    map_of,
     nullable,
     record,
     ref,
@@ -75,6 +76,11 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 "label_cost": {"type": "number", "minimum": 0},
                 "additional_text_cost": {"type": "number", "minimum": 0},
                 "edge_label_cost": {"type": "number", "minimum": 0},
+                "readable": {
+                    "type": "boolean",
+                    "description": "false: the answer was missing or unreadable, and the "
+                    "flowchart is scored as an empty prediction.",
+                },
                 "flow": ref("flow"),
                 "node_matches": {"type": "array", "items": ref("node_match")},
                 "additional_text_matches": {"type": "array", "items": ref("text_match")},
@@ -83,6 +89,7 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 "label_cost",
                 "additional_text_cost",
                 "edge_label_cost",
+                "readable",
                 "flow",
                 "additional_text_matches",
             ),
@@ -97,6 +104,7 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 "edge_label_cost": NUMBER,
                 "avg_flow_jaccard": UNIT,
                 "flow_micro": ref("counts"),
+                "readable": UNIT,
             },
             optional=(
                 "label_cost",
@@ -104,6 +112,7 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 "edge_label_cost",
                 "avg_flow_jaccard",
                 "flow_micro",
+                "readable",
             ),
             extra=NUMBER,
         ),
@@ -122,9 +131,20 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 },
                 "available_methods": STRINGS,
                 "totals": ref("flowchart_totals"),
-                "missing_predictions": STRINGS,
+                "missing_predictions": {
+                    **STRINGS,
+                    "description": "Flowcharts without an answer (scored as empty, or left out "
+                    "with allow_missing).",
+                },
+                "unreadable": map_of(
+                    STRING, description="{flowchart: why its answer is unreadable}"
+                ),
+                "fenced": map_of(
+                    STRING, description="{flowchart: info string of the fenced block read}"
+                ),
                 "diagrams": {"type": "array", "items": ref("diagram")},
             },
+            optional=("unreadable", "fenced"),
             extra=True,
         ),
         "flowchart_detail": record(
@@ -161,10 +181,16 @@ def schema_defs() -> dict[str, dict[str, Any]]:
         ),
         "flowchart_dataset": record(
             {
-                "missing_predictions": STRINGS,
+                "missing": {**STRINGS, "description": "Flowcharts without an answer."},
+                "unreadable": map_of(
+                    STRING, description="{flowchart: why its answer is unreadable}"
+                ),
+                "fenced": map_of(
+                    STRING, description="{flowchart: info string of the fenced block read}"
+                ),
                 "parts": {"type": "array", "items": STRING},
             },
-            optional=("missing_predictions", "parts"),
+            optional=("missing", "unreadable", "fenced", "parts"),
             extra=True,
         ),
     }

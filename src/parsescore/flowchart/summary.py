@@ -44,8 +44,12 @@ def print_summary(result: dict[str, Any], console: Console | None = None) -> Non
     if has_flow:
         for name in ("tp/fp/fn", "P", "R", "F1", "Jaccard"):
             table.add_column(name, justify="right", no_wrap=True)
+    unreadable = result.get("unreadable", {})
     for d in result["diagrams"]:
-        row = [escape(d["stem"]), str(d["option"]), _fmt(d["node_text_cost"])]
+        stem = escape(d["stem"])
+        if d.get("readable") is False:  # scored as an empty prediction
+            stem += " [dim](unreadable)[/]" if d["stem"] in unreadable else " [dim](missing)[/]"
+        row = [stem, str(d["option"]), _fmt(d["node_text_cost"])]
         if has["label_cost"]:
             row.append(_fmt(d["label_cost"]))
         if has["additional_text_cost"]:
@@ -82,7 +86,7 @@ def print_summary(result: dict[str, Any], console: Console | None = None) -> Non
     table.add_section()
     table.add_row(*total_row, style="bold")
     console.print(table)
-    if result["missing_predictions"]:
+    if result["missing_predictions"] and "unreadable" not in result:  # an older document
         console.print(
             f"Not scored (no prediction): {', '.join(result['missing_predictions'])}",
             highlight=False,
@@ -103,5 +107,9 @@ def print_summary(result: dict[str, Any], console: Console | None = None) -> Non
 
 
 def summarise(result: Result, console: Console) -> None:
-    """:func:`print_summary` of a result scored in this process."""
+    """:func:`print_summary` of a result scored in this process, then the answers line (how
+    many were readable) and the warnings (:func:`parsescore.cli_common.print_answers`)."""
+    from parsescore.cli_common import print_answers
+
     print_summary(result.native, console)
+    print_answers(result, console)

@@ -1,0 +1,318 @@
+"""A flowchart dataset as :func:`parsescore.flowchart.result.evaluate` reads it: the truth and
+the answers from folders or from ``{id: text}``, each answer unwrapped (:mod:`parsescore.answers`)
+and read in its format, and an answer its reader refuses kept as a result, not the end of the run
+(shared/specs/formats.md, "Chat answers", "Unreadable answers in a dataset").
+
+Flowde's ``ParsingBenchmark`` keeps Flowde's rules when used directly (every file valid, the same
+stems as the truth). This is parsescore's path: Flowde's per-file checks decide which answers are
+readable, and the benchmark is handed what was read
+(:meth:`~parsescore.flowchart.benchmark.ParsingBenchmark.from_loaded`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from parsescore.answers import Answer, unwrap_answer
+from parsescore.errors import InputError
+from parsescore.files import parse_json, read_text
+from parsescore.flowchart.edges import EdgeLabels
+from parsescore.flowchart.formats import (
+    SUFFIXES,
+    FlowchartFormat,
+    detect_format,
+    format_of,
+    read_flowchart,
+)
+from parsescore.flowchart.load import (
+    FlowchartTypeError,
+    _check_pred_file,
+    _expect,
+    _flowchart_files,
+    _keys,
+    _pred_structure,
+    join_pred_parts,
+)
+from parsescore.flowchart.models import Diagram, ParsingPart, PredDiagramStructure
+
+__all__ = [
+    "FULL",
+    "ReadAnswer",
+    "ReadAnswers",
+    "answers_from_folder",
+    "answers_from_texts",
+    "check_answers",
+    "check_mermaid_syntax",
+    "check_same_stems",
+    "read_answer",
+]
+
+#: The parts every Mermaid or DOT answer gives, assumed when no answer is readable.
+FULL = PredDiagramStructure(node_text=True, labels=True, flow=True, additional_texts=True)
+_FORMAT_NAMES: dict[str, FlowchartFormat] = {"json": "json", "mermaid": "mermaid", "dot": "dot"}
+_ALL_FORMATS = tuple(_FORMAT_NAMES)
+
+
+@dataclass
+class ReadAnswer:
+    """One answer: where it came from, the format it was read in and what was read, or why it
+    is unreadable (``error``, its place counted in the answer as written)."""
+
+    stem: str
+    source: str
+    fmt: FlowchartFormat | None
+    answer: Answer
+    data: Any = None
+    edge_labels: EdgeLabels | None = None
+    error: InputError | None = None
+
+    def refuse(self, error: InputError | FlowchartTypeError) -> None:
+        """Mark the answer unreadable: ``error`` (raised reading its content) in its own place."""
+        if isinstance(error, FlowchartTypeError):
+            error = InputError(error.reason, path=error.path, where=error.where)
+        self.error = self.answer.relocate(error, self.source)
+
+    @property
+    def reason(self) -> str:
+        """Why it is unreadable, with the place (``line N, column M``) first where known."""
+        assert self.error is not None
+        where = self.error.where
+        return f"{where}: {self.error.reason}" if where else self.error.reason
+
+
+def read_answer(text: str, stem: str, source: str, fmt: str) -> ReadAnswer:
+    """Unwrap and read one answer; ``fmt`` is the format expected (by extension, or forced),
+    ``auto`` reads it by content."""
+    answer = unwrap_answer(text, (fmt,) if fmt != "auto" else _ALL_FORMATS)
+    found = detect_format(answer.text) if fmt == "auto" else _FORMAT_NAMES[fmt]
+    read = ReadAnswer(stem, source, found, answer)
+    try:
+        if found is None:
+            first = next((line.strip() for line in answer.text.splitlines() if line.strip()), "")
+            shown = repr(first[:40]) if first else "an empty text"
+            raise InputError(
+                f"neither Flowde JSON, Mermaid nor DOT: found {shown}", where="line 1, column 1"
+            )
+        if found == "json":
+            read.data = parse_json(answer.text, source)
+        else:
+            chart = read_flowchart(answer.text, found, path=source)
+            read.data, read.edge_labels = chart.as_json(), chart.edge_labels
+    except InputError as exc:
+        read.refuse(exc)
+    return read
+
+
+def answers_from_folder(directory: Path, fmt: str) -> list[ReadAnswer]:
+    """Every flowchart file of a prediction folder, read (by extension, or ``fmt`` forced)."""
+    paths = _flowchart_files(directory, "prediction", fmt)
+    if not paths:
+        raise InputError(
+            "no prediction .json files found (nor .mmd, .mermaid, .dot or .gv)", path=directory
+        )
+    answers = []
+    for path in paths:
+        expected = format_of(path, fmt) or SUFFIXES.get(path.suffix.lower(), "json")
+        try:
+            text = read_text(path)
+        except InputError as exc:
+            read = ReadAnswer(path.stem, str(path), expected, Answer(""))
+            read.refuse(exc)
+            answers.append(read)
+            continue
+        answers.append(read_answer(text, path.stem, str(path), expected))
+    return answers
+
+
+def answers_from_texts(texts: Mapping[str, str], fmt: str) -> list[ReadAnswer]:
+    """``{id: answer text}``, read (``fmt``, or ``auto``: by content), in id order."""
+    answers = []
+    for stem in sorted(texts):
+        text = texts[stem]
+        if not isinstance(text, str):
+            raise InputError(f"the answer {stem!r} should be a string, found {type(text).__name__}")
+        answers.append(read_answer(text, stem, f"answer {stem!r}", fmt))
+    return answers
+
+
+@dataclass(frozen=True)
+class ReadAnswers:
+    """The answers checked by Flowde's prediction rules: the parts they predict, and per
+    flowchart the prediction read or the unreadable answer."""
+
+    structure: PredDiagramStructure
+    diagrams: dict[str, Diagram]
+    unreadable: dict[str, ReadAnswer]
+
+
+def _signature(data: dict[str, Any], node_keys: set[str]) -> tuple[frozenset[str], ...]:
+    return frozenset(data), frozenset(node_keys)
+
+
+def _check_source(answers: Sequence[ReadAnswer]) -> tuple[PredDiagramStructure, set[str]] | None:
+    """Flowde's prediction-folder rules on one folder's readable answers.
+
+    Every answer is first checked as if it were alone in its folder; the parts (top-level and
+    node keys) most of them share are the folder's (the first such answer's on a tie), and an
+    answer with other parts is unreadable: one odd answer cannot make the others unreadable.
+    None when no answer is readable.
+    """
+    checked: dict[str, tuple[tuple[frozenset[str], ...], set[str], PredDiagramStructure]] = {}
+    for read in answers:
+        if read.error is not None:
+            continue
+        path = Path(read.source)
+        try:
+            _expect(read.data, dict, path=path, where="top level", what="a prediction file")
+            node_keys, structure = _pred_structure(read.data, path)
+            _check_pred_file(path, read.data, node_keys, structure)
+        except (InputError, FlowchartTypeError) as exc:
+            read.refuse(exc)
+            continue
+        checked[read.stem] = (_signature(read.data, node_keys), node_keys, structure)
+    if not checked:
+        return None
+    counts = Counter(signature for signature, _, _ in checked.values())
+    best = max(counts.values())
+    chosen = next(entry for entry in checked.values() if counts[entry[0]] == best)
+    for read in answers:
+        entry = checked.get(read.stem)
+        if entry is None or entry[0] == chosen[0]:
+            continue
+        top, nodes = chosen[0]
+        read.refuse(
+            InputError(
+                f"top-level keys {_keys(dict.fromkeys(entry[0][0]))} and node keys "
+                f"{_keys(dict.fromkeys(entry[1]))} differ from the other answers' "
+                f"({_keys(dict.fromkeys(top))}, {_keys(dict.fromkeys(nodes))}); every "
+                "prediction of a folder must contain the same parts",
+                path=read.source,
+            )
+        )
+    return chosen[2], chosen[1]
+
+
+def check_same_stems(sources: Sequence[Sequence[ReadAnswer]], names: Sequence[str]) -> None:
+    """Folders of separately parsed parts must hold the same flowcharts (Flowde's rule)."""
+    stems = [read.stem for read in sources[0]]
+    for name, answers in zip(names, sources, strict=True):
+        other = [read.stem for read in answers]
+        if other != stems:
+            raise InputError(
+                "all prediction directories must hold files for the same flowcharts; "
+                f"{name} vs {names[0]}: missing {sorted(set(stems) - set(other))}, "
+                f"extra {sorted(set(other) - set(stems))}"
+            )
+
+
+def check_answers(sources: Sequence[Sequence[ReadAnswer]], names: Sequence[str]) -> ReadAnswers:
+    """Check the answers of one folder (or text mapping), or of several folders of separately
+    parsed parts (``names`` name them; :func:`check_same_stems` first), and join each
+    flowchart's parts into its prediction.
+
+    Folder-level mistakes stay errors: the same part in two folders, no predicted node text, a
+    folder of parts with no readable answer at all (its parts are unknown).
+    """
+    stems = [read.stem for read in sources[0]]
+    checked = [_check_source(answers) for answers in sources]
+    if len(sources) == 1 and checked[0] is None:
+        checked = [(FULL, {"node_number", "text", "labels", "points_to"})]
+    part_sources: dict[ParsingPart, str] = {}
+    for name, answers, found in zip(names, sources, checked, strict=True):
+        if found is None:  # the parts this folder holds are unknown
+            first = next(read for read in answers if read.error is not None)
+            assert first.error is not None
+            raise first.error
+        for part in sorted(found[0].parts):
+            if part in part_sources:
+                raise InputError(
+                    f"predicted part {part!r} is supplied twice: in {part_sources[part]} "
+                    f"and in {name}"
+                )
+            part_sources[part] = name
+    structure = PredDiagramStructure(
+        node_text="node_text" in part_sources,
+        labels="labels" in part_sources,
+        flow="flow" in part_sources,
+        additional_texts="additional_texts" in part_sources,
+    )
+    if not structure.node_text:
+        raise InputError(
+            "predicted node text is required: labels, flow and additional text cannot match "
+            "ground-truth nodes on their own (no nodes with 'text' in "
+            f"{', '.join(names)})"
+        )
+    text_index = next(k for k, found in enumerate(checked) if found and found[0].node_text)
+    diagrams: dict[str, Diagram] = {}
+    unreadable: dict[str, ReadAnswer] = {}
+    for k, stem in enumerate(stems):
+        reads = [answers[k] for answers in sources]
+        refused = next((read for read in reads if read.error is not None), None)
+        if refused is None:
+            refused = _numbers_differ(reads, checked, text_index)
+        if refused is not None:
+            unreadable[stem] = refused
+            continue
+        text_read = reads[text_index]
+        try:
+            diagrams[stem] = join_pred_parts(
+                stem,
+                text_read.source,
+                [
+                    (found[0], read.data)
+                    for read, found in zip(reads, checked, strict=True)
+                    if found
+                ],
+            )
+        except InputError as exc:
+            text_read.refuse(exc)
+            unreadable[stem] = text_read
+    return ReadAnswers(structure, diagrams, unreadable)
+
+
+def _numbers_differ(
+    reads: Sequence[ReadAnswer],
+    checked: Sequence[tuple[PredDiagramStructure, set[str]] | None],
+    text_index: int,
+) -> ReadAnswer | None:
+    """The part file whose node numbers differ from the node-text file's (None: they agree)."""
+    expected = {n["node_number"] for n in reads[text_index].data["nodes"]}
+    for read, found in zip(reads, checked, strict=True):
+        if read is reads[text_index] or found is None or not found[0].has_nodes:
+            continue
+        numbers = {n["node_number"] for n in read.data["nodes"]}
+        if numbers != expected:
+            read.refuse(
+                InputError(
+                    f"node numbers {sorted(numbers)} differ from {sorted(expected)} in the "
+                    f"node-text file {reads[text_index].source}",
+                    path=read.source,
+                )
+            )
+            return read
+    return None
+
+
+def check_mermaid_syntax(
+    answers: Sequence[ReadAnswer], mermaid_dir: str | Path | None
+) -> str | None:
+    """Give the readable Mermaid answers to Mermaid's own parser; those it refuses become
+    unreadable, with its message. Returns the one line saying why the check could not run."""
+    from parsescore.mermaidjs import MermaidUnavailable, mermaid_syntax
+
+    mermaid = [read for read in answers if read.error is None and read.fmt == "mermaid"]
+    if not mermaid:
+        return None
+    try:
+        verdict = mermaid_syntax([read.answer.text for read in mermaid], mermaid_dir)
+    except MermaidUnavailable as exc:
+        return f"--check-syntax: Mermaid's parser is unavailable, answers not checked: {exc}"
+    for read, error, line in zip(mermaid, verdict.errors, verdict.lines, strict=True):
+        if error is not None:
+            where = None if line is None else f"line {line}"
+            read.refuse(InputError(f"Mermaid {verdict.version} refuses it: {error}", where=where))
+    return None
