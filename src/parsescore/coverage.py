@@ -105,7 +105,7 @@ class Coverage:
         noun), naming the first few."""
         out: list[str] = []
         if self.missing:
-            scored = "left out (--allow-missing)" if allow_missing else "scored as empty"
+            scored = "left out with --allow-missing" if allow_missing else "scored as empty"
             out.append(
                 f"{len(self.missing)} of {self.truth} {items} have no answer ({scored}): "
                 + _first(self.missing)

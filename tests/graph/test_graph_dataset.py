@@ -173,7 +173,7 @@ def test_allow_missing_scores_only_the_answered_documents() -> None:
     assert result.dataset["missing"] == ["harbour"]
     assert result.totals["readable"] == pytest.approx(3 / 5)
     assert result.options["allow_missing"] is True
-    assert any("left out (--allow-missing)" in w for w in result.warnings)
+    assert any("left out with --allow-missing" in w for w in result.warnings)
 
 
 def test_strict_stops_at_the_first_unreadable_or_odd_answer(tmp_path: Path) -> None:
