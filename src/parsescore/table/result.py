@@ -245,7 +245,7 @@ def _cells(
     inputs: dict[str, str],
     name: str,
 ) -> Result:
-    from parsescore.table.grits import evaluate_cell_tables, load_cell_tables
+    from parsescore.table.grits_metric import evaluate_cell_tables, load_cell_tables
 
     def cells_of(value: Any) -> Any:
         return load_cell_tables(value) if _is_path(value) else value
