@@ -7,13 +7,12 @@ from __future__ import annotations
 import json
 import random
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from table_helpers import pandoc_path, render, render_all
 
 from parsescore.errors import InputError
 from parsescore.table import TEDS
@@ -338,35 +337,7 @@ def test_unread_formats_counts_what_the_reference_scores_zero() -> None:
 
 @pytest.fixture(scope="module")
 def pandoc() -> str:
-    found = shutil.which("pandoc")
-    if found is None:
-        pytest.fail(
-            "the table format tests need pandoc (Debian's package): `make test` installs it as "
-            "root, else run `sudo apt-get install pandoc`"
-        )
-    return found
-
-
-def render(pandoc: str, html: str, target: str) -> str:
-    return render_all(pandoc, [html], target)[0]
-
-
-def render_all(pandoc: str, htmls: list[str], target: str) -> list[str]:
-    """Every table rendered by one pandoc run (a document of the tables between markers)."""
-    import re
-
-    parts = [f"<p>TABLE-SPLIT-{k}</p>{re.search(r'<table.*</table>', h, re.S).group(0)}"  # type: ignore[union-attr]
-             for k, h in enumerate(htmls)]  # fmt: skip
-    done = subprocess.run(
-        [pandoc, "-f", "html", "-t", target],
-        input="<html><body>" + "".join(parts) + "</body></html>",
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    pieces = re.split(r"^TABLE-SPLIT-\d+\s*$", done.stdout, flags=re.MULTILINE)
-    assert len(pieces) == len(htmls) + 1, "pandoc's output lost a marker"
-    return [piece.strip() + "\n" for piece in pieces[1:]]
+    return pandoc_path()
 
 
 _WORDS = [
@@ -674,9 +645,11 @@ def test_default_html_warns_about_fragments_in_the_summary_and_result(tmp_path: 
         "table", SAMPLES / "sample_gt.json", tmp_path / "pred.json", quiet=True
     )
     assert result.totals["TEDS"] == 0.0
-    (warning,) = result.warnings
+    warning, missing = result.warnings
     assert warning.startswith("7 of 7 predictions are not full HTML documents (7 bare <table>")
     assert warning.endswith("--pred-format auto reads them")
+    assert missing.startswith("13 of 20 tables have no answer (scored as empty): ")
+    assert result.totals["readable"] == 7 / 20  # bare tables are read: the reference scores 0
     result.write(tmp_path / "env.json")
     assert parsescore.load_result(tmp_path / "env.json").warnings == result.warnings
     run = cli("table", "--truth", SAMPLES / "sample_gt.json", "--pred", tmp_path / "pred.json")
@@ -697,8 +670,12 @@ def test_an_unreadable_prediction_scores_as_missing_and_is_listed(tmp_path: Path
     assert result.dataset["unreadable"] == {"b": "markdown: no Markdown table found: expected a "
                                             "header row, then a delimiter row such as |---|---|, "
                                             "then the body rows"}  # fmt: skip
-    assert result.dataset["missing"] == ["b"] and result.items["b"]["TEDS"] == 0.0
-    assert any("1 predictions could not be read" in w for w in result.warnings)
+    assert result.dataset["missing"] == [] and result.items["b"]["TEDS"] == 0.0
+    assert result.items["b"]["readable"] == 0.0 and result.totals["readable"] == 0.5
+    assert result.warnings == (
+        "1 of 2 answers are unreadable (scored as missing; --strict stops at the first): "
+        f"b: {result.dataset['unreadable']['b']}",
+    )
 
 
 def test_grits_reads_a_bare_table_as_table_transformer_does() -> None:
