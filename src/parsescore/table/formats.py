@@ -653,6 +653,15 @@ _RULE_ARGUMENTS = re.compile(r"\s*(?:\([^)]*\)\s*)?")  # unambiguous: linear
 
 
 def _latex(text: str, math: str = "source") -> TableText:
+    try:
+        return _latex_table(text, math)
+    except RecursionError:  # pylatexenc's walker recurses once per nested group
+        raise InputError(
+            "the LaTeX is nested too deeply to read (braces, groups or environments)"
+        ) from None
+
+
+def _latex_table(text: str, math: str) -> TableText:
     from pylatexenc import latexwalker as lw
 
     try:
