@@ -351,3 +351,14 @@ def test_score_pair_equals_a_one_item_dataset_on_disk(tmp_path: Path) -> None:
 def test_every_table_format_is_an_expected_fence_name() -> None:
     """The chat-answer rule knows an info string for each format the kind reads."""
     assert set(FORMATS) <= set(FENCE_NAMES)
+
+
+def test_mappings_take_the_values_json_collections_take() -> None:
+    name = NAMES[0]
+    as_text = parsescore.evaluate("table", {name: TRUTH[name]}, {name: PRED[name]}, quiet=True)
+    as_record = parsescore.evaluate(
+        "table", {name: {"html": TRUTH[name]}}, {name: PRED[name]}, quiet=True
+    )
+    assert as_record.items == as_text.items
+    with pytest.raises(InputError, match="key 'pair': expected an HTML string or an object"):
+        parsescore.score_pair("table", 3, PRED[name])  # type: ignore[arg-type]

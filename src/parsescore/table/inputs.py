@@ -46,7 +46,9 @@ __all__ = [
 _NAME_KEYS = ("name", "filename", "id", "imgid")
 
 
-def pubtabnet_annotation_html(annotation: dict[str, Any], *, path: Path, where: str) -> str:
+def pubtabnet_annotation_html(
+    annotation: dict[str, Any], *, path: Path | None, where: str
+) -> str:
     """HTML of a PubTabNet annotation: cell tokens inserted after each ``<td>`` / ``>``."""
     try:
         structure = list(annotation["structure"]["tokens"])
@@ -66,7 +68,7 @@ def pubtabnet_annotation_html(annotation: dict[str, Any], *, path: Path, where: 
     return "<html><body><table>" + "".join(structure) + "</table></body></html>"
 
 
-def html_from_value(value: Any, *, path: Path, where: str) -> str:
+def html_from_value(value: Any, *, path: Path | None, where: str) -> str:
     """The HTML string held by one entry (a string, ``{"html": ...}`` or an annotation)."""
     if isinstance(value, str):
         return value
@@ -231,8 +233,11 @@ def read_collection(
     path: Path | None = None
     texts: dict[str, tuple[str, str | None, Path | None]]
     warnings: list[str] = []
-    if isinstance(source, Mapping):
-        texts = {name: (text, None, None) for name, text in source.items()}
+    if isinstance(source, Mapping):  # values as in a JSON collection: text, {"html": ...}
+        texts = {
+            str(name): (html_from_value(value, path=None, where=f"key {name!r}"), None, None)
+            for name, value in source.items()
+        }
     else:
         path = Path(source)
         if format == "html" and path.is_dir():
