@@ -362,3 +362,17 @@ def test_mappings_take_the_values_json_collections_take() -> None:
     assert as_record.items == as_text.items
     with pytest.raises(InputError, match="key 'pair': expected an HTML string or an object"):
         parsescore.score_pair("table", 3, PRED[name])  # type: ignore[arg-type]
+
+
+def test_the_teds_command_reads_its_prediction_as_an_answer(cli: Cli) -> None:
+    truth = TRUTH[NAMES[0]]
+    plain = cli("teds", "-gt", truth, "-pred", truth)
+    fenced = cli("teds", "-gt", truth, "-pred", f"Here:\n```html\n{truth}\n```\nDone.")
+    assert plain.out == fenced.out == "1.0\n"
+    tabular = "\\begin{tabular}{l} \\hline a \\\\ \\hline $\\pm$1 \\\\ \\end{tabular}"
+    answer = f"Sure:\n```latex\n{tabular}\n```"
+    cells = "<thead><tr><td>a</td></tr></thead><tbody><tr><td>{}</td></tr></tbody>"
+    for math, cell in (("source", "$\\pm$1"), ("text", "±1")):
+        gt = "<html><body><table>" + cells.format(cell) + "</table></body></html>"
+        run = cli("teds", "-gt", gt, "-pred", answer, "--pred-format", "auto", "--latex-math", math)
+        assert run.out == "1.0\n", run.err
