@@ -145,7 +145,7 @@ def evaluate(
         left_out = set(missing)
         truth_tables = {n: html for n, html in truth_tables.items() if n not in left_out}
     warnings = list(truth_read.warnings) + list(pred_read.warnings)
-    warnings += _wrapped_truth_warning(truth_read.wrapped, len(truth_tables), pred_read.fenced)
+    warnings += _wrapped_truth_warning(truth_read.wrapped, coverage.truth, pred_read.fenced)
     batch = evaluate_tables(
         truth_tables,
         pred_tables,
