@@ -116,7 +116,7 @@ def test_table_comparison_end_to_end(
     assert result.code == 0, result.err
     doc = json.loads(out.read_text())
     assert doc["systems"] == ["model_a", "model_b"]
-    assert list(doc["metrics"]) == ["TEDS", "TEDS-S"]
+    assert list(doc["metrics"]) == ["TEDS", "TEDS-S", "readable"]
     assert doc["only_in"] == {"model_a": [], "model_b": []}
     a, b = load_result(model_a), load_result(model_b)
     teds = doc["metrics"]["TEDS"]

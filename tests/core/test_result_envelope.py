@@ -343,7 +343,7 @@ def test_table_envelopes(made: dict[str, tuple[Path, list[Path]]]) -> None:
     }
     assert envelope["options"]["metric"] == "TEDS"
     assert envelope["options"]["denominator"] == "tree_nodes"
-    assert envelope["dataset"] == {"missing": [], "extra": []}
+    assert envelope["dataset"] == {"missing": [], "unreadable": {}, "fenced": {}, "extra": []}
     assert len(envelope["items"]) == 20
     truth = load_tables(DATA / "table" / "pubtabnet_samples" / "sample_gt.json")
     pred = load_tables(DATA / "table" / "pubtabnet_samples" / "sample_pred.json")
@@ -355,7 +355,12 @@ def test_table_envelopes(made: dict[str, tuple[Path, list[Path]]]) -> None:
     grits = _doc(made["grits"][1][0])
     assert grits["kind"] == "table"
     assert grits["options"] == {"metric": "GriTS-Con", "iou": "enclosing", "lcs": "difflib"}
-    assert grits["dataset"] == {"missing": ["t2"], "extra": []}
+    assert grits["dataset"] == {
+        "missing": ["t2"],
+        "unreadable": {},
+        "fenced": {},
+        "extra": [],
+    }
     assert [i["id"] for i in grits["items"]] == ["t1", "t2"]
 
 

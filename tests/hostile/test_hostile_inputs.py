@@ -318,9 +318,11 @@ def test_huge_or_bad_spans_are_refused_fast(tmp_path: Path, cli: Cli, case: str,
     assert result.code == 0, result.err
     doc = json.loads(out.read_text())
     assert doc["scores"] == {"a": 0.0, "b": 1.0}
-    assert list(doc["failed"]) == ["a"]
-    assert "limit" in doc["failed"]["a"] or "not an integer" in doc["failed"]["a"]
-    assert "1 predictions could not be scored and score 0: a:" in result.err
+    assert list(doc["unreadable"]) == ["a"]
+    assert "limit" in doc["unreadable"]["a"] or "not an integer" in doc["unreadable"]["a"]
+    assert "1 of 2 answers are unreadable (scored as missing; --strict stops at the first): a:" in (
+        " ".join(result.err.split())
+    )
 
 
 def test_teds_bad_span_is_clear(cli: Cli) -> None:

@@ -4,8 +4,12 @@ cannot shadow it): the reference implementation and the bundled data."""
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
 from table_recognition_metric import TEDS as ReferenceTEDS
 
 DATA = Path(__file__).parent / "data"
@@ -27,3 +31,37 @@ def sample_pairs() -> dict[str, tuple[str, str]]:
     gt = json.loads((SAMPLES / "sample_gt.json").read_text(encoding="utf-8"))
     pred = json.loads((SAMPLES / "sample_pred.json").read_text(encoding="utf-8"))
     return {name: (gt[name]["html"], pred[name]) for name in gt}
+
+
+def pandoc_path() -> str:
+    """pandoc, the independent converter of the round-trip tests (never skipped)."""
+    found = shutil.which("pandoc")
+    if found is None:
+        pytest.fail(
+            "the table format tests need pandoc (Debian's package): `make test` installs it as "
+            "root, else run `sudo apt-get install pandoc`"
+        )
+    return found
+
+
+def render(pandoc: str, html: str, target: str) -> str:
+    return render_all(pandoc, [html], target)[0]
+
+
+def render_all(pandoc: str, htmls: list[str], target: str) -> list[str]:
+    """Every table rendered by one pandoc run (a document of the tables between markers)."""
+    parts = []
+    for k, html in enumerate(htmls):
+        table = re.search(r"<table.*</table>", html, re.S)
+        assert table is not None, html
+        parts.append(f"<p>TABLE-SPLIT-{k}</p>{table.group(0)}")
+    done = subprocess.run(
+        [pandoc, "-f", "html", "-t", target],
+        input="<html><body>" + "".join(parts) + "</body></html>",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    pieces = re.split(r"^TABLE-SPLIT-\d+\s*$", done.stdout, flags=re.MULTILINE)
+    assert len(pieces) == len(htmls) + 1, "pandoc's output lost a marker"
+    return [piece.strip() + "\n" for piece in pieces[1:]]

@@ -184,19 +184,32 @@ def test_bad_input_one_line_errors(
 
 
 def test_an_unreadable_prediction_fails_its_item_only(tmp_path: Path) -> None:
+    """An empty answer (refused when read) and bad HTML (refused when scored) score 0 as a
+    missing one does, are listed as unreadable, and the run goes on; --strict stops."""
     table = "<html><body><table><tr><td>x</td></tr></table></body></html>"
-    (tmp_path / "truth.json").write_text(json.dumps({"a": table, "b": table}))
-    (tmp_path / "pred.json").write_text(json.dumps({"a": " ", "b": table}))
+    bad_span = table.replace("<td>", "<td colspan='two'>")
+    (tmp_path / "truth.json").write_text(json.dumps({"a": table, "b": table, "c": table}))
+    (tmp_path / "pred.json").write_text(json.dumps({"a": " ", "b": table, "c": bad_span}))
     out = tmp_path / "out.json"
-    proc = _run(
-        "table", "--truth", str(tmp_path / "truth.json"), "--pred", str(tmp_path / "pred.json"),
-        "--out", str(out),
-    )
+    args = ["table", "--truth", str(tmp_path / "truth.json"), "--pred", str(tmp_path / "pred.json")]
+    proc = _run(*args, "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(out.read_text())
-    assert doc["scores"] == {"a": 0.0, "b": 1.0}
-    assert doc["failed"] == {"a": "bad HTML: Document is empty"}
-    assert "1 predictions could not be scored and score 0: a: bad HTML" in proc.stderr
+    assert doc["scores"] == {"a": 0.0, "b": 1.0, "c": 0.0}
+    assert doc["unreadable"] == {
+        "a": "html: the answer is empty",
+        "c": "bad HTML: <td colspan='two'>: not an integer",
+    }
+    assert doc["missing"] == [] and "failed" not in doc
+    assert "readable answers 0.3333; 2 unreadable\n" in proc.stdout
+    assert (
+        "2 of 3 answers are unreadable (scored as missing; --strict stops at the first): "
+        "a: html: the answer is empty; c: bad HTML" in " ".join(proc.stderr.split())
+    )
+    strict = _run(*args, "--strict")
+    assert strict.returncode == 2
+    expected = f"error: {tmp_path / 'pred.json'} (key 'a'): the answer is empty"
+    assert strict.stderr.strip() == expected
 
 
 def test_bad_jsonl_line_is_named(tmp_path: Path) -> None:

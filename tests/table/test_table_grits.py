@@ -4,6 +4,8 @@ cases that tell the implementation variants apart (IoU denominator, LCS)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from html import escape
 from pathlib import Path
 
@@ -12,7 +14,13 @@ from lxml import html as lxml_html
 from table_helpers import DATA
 
 from cli_helpers import Cli
-from parsescore.table.grits import GridCell, _iou_matrix, cells_from_table, grits, lcs_similarity
+from parsescore.table.grits_metric import (
+    GridCell,
+    _iou_matrix,
+    cells_from_table,
+    grits,
+    lcs_similarity,
+)
 
 GRITS_CASES = json.loads((DATA / "grits" / "grits_10.json").read_text(encoding="utf-8"))
 KEYS = (
@@ -190,7 +198,7 @@ def test_grits_command_against_stored_values(tmp_path: Path, cli: Cli) -> None:
 
 def test_grits_command_bad_cell(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from parsescore.errors import InputError
-    from parsescore.table.grits import load_cell_tables
+    from parsescore.table.grits_metric import load_cell_tables
 
     (tmp_path / "t.json").write_text(json.dumps({"x": [{"row_nums": [0], "column_nums": []}]}))
     with pytest.raises(InputError, match=r"t.json \(key 'x', cell 0\): 'row_nums'"):
@@ -202,7 +210,7 @@ def test_compiled_difflib_equals_difflib_on_tie_prone_strings() -> None:
     import random
     from difflib import SequenceMatcher
 
-    from parsescore.table.grits import _text_similarities
+    from parsescore.table.grits_metric import _text_similarities
 
     rng = random.Random(7)
     for _ in range(60):
@@ -239,3 +247,23 @@ def test_enclosing_iou_uses_pymupdf_float32_rectangles() -> None:
     assert _iou_matrix(a, b, "enclosing")[0, 0] == (1.0 - float32_x0) * 1.0 / 1.0
     inter = 1.0 - 0.1  # double precision: 0.9
     assert _iou_matrix(a, b, "union")[0, 0] == inter / ((inter + 1.0) - inter)
+
+
+def test_the_grits_function_is_not_shadowed_by_its_module() -> None:
+    """``parsescore.table.grits`` is the function docs/table.md calls, on every access, also
+    after its module was imported (it once was the module from the second access on)."""
+    script = (
+        "import parsescore.table as t\n"
+        "from parsescore.table import GridCell\n"
+        "cells = [GridCell((0,), (0,), 'a')]\n"
+        "first = t.grits(cells, cells).con.fscore\n"
+        "second = t.grits(cells, cells).con.fscore\n"
+        "import parsescore.table.grits_metric\n"
+        "from parsescore.table import grits\n"
+        "print(first, second, grits(cells, cells).con.fscore, t.grits is grits)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1.0", "1.0", "1.0", "True"]

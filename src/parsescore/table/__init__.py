@@ -17,7 +17,7 @@ if TYPE_CHECKING:
         read_table,
         to_html,
     )
-    from parsescore.table.grits import (
+    from parsescore.table.grits_metric import (
         GridCell,
         GritsResult,
         GritsScore,
@@ -40,11 +40,11 @@ _EXPORTS = {
     "BatchResult": "parsescore.table.batch",
     "TableScores": "parsescore.table.batch",
     "evaluate_tables": "parsescore.table.batch",
-    "GridCell": "parsescore.table.grits",
-    "GritsResult": "parsescore.table.grits",
-    "GritsScore": "parsescore.table.grits",
-    "cells_from_table": "parsescore.table.grits",
-    "grits": "parsescore.table.grits",
+    "GridCell": "parsescore.table.grits_metric",
+    "GritsResult": "parsescore.table.grits_metric",
+    "GritsScore": "parsescore.table.grits_metric",
+    "cells_from_table": "parsescore.table.grits_metric",
+    "grits": "parsescore.table.grits_metric",
     "TableText": "parsescore.table.formats",
     "detect_format": "parsescore.table.formats",
     "read_table": "parsescore.table.formats",

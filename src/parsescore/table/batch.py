@@ -17,7 +17,7 @@ from lxml import etree
 
 from parsescore.errors import InputError
 from parsescore.runner import item_bytes, run_items
-from parsescore.table.grits import (
+from parsescore.table.grits_metric import (
     GridCell,
     GritsResult,
     IouMode,

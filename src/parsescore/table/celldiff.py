@@ -26,7 +26,7 @@ import numpy as np
 from lxml import etree, html
 
 from parsescore.errors import InputError
-from parsescore.table.grits import (
+from parsescore.table.grits_metric import (
     GridCell,
     _Grid,
     _outer,

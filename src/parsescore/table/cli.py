@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from parsescore.cli_common import (
+    AllowMissingOption,
     CacheOption,
     CsvOption,
     DaskSchedulerOption,
@@ -18,6 +19,7 @@ from parsescore.cli_common import (
     OutOption,
     QuietOption,
     ResultOption,
+    StrictOption,
     console,
     write_outputs,
 )
@@ -41,14 +43,27 @@ PredFormatOption = Annotated[
     str,
     typer.Option("--pred-format", help=f"How the predicted tables are written: {FORMAT_HELP}."),
 ]
+LatexMathOption = Annotated[
+    str,
+    typer.Option(
+        "--latex-math",
+        help="LaTeX tables: math as its source between $ (source, the default) or as the text "
+        "it shows (text: $\\pm$ is ±, $^{a}$ is <sup>a</sup>).",
+    ),
+]
 
 __all__ = ["register", "summarise"]
 
 
 def summarise(result: Result, console: Console) -> None:
-    """The command's summary: the mean of every metric, then the lowest-scoring tables."""
+    """The command's summary: the mean of every metric, the lowest-scoring tables, the tables
+    with no answer and the answers with no truth, then the answers' line and the warnings
+    (:func:`~parsescore.cli_common.print_answers`)."""
     from rich.markup import escape
     from rich.table import Table
+
+    from parsescore.cli_common import print_answers
+    from parsescore.coverage import READABLE
 
     doc = result.native
     if "GriTS-Loc" in doc["metrics"]:  # a GriTS run on cell lists
@@ -57,44 +72,40 @@ def summarise(result: Result, console: Console) -> None:
         means.add_column("mean", justify="right")
         for name, entry in doc["metrics"].items():
             mean = entry["mean"]
-            means.add_row(name, "n/a (no boxes)" if mean is None else f"{mean:.4f}")
+            if name != READABLE.name:  # the answers' line says it
+                means.add_row(name, "n/a (no boxes)" if mean is None else f"{mean:.4f}")
         console.print(means)
-        if doc["missing"]:
-            console.print(f"[yellow]{len(doc['missing'])} missing predictions (scored 0)[/]")
-        return
-    means = Table(title=f"parsescore table — {doc['n_tables']} tables")
-    means.add_column("metric")
-    means.add_column("mean", justify="right")
-    for name, entry in doc["metrics"].items():
-        if name.endswith(("precision", "recall")):
-            continue
-        label = f"{name} (headline)" if name == doc["metric"] else name
-        means.add_row(label, f"{entry['mean']:.4f}")
-    console.print(means)
-    headline = doc["scores"]
-    other = "TEDS" if doc["metric"] == "TEDS-S" else "TEDS-S"
-    secondary = doc["metrics"][other]["scores"]
-    worst = sorted(headline, key=lambda name: (headline[name], name))[:5]
-    if worst and headline[worst[0]] < 1.0:
-        lowest = Table(title="lowest-scoring tables", title_justify="left")
-        lowest.add_column("table", overflow="fold")
-        lowest.add_column(doc["metric"], justify="right")
-        lowest.add_column(other, justify="right")
-        for name in worst:
-            lowest.add_row(escape(name), f"{headline[name]:.4f}", f"{secondary[name]:.4f}")
-        console.print(lowest)
-    from parsescore.cli_common import console as make_console
-    from parsescore.cli_common import warn
-
-    err = make_console(stderr=True)
-    for message in result.warnings:
-        warn(err, message)
+    else:
+        means = Table(title=f"parsescore table — {doc['n_tables']} tables")
+        means.add_column("metric")
+        means.add_column("mean", justify="right")
+        for name, entry in doc["metrics"].items():
+            if name.endswith(("precision", "recall")) or name == READABLE.name:
+                continue
+            label = f"{name} (headline)" if name == doc["metric"] else name
+            means.add_row(label, f"{entry['mean']:.4f}")
+        console.print(means)
+        headline = doc["scores"]
+        other = "TEDS" if doc["metric"] == "TEDS-S" else "TEDS-S"
+        secondary = doc["metrics"][other]["scores"]
+        worst = sorted(headline, key=lambda name: (headline[name], name))[:5]
+        if worst and headline[worst[0]] < 1.0:
+            lowest = Table(title="lowest-scoring tables", title_justify="left")
+            lowest.add_column("table", overflow="fold")
+            lowest.add_column(doc["metric"], justify="right")
+            lowest.add_column(other, justify="right")
+            for name in worst:
+                lowest.add_row(escape(name), f"{headline[name]:.4f}", f"{secondary[name]:.4f}")
+            console.print(lowest)
     missing, extra = doc["missing"], doc["extra"]
     if missing:
         shown = ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else "")
-        console.print(f"[yellow]{len(missing)} missing predictions (scored 0):[/] {escape(shown)}")
+        left_out = doc["options"].get("allow_missing") is True
+        how = "left out, --allow-missing" if left_out else "scored 0"
+        console.print(f"[yellow]{len(missing)} missing (no answer; {how}):[/] {escape(shown)}")
     if extra:
-        console.print(f"[dim]{len(extra)} predictions without truth ignored[/]")
+        console.print(f"[dim]{len(extra)} answers without truth ignored[/]")
+    print_answers(result, console)
 
 
 def register(app: typer.Typer) -> None:
@@ -135,6 +146,9 @@ def register(app: typer.Typer) -> None:
         no_header: Annotated[
             bool, typer.Option("--no-header", help="CSV/TSV: the first row is not a header.")
         ] = False,
+        latex_math: LatexMathOption = "source",
+        strict: StrictOption = False,
+        allow_missing: AllowMissingOption = False,
         grits_iou: Annotated[
             str, typer.Option("--grits-iou", help="enclosing (table-transformer) or union.")
         ] = "enclosing",
@@ -142,7 +156,8 @@ def register(app: typer.Typer) -> None:
             str, typer.Option("--grits-lcs", help="difflib (table-transformer) or exact.")
         ] = "difflib",
     ) -> None:
-        """Score a collection of predicted HTML tables: TEDS, TEDS-S and GriTS per table."""
+        """Score a collection of predicted tables (HTML, or --pred-format): TEDS, TEDS-S and
+        GriTS per table."""
         from parsescore.api import evaluate
 
         scored = evaluate(
@@ -159,6 +174,9 @@ def register(app: typer.Typer) -> None:
             truth_format=truth_format,
             pred_format=pred_format,
             header=not no_header,
+            latex_math=latex_math,
+            strict=strict,
+            allow_missing=allow_missing,
             cell_details=result is not None,
             jobs=jobs,
             dask_scheduler=dask_scheduler,
@@ -198,6 +216,9 @@ def register(app: typer.Typer) -> None:
         lcs: Annotated[
             str, typer.Option("--lcs", help="difflib (table-transformer) or exact.")
         ] = "difflib",
+        latex_math: LatexMathOption = "source",
+        strict: StrictOption = False,
+        allow_missing: AllowMissingOption = False,
         jobs: JobsOption = 1,
         dask_scheduler: DaskSchedulerOption = None,
         cache: CacheOption = None,
@@ -217,7 +238,10 @@ def register(app: typer.Typer) -> None:
                 "--truth-format and --pred-format: cell lists and tables cannot be compared; "
                 "give both as cells or both as table formats"
             )
-        formats = {} if cells else {"truth_format": truth_format, "pred_format": pred_format}
+        formats: dict[str, Any] = {}
+        if not cells:
+            formats = {"truth_format": truth_format, "pred_format": pred_format}
+            formats |= {"latex_math": latex_math, "strict": strict}
         scored = evaluate(
             "table",
             truth,
@@ -227,6 +251,7 @@ def register(app: typer.Typer) -> None:
             **formats,
             grits_iou=iou,
             grits_lcs=lcs,
+            allow_missing=allow_missing,
             jobs=jobs,
             dask_scheduler=dask_scheduler,
             cache=cache,
@@ -247,17 +272,19 @@ def register(app: typer.Typer) -> None:
         ] = False,
         truth_format: TruthFormatOption = "html",
         pred_format: PredFormatOption = "html",
+        latex_math: LatexMathOption = "source",
     ) -> None:
-        """Score one pair and print the number, like ``table_recognition_metric``."""
-        from parsescore.table.formats import read_table
+        """Score one pair and print the number, like ``table_recognition_metric`` (the
+        prediction is read as a model's answer: prose and fences around the table dropped)."""
+        from parsescore.table.formats import read_answer, read_table
         from parsescore.table.teds import TEDS
 
         if gt_html is None:
             raise ValueError("gt_html must be non-empty.")
         if pred_html is None:
             raise ValueError("pred_html must be non-empty.")
-        gt_html = read_table(gt_html, truth_format).html
-        pred_html = read_table(pred_html, pred_format).html
+        gt_html = read_table(gt_html, truth_format, latex_math=latex_math).html
+        pred_html = read_answer(pred_html, pred_format, latex_math=latex_math)[0].html
         try:
             score = TEDS(structure_only=structure_only)(gt_html, pred_html)
         except ValueError as exc:

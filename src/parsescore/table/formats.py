@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from parsescore.answers import Answer, unwrap_answer
 from parsescore.errors import InputError
 from parsescore.table import limits
 from parsescore.table.limits import MAX_CELLS, MAX_SPAN
@@ -31,10 +32,13 @@ from parsescore.table.limits import MAX_CELLS, MAX_SPAN
 __all__ = [
     "EXTENSIONS",
     "FORMATS",
+    "LATEX_MATH",
     "MAX_CELLS",
     "MAX_SPAN",
     "TableText",
     "detect_format",
+    "has_table",
+    "read_answer",
     "read_table",
     "to_html",
     "unread_formats",
@@ -52,6 +56,10 @@ FORMATS: tuple[str, ...] = (
     "otsl",
     "doctags",
 )
+#: How LaTeX math in a cell is read: ``source`` keeps it as written between ``$`` (the spec's
+#: rule, the default); ``text`` renders it as the text it shows (``$\\pm$`` → ±, ``$^{a}$`` →
+#: ``<sup>a</sup>``; see :class:`_LatexText`).
+LATEX_MATH: tuple[str, ...] = ("source", "text")
 #: The format of a file in a prediction or truth folder, by its extension.
 EXTENSIONS = {
     ".html": "html",
@@ -135,34 +143,45 @@ def _text(value: str) -> str:
 
 # -- detection ----------------------------------------------------------------------------------
 
-_FENCE = re.compile(r"\A\s*```[^\n`]*\n(.*?)\n?```\s*\Z", re.DOTALL)
 _OTSL = re.compile(r"<(?:otsl|fcel|ecel|ched|rhed|lcel|ucel|xcel)>")
 _LATEX = re.compile(r"\\begin\{(?:tabular\*?|tabularx|longtable|array)\}")
-_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$", re.MULTILINE)
+# one line of a Markdown delimiter row (``|:--|--:|``), stripped; unambiguous, so linear
+_DELIMITER_LINE = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?")
+_TABLE_TAG = re.compile(r"<table[\s/>]", re.IGNORECASE)
 
 
-def _unfenced(text: str) -> str:
-    """The body of a Markdown code fence around the whole answer, or the text itself."""
-    match = _FENCE.match(text)
-    return match.group(1) if match else text
+def _delimiter_row(text: str, *, piped: bool = False) -> bool:
+    """Whether a line of ``text`` is a Markdown delimiter row (``piped``: one with a ``|``)."""
+    return any(
+        _DELIMITER_LINE.fullmatch(line.strip()) is not None and (not piped or "|" in line)
+        for line in text.splitlines()
+        if "-" in line
+    )
+
+
+def has_table(html: str) -> bool:
+    """Whether an HTML text holds a ``<table>`` tag at all (else TEDS and GriTS find none)."""
+    return _TABLE_TAG.search(html) is not None
 
 
 def detect_format(text: str) -> str:
     """The format a table's text is written in (one of :data:`FORMATS`).
 
-    OTSL/DocTags tokens, then an HTML ``<table>`` (a whole document or a fragment), a LaTeX
-    tabular environment, a Markdown delimiter row (``|---|``), tab- then comma-separated lines.
-    Text that is none of these is an InputError.
+    OTSL/DocTags tokens, then an HTML ``<table>`` (a whole document; a fragment; Markdown
+    holding one beside a pipe table), a LaTeX tabular environment, a Markdown delimiter row
+    (``|---|``), tab- then comma-separated lines. Text that is none of these is an InputError.
+    The text is read as it is: a model's answer is unwrapped first (:func:`read_answer`).
     """
-    body = _unfenced(text)
-    if _OTSL.search(body):
-        return "doctags" if ("<doctag" in body or "<loc_" in body) else "otsl"
-    if re.search(r"<table\b", body, re.IGNORECASE):
-        return "html" if _html_document(body) else "html-fragment"
-    if _LATEX.search(body):
+    if _OTSL.search(text):
+        return "doctags" if ("<doctag" in text or "<loc_" in text) else "otsl"
+    if re.search(r"<table\b", text, re.IGNORECASE):
+        if _html_document(text):
+            return "html"
+        return "markdown" if _delimiter_row(text, piped=True) else "html-fragment"
+    if _LATEX.search(text):
         return "latex"
-    lines = [line for line in body.splitlines() if line.strip()]
-    if any("|" in line for line in lines) and _DELIMITER_ROW.search(body):
+    lines = [line for line in text.splitlines() if line.strip()]
+    if any("|" in line for line in lines) and _delimiter_row(text):
         return "markdown"
     if lines and sum("\t" in line for line in lines) >= max(1, len(lines) // 2 + 1):
         return "tsv"
@@ -189,37 +208,62 @@ def _html_document(text: str) -> bool:
 # -- public entry points ------------------------------------------------------------------------
 
 
-def read_table(text: str, format: str = "auto", *, header: bool = True) -> TableText:
-    """Read one table written in ``format`` (``auto``: :func:`detect_format`).
+def read_table(
+    text: str, format: str = "auto", *, header: bool = True, latex_math: str = "source"
+) -> TableText:
+    """Read one table written in ``format`` (``auto``: :func:`detect_format`), as it is
+    written (a truth file; a model's answer goes through :func:`read_answer`).
 
-    ``header=False`` reads the first CSV/TSV row as a body row. Returns the HTML TEDS scores,
-    the format read and warnings (e.g. a Markdown answer holding several tables).
+    ``header=False`` reads the first CSV/TSV row as a body row; ``latex_math`` is how LaTeX
+    math in a cell is read (:data:`LATEX_MATH`). Returns the HTML TEDS scores, the format read
+    and warnings (e.g. an answer holding several tables).
     """
+    if latex_math not in LATEX_MATH:
+        raise InputError(f"latex_math must be source or text, got {latex_math!r}")
     if format == "auto":
         format = detect_format(text)
     if format not in FORMATS:
         raise InputError(f"unknown table format {format!r}; expected auto, {', '.join(FORMATS)}")
     if format == "html":
         return TableText(text, "html")
-    body = _unfenced(text)
     if format == "html-fragment":
-        return TableText(f"<html><body>{body}</body></html>", format)
+        return TableText(f"<html><body>{text.strip()}</body></html>", format)
     if format == "markdown":
-        return _markdown(body)
+        return _markdown(text)
     if format == "latex":
-        return _latex(body)
+        return _latex(text, latex_math)
     if format in ("csv", "tsv"):
-        return TableText(_delimited(body, "," if format == "csv" else "\t", header), format)
-    return _otsl(body, format)
+        return TableText(_delimited(text, "," if format == "csv" else "\t", header), format)
+    return _otsl(text, format)
 
 
-def to_html(text: str, format: str = "auto") -> str:
-    """The table in ``text`` as one PubTabNet-convention HTML document (see :func:`read_table`).
+def read_answer(
+    text: str, format: str = "auto", *, header: bool = True, latex_math: str = "source"
+) -> tuple[TableText, Answer]:
+    """A model's answer read as a table: its content by the chat-answer rule
+    (:func:`parsescore.answers.unwrap_answer`: ``<think>`` blocks dropped, the fenced block
+    naming ``format`` — any table format for ``auto`` — else the first), then
+    :func:`read_table`. A reader's error names the answer's own line. A plain answer is read
+    exactly as :func:`read_table` reads it.
+    """
+    answer = unwrap_answer(text, FORMATS if format == "auto" else (format,))
+    try:
+        return read_table(answer.text, format, header=header, latex_math=latex_math), answer
+    except InputError as exc:
+        raise answer.relocate(exc) from None
+
+
+def to_html(text: str, format: str = "auto", *, latex_math: str = "source") -> str:
+    """The table in a model's answer ``text`` as one PubTabNet-convention HTML document
+    (:func:`read_answer`: prose, ``<think>`` blocks and fences around the table are dropped).
 
     >>> to_html("| a | b |\\n|---|---|\\n| 1 | **2** |")
     '<html><body><table><thead><tr><td>a</td><td>b</td></tr></thead><tbody><tr><td>1</td><td><b>2</b></td></tr></tbody></table></body></html>'
+    >>> answer = "Sure! Here:\\n```latex\\n\\\\begin{tabular}{l} $\\\\pm$ \\\\end{tabular}\\n```"
+    >>> to_html(answer, latex_math="text")
+    '<html><body><table><tbody><tr><td>±</td></tr></tbody></table></body></html>'
     """
-    return read_table(text, format).html
+    return read_answer(text, format, latex_math=latex_math)[0].html
 
 
 # -- Markdown -----------------------------------------------------------------------------------
@@ -255,27 +299,71 @@ def _inline_html(tokens: Iterable[Any]) -> str:
     return "".join(out)
 
 
+_HTML_TABLE_TAGS = re.compile(r"<(/?)table\b", re.IGNORECASE)
+
+
+def _tables_in_markdown(text: str, tokens: Sequence[Any]) -> list[tuple[int, int | None]]:
+    """Every table of a Markdown text in document order: ``(offset in text, index of its
+    ``table_open`` token)`` for pipe tables, ``(offset of <table, None)`` for raw HTML ones."""
+    line_starts = [0]
+    for line in text.splitlines(keepends=True):
+        line_starts.append(line_starts[-1] + len(line))
+    found: list[tuple[int, int | None]] = []
+    for index, token in enumerate(tokens):
+        if token.map is None:
+            continue
+        start, end = (line_starts[min(k, len(line_starts) - 1)] for k in token.map)
+        if token.type == "table_open":
+            found.append((start, index))
+        elif token.type == "html_block" or (
+            token.type == "inline"
+            and any(c.type == "html_inline" for c in token.children or [])
+        ):
+            found += [
+                (m.start(), None)
+                for m in _HTML_TABLE_TAGS.finditer(text, start, end)
+                if not m.group(1)
+            ]
+    return found
+
+
+def _html_table_at(text: str, start: int) -> str:
+    """The HTML table opening at ``start``, to its matching ``</table>`` (or the end)."""
+    depth = 0
+    for match in _HTML_TABLE_TAGS.finditer(text, start):
+        depth += -1 if match.group(1) else 1
+        if depth == 0:
+            end = text.find(">", match.end())
+            return text[start : len(text) if end == -1 else end + 1]
+    return text[start:]
+
+
 def _markdown(text: str) -> TableText:
     from markdown_it import MarkdownIt
 
     parser = MarkdownIt("commonmark", {"html": True}).enable("table")
     tokens = parser.parse(text)
-    tables = sum(1 for t in tokens if t.type == "table_open")
+    tables = _tables_in_markdown(text, tokens)
     if not tables:
-        if re.search(r"<table\b", text, re.IGNORECASE):  # an HTML table in a Markdown answer
-            start = re.search(r"<table\b", text, re.IGNORECASE)
-            end = text.lower().rfind("</table>")
-            assert start is not None
-            fragment = text[start.start() : end + len("</table>") if end >= 0 else len(text)]
-            return TableText(f"<html><body>{fragment}</body></html>", "markdown")
+        loose = _HTML_TABLE_TAGS.search(text)  # e.g. an HTML table inside a code block
+        if loose is not None and not loose.group(1):
+            tables = [(loose.start(), None)]
+    if not tables:
         raise InputError(
             "no Markdown table found: expected a header row, then a delimiter row such as "
             "|---|---|, then the body rows"
         )
+    warnings: tuple[str, ...] = ()
+    if len(tables) > 1:
+        warnings = (f"{len(tables)} tables in the answer; the first is scored",)
+    offset, first = tables[0]
+    if first is None:  # HTML tables embedded in Markdown are read as HTML
+        fragment = _html_table_at(text, offset)
+        return TableText(f"<html><body>{fragment}</body></html>", "markdown", warnings)
     grid = _Grid()
     in_head = False
     row: list[_Cell] | None = None
-    for token in tokens:
+    for token in tokens[first:]:
         if token.type == "table_close":
             break
         if token.type == "thead_open":
@@ -294,9 +382,6 @@ def _markdown(text: str) -> TableText:
     if grid.header_rows and all(not c.html for c in grid.rows[0]):
         del grid.rows[0]  # an empty header row: a table without header, as Markdown must write it
         grid.header_rows = 0
-    warnings: tuple[str, ...] = ()
-    if tables > 1:
-        warnings = (f"{tables} Markdown tables in the answer; the first is scored",)
     return TableText(_render(grid), "markdown", warnings)
 
 
@@ -354,6 +439,7 @@ def _latex_context() -> Any:
             MacroSpec("vspace", "*{"),
             MacroSpec("rule", "[{{"),
             MacroSpec("tabularnewline", ""),
+            MacroSpec("caption", "*[{"),
         ],
         environments=[
             EnvironmentSpec("tabular", "[{"),
@@ -366,14 +452,70 @@ def _latex_context() -> Any:
     return context
 
 
+#: Stands for a minus sign of math mode until the cell's own minus is known (private use).
+_MATH_MINUS = "\ue001"
+_DEGREE = {"∘", "\\circ"}  # ``^\circ``: the degree sign
+
+
 class _LatexText:
     """A cell's LaTeX nodes as cell HTML (pylatexenc's LaTeX-to-text for everything but the
-    styles kept as tags, text-mode ``^{}``/``_{}``, symbols it leaves out, and math)."""
+    styles kept as tags, text-mode ``^{}``/``_{}``, symbols it leaves out, and math).
 
-    def __init__(self) -> None:
+    Math is its source (``math="source"``, the spec's rule) or the text it shows
+    (``math="text"``): pylatexenc's latex2text for symbols and Greek letters, ``^``/``_`` as
+    ``<sup>``/``<sub>``, ``^\\circ`` as ``°``, and a minus as :data:`_MATH_MINUS` (the cell
+    decides which sign it is: :func:`_minus_of`).
+    """
+
+    def __init__(self, math: str = "source") -> None:
         from pylatexenc.latex2text import LatexNodes2Text
 
         self.plain = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
+        self.math = math
+        self.math_text = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
+    def _math(self, nodes: Sequence[Any]) -> str:
+        """Math-mode nodes as the text they show (cell HTML)."""
+        from pylatexenc import latexwalker as lw
+
+        atoms: list[Any] = []  # characters and nodes, one TeX atom each
+        for node in nodes:
+            if node is None or isinstance(node, lw.LatexCommentNode):
+                continue
+            if isinstance(node, lw.LatexCharsNode):
+                atoms.extend(node.chars)
+            else:
+                atoms.append(node)
+        out: list[str] = []
+        k = 0
+        while k < len(atoms):
+            atom = atoms[k]
+            if isinstance(atom, str) and atom in "^_" and k + 1 < len(atoms):
+                script = atoms[k + 1]
+                inner = self._math_char(script) if isinstance(script, str) else self._math([script])
+                if atom == "^" and inner.strip() in _DEGREE:
+                    out.append("°")
+                else:
+                    tag = "sup" if atom == "^" else "sub"
+                    out.append(f"<{tag}>{inner}</{tag}>")
+                k += 2
+                continue
+            if isinstance(atom, str):
+                out.append(self._math_char(atom))
+            elif isinstance(atom, lw.LatexGroupNode):
+                out.append(self._math(atom.nodelist))
+            elif isinstance(atom, lw.LatexMacroNode) and (
+                atom.macroname in _STYLES or atom.macroname in _SYMBOLS
+            ):
+                out.append(self._macro(atom))
+            else:
+                out.append(_text(self.math_text.nodelist_to_text([atom])))
+            k += 1
+        return "".join(out)
+
+    @staticmethod
+    def _math_char(char: str) -> str:
+        return _MATH_MINUS if char == "-" else _text(char)
 
     def __call__(self, nodes: Sequence[Any]) -> str:
         from pylatexenc import latexwalker as lw
@@ -394,7 +536,10 @@ class _LatexText:
                     continue
                 out.append(_text(chars))
             elif isinstance(node, lw.LatexMathNode):
-                out.append(_text(node.latex_verbatim()))
+                if self.math == "text":
+                    out.append(self._math(node.nodelist))
+                else:
+                    out.append(_text(node.latex_verbatim()))
             elif isinstance(node, lw.LatexGroupNode):
                 out.append(self(node.nodelist))
             elif isinstance(node, lw.LatexCommentNode):
@@ -504,10 +649,19 @@ class _RawCell:
 
 
 _LONGTABLE_MARKERS = ("endfirsthead", "endhead", "endfoot", "endlastfoot")
-_RULE_ARGUMENTS = re.compile(r"\s*(\([^)]*\))?\s*")
+_RULE_ARGUMENTS = re.compile(r"\s*(?:\([^)]*\)\s*)?")  # unambiguous: linear
 
 
-def _latex(text: str) -> TableText:
+def _latex(text: str, math: str = "source") -> TableText:
+    try:
+        return _latex_table(text, math)
+    except RecursionError:  # pylatexenc's walker recurses once per nested group
+        raise InputError(
+            "the LaTeX is nested too deeply to read (braces, groups or environments)"
+        ) from None
+
+
+def _latex_table(text: str, math: str) -> TableText:
     from pylatexenc import latexwalker as lw
 
     try:
@@ -537,6 +691,7 @@ def _latex(text: str) -> TableText:
         for n in environment.nodelist
     )
     cells, start = [_RawCell()], environment.pos
+    caption = False  # the current row holds a \\caption or \\label
     skipping_rule_arguments = False
     for node in environment.nodelist:
         if skipping_rule_arguments:  # \cmidrule(lr){2-3}
@@ -549,9 +704,10 @@ def _latex(text: str) -> TableText:
         if isinstance(node, lw.LatexSpecialsNode) and node.specials_chars == "&":
             cells.append(_RawCell())
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in ("\\", "tabularnewline"):
-            section.append(len(rows))
-            rows.append((cells, start))
-            cells, start = [_RawCell()], node.pos
+            if not (row_empty and caption):  # a caption's own line (longtable) is no row
+                section.append(len(rows))
+                rows.append((cells, start))
+            cells, start, caption = [_RawCell()], node.pos, False
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in _RULES and row_empty:
             rules.append(len(rows))
             skipping_rule_arguments = node.macroname == "cmidrule"
@@ -562,7 +718,9 @@ def _latex(text: str) -> TableText:
             elif name == "endlastfoot":
                 last_foot.extend(section)
             section = []
-        elif not (isinstance(node, lw.LatexMacroNode) and node.macroname in ("caption", "label")):
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname in ("caption", "label"):
+            caption = True
+        else:
             cells[-1].nodes.append(node)
     if not all(_blank(c.nodes) for c in cells):
         rows.append((cells, start))  # a last row without \\
@@ -570,7 +728,7 @@ def _latex(text: str) -> TableText:
     order += [k for k in last_foot if k not in dropped]
     if not order:
         raise InputError("the LaTeX table has no rows")
-    return _latex_grid(text, rows, order, rules, columns)
+    return _latex_grid(text, rows, order, rules, columns, math)
 
 
 def _blank(nodes: Sequence[Any]) -> bool:
@@ -590,8 +748,9 @@ def _latex_grid(
     keep: list[int],
     rules: list[int],
     columns: int | None,
+    math: str = "source",
 ) -> TableText:
-    convert = _LatexText()
+    convert = _LatexText(math)
     grid = _Grid()
     covered: dict[tuple[int, int], int] = {}  # (row, column) -> the multirow covering it
     kept_index = {k: n for n, k in enumerate(keep)}
@@ -630,6 +789,8 @@ def _latex_grid(
                 column += colspan  # the empty cell under a \multirow
                 continue
             html_text = convert(content).strip()
+            if math == "text":
+                html_text = _minus_of(html_text)
             row.append(_Cell(re.sub(r"\s+", " ", html_text), colspan, rowspan))
             for dr in range(1, rowspan):
                 for dc in range(colspan):
@@ -664,6 +825,22 @@ def _latex_grid(
             grid.header_rows = before
             break
     return TableText(_render(grid), "latex")
+
+
+#: A hyphen-minus written as a minus sign: before a number, not inside a word or a range.
+_HYPHEN_MINUS = re.compile(r"(?<![\w.])-(?=\.?\d)")
+
+
+def _minus_of(cell: str) -> str:
+    """The cell with its math minus signs as the minus sign the rest of the cell uses: the
+    hyphen-minus where the cell writes negative numbers with it and never with U+2212, else
+    U+2212 (what TeX prints, and what PubTabNet and PubTables-1M truth write for negative
+    numbers: 13 of 14 in the bundled samples, 408 of 420 in grits_10)."""
+    if _MATH_MINUS not in cell:
+        return cell
+    rest = cell.replace(_MATH_MINUS, "")
+    sign = "-" if "\u2212" not in rest and _HYPHEN_MINUS.search(rest) else "\u2212"
+    return cell.replace(_MATH_MINUS, sign)
 
 
 def _first_macro(nodes: Sequence[Any]) -> Any:
@@ -806,7 +983,7 @@ def unread_formats(texts: dict[str, str]) -> dict[str, list[str]]:
             kind = "OTSL/DocTags"
         elif _LATEX.search(text):
             kind = "LaTeX"
-        elif "|" in text and _DELIMITER_ROW.search(text):
+        elif "|" in text and _delimiter_row(text):
             kind = "Markdown"
         else:
             continue

@@ -22,9 +22,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from parsescore.answers import Answer, unwrap_answer
 from parsescore.errors import InputError
 from parsescore.files import iter_jsonl, load_json, read_text
-from parsescore.table.formats import EXTENSIONS, FORMATS, TableText, read_table
+from parsescore.table.formats import (
+    EXTENSIONS,
+    FORMATS,
+    TableText,
+    has_table,
+    read_answer,
+    read_table,
+    unread_formats,
+)
 
 __all__ = [
     "Collection",
@@ -37,7 +46,9 @@ __all__ = [
 _NAME_KEYS = ("name", "filename", "id", "imgid")
 
 
-def pubtabnet_annotation_html(annotation: dict[str, Any], *, path: Path, where: str) -> str:
+def pubtabnet_annotation_html(
+    annotation: dict[str, Any], *, path: Path | None, where: str
+) -> str:
     """HTML of a PubTabNet annotation: cell tokens inserted after each ``<td>`` / ``>``."""
     try:
         structure = list(annotation["structure"]["tokens"])
@@ -57,7 +68,7 @@ def pubtabnet_annotation_html(annotation: dict[str, Any], *, path: Path, where: 
     return "<html><body><table>" + "".join(structure) + "</table></body></html>"
 
 
-def html_from_value(value: Any, *, path: Path, where: str) -> str:
+def html_from_value(value: Any, *, path: Path | None, where: str) -> str:
     """The HTML string held by one entry (a string, ``{"html": ...}`` or an annotation)."""
     if isinstance(value, str):
         return value
@@ -140,18 +151,33 @@ def load_tables(path: str | Path) -> dict[str, str]:
 @dataclass(frozen=True)
 class Collection:
     """A collection read in some format: each table as TEDS reads it (with the format read),
-    the tables that could not be read (name → reason) and warnings."""
+    the tables that could not be read (name → reason), warnings, and the chat-answer facts.
+
+    ``fenced``: answers whose table came from a fenced block (name → its info string).
+    ``wrapped``: tables read as written (truth) whose text is a chat answer (a fenced block or
+    a ``<think>`` block), which truth tables should not be.
+    """
 
     tables: dict[str, TableText]
     failed: dict[str, str] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    fenced: dict[str, str] = field(default_factory=dict)
+    wrapped: tuple[str, ...] = ()
 
 
-def _texts(path: Path, *, every_format: bool) -> dict[str, tuple[str, str | None]]:
-    """``{name: (text, format of its file extension or None)}`` of a collection."""
+def _texts(path: Path, *, every_format: bool) -> dict[str, tuple[str, str | None, Path]]:
+    """``{name: (text, format of its file extension or None, file)}`` of a collection."""
     if not path.is_dir() or not every_format:
-        return {name: (text, None) for name, text in load_tables(path).items()}
-    out: dict[str, tuple[str, str | None]] = {}
+        files = {}
+        if path.is_dir():
+            files = {
+                file.relative_to(path).as_posix()[: -len(".html")]: file
+                for file in path.rglob("*.html")
+            }
+        return {
+            name: (text, None, files.get(name, path)) for name, text in load_tables(path).items()
+        }
+    out: dict[str, tuple[str, str | None, Path]] = {}
     for file in sorted(p for p in path.rglob("*") if p.is_file()):
         format = EXTENSIONS.get(file.suffix.lower())
         if format is None:
@@ -162,11 +188,25 @@ def _texts(path: Path, *, every_format: bool) -> dict[str, tuple[str, str | None
                 f"two files for table {name!r} (e.g. .html and .md); keep one",
                 path=file,
             )
-        out[name] = (read_text(file), format)
+        out[name] = (read_text(file), format, file)
     if not out:
         known = " ".join(sorted(EXTENSIONS))
         raise InputError(f"folder has no table files ({known})", path=path)
     return out
+
+
+def _answer_table(
+    text: str, format: str, *, header: bool, latex_math: str
+) -> tuple[TableText, Answer]:
+    """A model's answer read as a table (:func:`~parsescore.table.formats.read_answer`); one
+    with no table at all (empty; HTML without a ``<table>``) is an error too: it scores as a
+    missing answer, and is counted as unreadable."""
+    table, answer = read_answer(text, format, header=header, latex_math=latex_math)
+    if not answer.text.strip():
+        raise InputError("the answer is empty")
+    if table.format in ("html", "html-fragment") and not has_table(table.html):
+        raise InputError("no <table> in the answer")
+    return table, answer
 
 
 def read_collection(
@@ -175,21 +215,29 @@ def read_collection(
     *,
     header: bool = True,
     strict: bool = True,
+    answers: bool = False,
+    latex_math: str = "source",
 ) -> Collection:
     """Read a collection of tables written in ``format`` (``auto``: each table's own).
 
     ``html`` is the reference's input, read as it is. With ``auto``, a folder's files are read by
     their extension and the strings of a JSON/JSONL collection (or a mapping) by their content.
-    A table that cannot be read is an InputError naming the file, the table and the place in it
-    (``strict``), or is listed in ``failed`` with the reason.
+    ``answers``: the tables are a model's answers (predictions), each read by the chat-answer
+    rule (:func:`~parsescore.table.formats.read_answer`; an answer holding no table is refused
+    too); truth tables are read as written. A table that cannot be read is an InputError naming
+    the file, the table and the place in it (``strict``), or is listed in ``failed`` with the
+    reason.
     """
     if format != "auto" and format not in FORMATS:
         raise InputError(f"unknown table format {format!r}; expected auto, {', '.join(FORMATS)}")
     path: Path | None = None
-    texts: dict[str, tuple[str, str | None]]
+    texts: dict[str, tuple[str, str | None, Path | None]]
     warnings: list[str] = []
-    if isinstance(source, Mapping):
-        texts = {name: (text, None) for name, text in source.items()}
+    if isinstance(source, Mapping):  # values as in a JSON collection: text, {"html": ...}
+        texts = {
+            str(name): (html_from_value(value, path=None, where=f"key {name!r}"), None, None)
+            for name, value in source.items()
+        }
     else:
         path = Path(source)
         if format == "html" and path.is_dir():
@@ -206,24 +254,64 @@ def read_collection(
                 if not any(path.rglob("*.html")):
                     raise InputError(f"folder has no .html files but {note}", path=path)
                 warnings.append(f"{path} also holds {note}")
-        texts = _texts(path, every_format=format != "html")
+        texts = dict(_texts(path, every_format=format != "html"))
     tables: dict[str, TableText] = {}
     failed: dict[str, str] = {}
-    for name, (text, by_extension) in texts.items():
+    fenced: dict[str, str] = {}
+    wrapped: list[str] = []
+    contents: dict[str, str] = {}  # what the reference's html reads (answers: unwrapped)
+    for name, (text, by_extension, file) in texts.items():
         chosen = format
         if format == "auto" and by_extension and by_extension != "html":
             chosen = by_extension  # .html: a whole document or a fragment, by its content
-        if format == "html":
+        if not answers and _is_chat_answer(text):
+            wrapped.append(name)
+        if format == "html" and not answers:
             tables[name] = TableText(text, "html")
+            contents[name] = text
             continue
+        if format == "html":  # an answer's content, readable or not
+            contents[name] = unwrap_answer(text, ("html",)).text
         try:
-            table = read_table(text, chosen, header=header)
+            if answers:
+                table, answer = _answer_table(
+                    text, chosen, header=header, latex_math=latex_math
+                )
+                if answer.fence is not None:
+                    fenced[name] = answer.fence
+            else:
+                table = read_table(text, chosen, header=header, latex_math=latex_math)
         except InputError as exc:
-            where = f"key {name!r}" + (f", {exc.where}" if exc.where else "")
             if strict:
-                raise InputError(exc.reason, path=path, where=where) from None
+                in_file = file is not None and file != path  # a folder's file: it names it
+                where = None if in_file else f"key {name!r}"
+                if exc.where:
+                    where = exc.where if where is None else f"{where}, {exc.where}"
+                raise InputError(exc.reason, path=file or path, where=where) from None
             failed[name] = f"{chosen}: {exc.where + ': ' if exc.where else ''}{exc.reason}"
             continue
         tables[name] = table
         warnings += [f"{name}: {w}" for w in table.warnings]
-    return Collection(tables, failed, tuple(warnings))
+    if format == "html":
+        warnings += _not_documents(contents, "predictions" if answers else "truth tables")
+    return Collection(tables, failed, tuple(warnings), fenced, tuple(wrapped))
+
+
+def _not_documents(tables: dict[str, str], what: str) -> list[str]:
+    """With the reference's ``html``: how many tables it scores 0 for being in another format."""
+    found = unread_formats(tables)
+    if not found:
+        return []
+    counts = ", ".join(f"{len(names)} {kind}" for kind, names in found.items())
+    examples = ", ".join(name for names in found.values() for name in names[:3])
+    flag = "--pred-format" if what == "predictions" else "--truth-format"
+    return [
+        f"{sum(map(len, found.values()))} of {len(tables)} {what} are not full HTML documents "
+        f"({counts}: {examples}); the reference's rule scores them 0; {flag} auto reads them"
+    ]
+
+
+def _is_chat_answer(text: str) -> bool:
+    """Whether the chat-answer rule would change ``text`` (a fenced or ``<think>`` block)."""
+    answer = unwrap_answer(text, FORMATS)
+    return answer.fenced or answer.thinking

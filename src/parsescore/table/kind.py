@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from parsescore.coverage import READABLE
 from parsescore.kinds import Kind, Metric, PredictParts, ReportParts, lazy
 
 __all__ = ["KIND"]
@@ -39,8 +40,8 @@ KIND = Kind(
     title="Tables",
     item="table",
     items="tables",
-    metrics=_SCORES,
-    totals=(*_SCORES, Metric("n_tables", "tables", None, "count")),
+    metrics=(*_SCORES, READABLE),
+    totals=(*_SCORES, READABLE, Metric("n_tables", "tables", None, "count")),
     totals_note="table scores are means over tables",
     evaluate=lazy("parsescore.table.result:evaluate"),
     read=lazy("parsescore.table.result:read"),

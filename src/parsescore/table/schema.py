@@ -18,6 +18,24 @@ from parsescore.schema import (
 
 __all__ = ["schema_defs"]
 
+_MISSING = STRINGS | {"description": "Truth tables without an answer (they score 0)."}
+_EXTRA = STRINGS | {"description": "Answers without a truth table (ignored)."}
+_UNREADABLE = map_of(
+    STRING,
+    description="{table name: why its answer could not be read or scored (it scores 0, as a "
+    "missing one does)}; in a --out document only when some could not (older documents call "
+    "it 'failed')",
+)
+_READABLE = ref("table_metric") | {
+    "description": "Per table 1 when its answer was present and readable, else 0; the mean is "
+    "the share of all truth tables (--allow-missing: the tables left out count as 0)."
+}
+_FENCED = map_of(
+    STRING,
+    description="{table name: info string of the fenced block its answer was read from}; in a "
+    "--out document only when some were",
+)
+
 
 def schema_defs() -> dict[str, dict[str, Any]]:
     """Every named sub-schema of table and GriTS results: the documents, their parts, and the
@@ -38,14 +56,11 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 "metric": {"enum": ["TEDS", "TEDS-S"]},
                 "scores": map_of(NUMBER),
                 "mean": NUMBER,
-                "missing": STRINGS,
-                "extra": STRINGS,
+                "missing": _MISSING,
+                "extra": _EXTRA,
                 "n_tables": COUNT,
-                "failed": map_of(
-                    STRING,
-                    description="{table name: why its prediction could not be scored (it "
-                    "scores 0)}; only when some could not",
-                ),
+                "unreadable": _UNREADABLE,
+                "fenced": _FENCED,
                 "metrics": record(
                     {
                         name: ref("table_metric")
@@ -59,7 +74,8 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                             "GriTS-Con precision",
                             "GriTS-Con recall",
                         )
-                    },
+                    }
+                    | {"readable": _READABLE},
                     optional=tuple(
                         f"GriTS-{v}{s}"
                         for v in ("Top", "Con")
@@ -80,7 +96,7 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                     extra=True,
                 ),
             },
-            optional=("failed",),
+            optional=("unreadable", "fenced"),
             extra=True,
         ),
         "grits": record(
@@ -88,20 +104,18 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 "metric": {"const": "GriTS-Con"},
                 "scores": map_of(nullable(NUMBER)),
                 "mean": nullable(NUMBER),
-                "missing": STRINGS,
-                "extra": STRINGS,
+                "missing": _MISSING,
+                "extra": _EXTRA,
                 "n_tables": COUNT,
-                "failed": map_of(
-                    STRING,
-                    description="{table name: why its prediction could not be scored (it "
-                    "scores 0)}; only when some could not",
-                ),
+                "unreadable": _UNREADABLE,
+                "fenced": _FENCED,
                 "metrics": record(
                     {
                         f"GriTS-{v}{s}": ref("grits_metric")
                         for v in ("Top", "Con", "Loc")
                         for s in ("", " precision", " recall")
-                    },
+                    }
+                    | {"readable": _READABLE},
                     extra=ref("grits_metric"),
                 ),
                 "options": record(
@@ -112,7 +126,7 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                     extra=True,
                 ),
             },
-            optional=("failed",),
+            optional=("unreadable", "fenced"),
             extra=True,
         ),
         "table_cell": record(
@@ -157,6 +171,13 @@ def schema_defs() -> dict[str, dict[str, Any]]:
             "and their counts.",
         ),
         "table_dataset": record(
-            {"missing": STRINGS, "extra": STRINGS}, optional=("missing", "extra"), extra=True
+            {
+                "missing": _MISSING,
+                "unreadable": _UNREADABLE,
+                "fenced": _FENCED,
+                "extra": _EXTRA,
+            },
+            optional=("unreadable", "fenced"),
+            extra=True,
         ),
     }
