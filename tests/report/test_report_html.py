@@ -208,3 +208,30 @@ def test_without_matplotlib_the_page_says_so(every_kind, monkeypatch):
     assert "No plots: the report&#x27;s plots need matplotlib" in page
     assert 'class="plot-' not in page and 'id="overview-table"' in page
     assert 'data-drawing="flowchart"' in page  # the drawings need no matplotlib
+
+
+def test_the_overview_shows_the_share_of_readable_answers(tmp_path: Path) -> None:
+    """Two table systems on the same three tables: one answered everything, the other sent a
+    chat answer, an answer with no table and nothing for the third; the overview's column
+    "readable answers" holds each system's share, best marked (parsescore.coverage)."""
+    import parsescore
+
+    table = "<table><tr><td>a</td><td>b</td></tr></table>"
+    truth = {name: table for name in ("t1", "t2", "t3")}
+    good = parsescore.evaluate(
+        "table", truth, truth, truth_format="html-fragment", pred_format="auto", name="good"
+    )
+    answers = {"t1": f"Sure!\n```html\n{table}\n```", "t2": "I cannot read this image."}
+    poor = parsescore.evaluate(
+        "table", truth, answers, truth_format="html-fragment", pred_format="auto", name="poor"
+    )
+    assert (good.totals["readable"], poor.totals["readable"]) == (1.0, 1 / 3)
+    assert poor.dataset["missing"] == ["t3"] and list(poor.dataset["unreadable"]) == ["t2"]
+    assert poor.dataset["fenced"] == {"t1": "html"}
+    page = write_report([good, poor], tmp_path / "out", options=FAST).read_text(encoding="utf-8")
+    overview = page[page.index('id="overview-table"') : page.index("</table>")]
+    assert '<th class="num">readable answers ↑</th>' in overview
+    rows = re.findall(r'<tr class="system-row">(.*?)</tr>', overview)
+    assert len(rows) == 2
+    assert ">1.0000</td>" in rows[0] and 'class="num best"' in rows[0]
+    assert ">0.3333</td>" in rows[1]

@@ -255,7 +255,7 @@ def test_missing_answers_score_zero_or_are_left_out(tmp_path: Path, cli: Cli) ->
     assert doc["missing"] == [NAMES[2]] and doc["options"]["allow_missing"] is True
     assert doc["metrics"]["readable"]["mean"] == 2 / 3  # of every truth table
     assert f"1 missing (no answer; left out, --allow-missing): {NAMES[2]}" in run.out
-    assert "(left out (--allow-missing))" in run.err
+    assert "(left out with --allow-missing)" in run.err
     envelope = parsescore.load_result(tmp_path / "env.json")
     again = parsescore.load_result(tmp_path / "a.json")  # the --out document reads back alike
     assert again.items == envelope.items and again.totals == envelope.totals
