@@ -35,9 +35,10 @@ from parsescore.flowchart.load import (
     _flowchart_files,
     _keys,
     _pred_structure,
+    combined_structure,
     join_pred_parts,
 )
-from parsescore.flowchart.models import Diagram, ParsingPart, PredDiagramStructure
+from parsescore.flowchart.models import Diagram, PredDiagramStructure
 
 __all__ = [
     "FULL",
@@ -221,31 +222,14 @@ def check_answers(sources: Sequence[Sequence[ReadAnswer]], names: Sequence[str])
     checked = [_check_source(answers) for answers in sources]
     if len(sources) == 1 and checked[0] is None:
         checked = [(FULL, {"node_number", "text", "labels", "points_to"})]
-    part_sources: dict[ParsingPart, str] = {}
-    for name, answers, found in zip(names, sources, checked, strict=True):
+    for answers, found in zip(sources, checked, strict=True):
         if found is None:  # the parts this folder holds are unknown
             first = next(read for read in answers if read.error is not None)
             assert first.error is not None
             raise first.error
-        for part in sorted(found[0].parts):
-            if part in part_sources:
-                raise InputError(
-                    f"predicted part {part!r} is supplied twice: in {part_sources[part]} "
-                    f"and in {name}"
-                )
-            part_sources[part] = name
-    structure = PredDiagramStructure(
-        node_text="node_text" in part_sources,
-        labels="labels" in part_sources,
-        flow="flow" in part_sources,
-        additional_texts="additional_texts" in part_sources,
+    structure = combined_structure(
+        [(name, found[0].parts) for name, found in zip(names, checked, strict=True) if found]
     )
-    if not structure.node_text:
-        raise InputError(
-            "predicted node text is required: labels, flow and additional text cannot match "
-            "ground-truth nodes on their own (no nodes with 'text' in "
-            f"{', '.join(names)})"
-        )
     text_index = next(k for k, found in enumerate(checked) if found and found[0].node_text)
     diagrams: dict[str, Diagram] = {}
     unreadable: dict[str, ReadAnswer] = {}

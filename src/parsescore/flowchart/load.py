@@ -7,7 +7,7 @@ message names the file, the place in it, what is wrong and what was expected.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -320,6 +320,36 @@ def _check_pred_nodes(
                     )
 
 
+def combined_structure(
+    parts: Sequence[tuple[str, Iterable[ParsingPart]]],
+) -> PredDiagramStructure:
+    """The structure of predictions whose parts come from several sources (folders of
+    separately parsed parts, named first in each pair): no part from two sources, and node text
+    from one of them (labels, flow and additional text cannot match truth nodes on their own)."""
+    part_sources: dict[ParsingPart, str] = {}
+    for name, found in parts:
+        for part in sorted(found):
+            if part in part_sources:
+                raise InputError(
+                    f"predicted part {part!r} is supplied twice: in {part_sources[part]} "
+                    f"and in {name}"
+                )
+            part_sources[part] = name
+    structure = PredDiagramStructure(
+        node_text="node_text" in part_sources,
+        labels="labels" in part_sources,
+        flow="flow" in part_sources,
+        additional_texts="additional_texts" in part_sources,
+    )
+    if not structure.node_text:
+        raise InputError(
+            "predicted node text is required: labels, flow and additional text cannot match "
+            "ground-truth nodes on their own (no nodes with 'text' in "
+            f"{', '.join(name for name, _ in parts)})"
+        )
+    return structure
+
+
 def validate_pred_diagram_sources(
     pred_diagrams_dirs: Path | Sequence[Path], fmt: str = "auto"
 ) -> PredDiagramSources:
@@ -340,27 +370,9 @@ def validate_pred_diagram_sources(
         )
     sources = tuple(_check_pred_directory(d, fmt) for d in directories)
 
-    part_sources: dict[ParsingPart, Path] = {}
-    for source in sources:
-        for part in sorted(source.structure.parts):
-            if part in part_sources:
-                raise InputError(
-                    f"predicted part {part!r} is supplied twice: in {part_sources[part]} "
-                    f"and in {source.diagrams_dir}"
-                )
-            part_sources[part] = source.diagrams_dir
-    structure = PredDiagramStructure(
-        node_text="node_text" in part_sources,
-        labels="labels" in part_sources,
-        flow="flow" in part_sources,
-        additional_texts="additional_texts" in part_sources,
+    structure = combined_structure(
+        [(str(source.diagrams_dir), source.structure.parts) for source in sources]
     )
-    if not structure.node_text:
-        raise InputError(
-            "predicted node text is required: labels, flow and additional text cannot match "
-            "ground-truth nodes on their own (no nodes with 'text' in "
-            f"{', '.join(str(d) for d in directories)})"
-        )
     text_source = next(s for s in sources if s.structure.node_text)
     stems = [p.stem for p in text_source.paths]
     for source in sources:
