@@ -37,22 +37,27 @@ def _more(console: Console, pairs: list[Any]) -> None:
         )
 
 
+def _micro_table(title: str, micro: dict[str, Any], rungs: list[str]) -> Table:
+    """P / R / F1 per rung and the strict counts, for nodes and edges."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("P / R / F1")
+    for rung in rungs:
+        table.add_column(rung)
+    table.add_column("tp / fp / fn (strict)", justify="right")
+    for part in ("nodes", "edges"):
+        section = micro[part]
+        s = section["strict"]
+        table.add_row(
+            part, *(_prf_cell(section.get(r)) for r in rungs), f"{s['tp']} / {s['fp']} / {s['fn']}"
+        )
+    return table
+
+
 def print_eval_summary(report: dict[str, Any], console: Console | None = None) -> None:
     """Micro scores, per-class and per-label tables, pairs, completeness, warnings, integrity."""
     console = console or Console()
     rungs = _rungs(report)
-    micro = Table(title=f"Graph evaluation — {report['graph']}", title_justify="left")
-    micro.add_column("P / R / F1")
-    for rung in rungs:
-        micro.add_column(rung)
-    micro.add_column("tp / fp / fn (strict)", justify="right")
-    for part in ("nodes", "edges"):
-        section = report["micro"][part]
-        s = section["strict"]
-        micro.add_row(
-            part, *(_prf_cell(section.get(r)) for r in rungs), f"{s['tp']} / {s['fp']} / {s['fn']}"
-        )
-    console.print(micro)
+    console.print(_micro_table(f"Graph evaluation — {report['graph']}", report["micro"], rungs))
 
     for title, section in (
         ("Nodes per class", report["nodes"]),
@@ -129,18 +134,7 @@ def print_dataset_summary(result: Result, console: Console | None = None) -> Non
     title = f"Graph evaluation — {len(result.items)} documents, micro over documents"
     if isinstance(native.get("graph"), str):
         title += f" — {native['graph']}"
-    micro = Table(title=title, title_justify="left")
-    micro.add_column("P / R / F1")
-    for rung in rungs:
-        micro.add_column(rung)
-    micro.add_column("tp / fp / fn (strict)", justify="right")
-    for part in ("nodes", "edges"):
-        section = native["micro"][part]
-        s = section["strict"]
-        micro.add_row(
-            part, *(_prf_cell(section.get(r)) for r in rungs), f"{s['tp']} / {s['fp']} / {s['fn']}"
-        )
-    console.print(micro)
+    console.print(_micro_table(title, native["micro"], rungs))
 
     table = Table(title="F1 per document", title_justify="left")
     table.add_column("document", overflow="fold")

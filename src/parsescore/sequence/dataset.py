@@ -175,6 +175,26 @@ def _includes(source: ScriptSource, relative: str, text: str) -> _Includes:
     return tuple(sorted(collect_includes(relative, text, source.read).items()))
 
 
+def _without(
+    slots: list[SkippedFile | _Pair],
+    skip_warnings: dict[int, str],
+    dropped: set[str],
+    advance: Callable[[], None] | None,
+) -> tuple[list[SkippedFile | _Pair], dict[int, str]]:
+    """The slots without the pairs whose truth path is in ``dropped`` (skips are kept), and the
+    skip warnings renumbered to match; ``advance`` is called once per pair dropped."""
+    kept: list[SkippedFile | _Pair] = []
+    kept_warnings: dict[int, str] = {}
+    for index, slot in enumerate(slots):
+        if isinstance(slot, SkippedFile) or slot[0] not in dropped:
+            if index in skip_warnings:
+                kept_warnings[len(kept)] = skip_warnings[index]
+            kept.append(slot)
+        elif advance:
+            advance()
+    return kept, kept_warnings
+
+
 def _repeat(call: Callable[[], None], times: int) -> None:
     for _ in range(times):
         call()
@@ -294,16 +314,7 @@ def score_model(
     parts = {rel for slot in slots if not isinstance(slot, SkippedFile) for rel, _ in slot[6]}
     pred_parts = {rel for slot in slots if not isinstance(slot, SkippedFile) for rel, _ in slot[7]}
     if parts:
-        kept: list[SkippedFile | _Pair] = []
-        kept_warnings: dict[int, str] = {}
-        for index, slot in enumerate(slots):
-            if isinstance(slot, SkippedFile) or slot[0] not in parts:
-                if index in skip_warnings:
-                    kept_warnings[len(kept)] = skip_warnings[index]
-                kept.append(slot)
-            elif advance:
-                advance()
-        slots, skip_warnings = kept, kept_warnings
+        slots, skip_warnings = _without(slots, skip_warnings, parts, advance)
     orphans = [rel for rel in orphans if rel not in pred_parts]
     readable = [slot for slot in slots if not isinstance(slot, SkippedFile)]
     missing_ids = [slot[0] for slot in readable if slot[2] is None]
@@ -315,17 +326,7 @@ def score_model(
             pred=pred.origin or pred.name,
         )
     if allow_missing and missing_ids:
-        left_out = set(missing_ids)
-        kept_slots: list[SkippedFile | _Pair] = []
-        kept_warnings = {}
-        for index, slot in enumerate(slots):
-            if isinstance(slot, SkippedFile) or slot[0] not in left_out:
-                if index in skip_warnings:
-                    kept_warnings[len(kept_slots)] = skip_warnings[index]
-                kept_slots.append(slot)
-            elif advance:
-                advance()
-        slots, skip_warnings = kept_slots, kept_warnings
+        slots, skip_warnings = _without(slots, skip_warnings, set(missing_ids), advance)
     to_score = [slot for slot in slots if not isinstance(slot, SkippedFile)]
     options: dict[str, Any] = {"threshold": threshold, "ignore_colours": ignore_colours}
     options |= {"truth_format": truth_format, "pred_format": pred_format}
