@@ -16,7 +16,7 @@ import random
 import tempfile
 from pathlib import Path
 
-from parsescore.api import evaluate
+from parsescore.core.api import evaluate
 from parsescore.flowchart.formats import read_mermaid
 from timing import median_seconds
 

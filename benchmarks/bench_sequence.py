@@ -28,8 +28,8 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
-from parsescore.linediff import myers_diff
 from parsescore.sequence import compare_scripts
+from parsescore.shared.linediff import myers_diff
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "sequence" / "data" / "mwdi"
 RELEVANT = re.compile(r"->|<-|\b(group|note|box|participant|actor|alt|else|loop)\b")

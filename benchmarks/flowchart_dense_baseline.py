@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from parsescore.assign import ConstraintRows, augmented_assignment, solve_binary_milp
-from parsescore.text import DistanceFnProtocol, levenshtein_with_text_normalisation, text_costs
+from parsescore.shared.assign import ConstraintRows, augmented_assignment, solve_binary_milp
+from parsescore.shared.distance import (
+    DistanceFnProtocol,
+    levenshtein_with_text_normalisation,
+    text_costs,
+)
 
 
 def dense_lexicographic_optimum(
@@ -27,7 +31,7 @@ def dense_lexicographic_optimum(
     time_limit: float | None = None,
 ) -> tuple[float, int, float | None]:
     """Return (min text cost, max matched edge pairs, min label cost) by the dense model."""
-    from parsescore.assign import match_text_lists
+    from parsescore.shared.assign import match_text_lists
 
     costs = text_costs(true_texts, pred_texts, distance_fn)
     records = augmented_assignment(costs.paired, costs.unmatched_true, costs.unmatched_pred)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from table_recognition_metric import TEDS as ReferenceTEDS
 
-from parsescore.files import write_json
+from parsescore.core.files import write_json
 from parsescore.table.synthetic import random_pair
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "table" / "data" / "reference_large.json"

@@ -1,6 +1,6 @@
 """Run the ``parsescore`` CLI in-process, the one way every test does it.
 
-Tests go through :func:`parsescore.cli.main` (the console entry point and the stable API),
+Tests go through :func:`parsescore.cli.main.main` (the console entry point and the stable API),
 never through the typer app object or typer's ``CliRunner``: ``main`` is what users run, so
 its error handling (one ``error:`` line on stderr, exit status 2) is part of what is tested.
 Most tests use the ``cli`` fixture of ``tests/conftest.py`` rather than importing this module.
@@ -54,7 +54,7 @@ def run_cli(
     function-scoped ``capsys``: the output is then caught by swapping ``sys.stdout`` and
     ``sys.stderr`` for the call (the CLI looks them up when it prints, so both ways see it all).
     """
-    from parsescore.cli import main  # here, not at the top: conftest imports this module
+    from parsescore.cli.main import main  # here, not at the top: conftest imports this module
 
     if capsys is None:
         out, err = io.StringIO(), io.StringIO()

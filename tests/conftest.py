@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from cli_helpers import Cli, CliRun, run_cli
+
+#: Packages from outside parsescore that the tests use as such (a kind from an entry point).
+sys.path.insert(0, str(Path(__file__).resolve().parent / "plugins"))
 
 
 @pytest.fixture(scope="session")
@@ -24,7 +29,7 @@ def scheduler() -> Iterator[str]:
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str]) -> Cli:
     """``cli(*args)`` runs ``parsescore ARGS`` in-process (see ``cli_helpers.run_cli``), so
-    that every test runs the CLI the same way, through ``parsescore.cli.main``."""
+    that every test runs the CLI the same way, through ``parsescore.cli.main.main``."""
 
     def run(*args: str | os.PathLike[str]) -> CliRun:
         return run_cli(args, capsys)

@@ -42,7 +42,9 @@ def install_dir() -> Path:
             shutil.copyfile(HARNESS / name, target / name)
         subprocess.run(
             ["npm", "ci", "--no-audit", "--no-fund", "--silent"],
-            cwd=target, check=True, timeout=600,
+            cwd=target,
+            check=True,
+            timeout=600,
         )
     return target
 
@@ -51,8 +53,13 @@ def mermaid_parse(texts: Sequence[str]) -> list[dict[str, Any]]:
     """Mermaid's parse of each text, in one node process: ``{"type", "db"}`` or ``{"error"}``."""
     target = install_dir()
     done = subprocess.run(
-        ["node", "parse.mjs"], cwd=target, input=json.dumps(list(texts)),
-        capture_output=True, text=True, timeout=600, check=False,
+        ["node", "parse.mjs"],
+        cwd=target,
+        input=json.dumps(list(texts)),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     if done.returncode != 0:
         pytest.fail(f"Mermaid's parser failed: {done.stderr.strip()[-2000:]}")

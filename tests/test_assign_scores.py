@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsescore.assign import augmented_assignment, match_text_lists, text_optimal_support
-from parsescore.scores import Counts, macro_mean, micro_counts
-from parsescore.text import levenshtein
+from parsescore.shared.assign import augmented_assignment, match_text_lists, text_optimal_support
+from parsescore.shared.distance import levenshtein
+from parsescore.shared.scores import Counts, macro_mean, micro_counts
 
 
 def brute_force_minimum(paired: np.ndarray, alone_t: np.ndarray, alone_p: np.ndarray) -> float:
@@ -87,7 +87,7 @@ def test_written_files_get_ordinary_permissions(tmp_path) -> None:  # type: igno
     import os
     import stat
 
-    from parsescore.files import write_json
+    from parsescore.core.files import write_json
 
     umask = os.umask(0o022)
     try:

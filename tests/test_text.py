@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsescore import text
-from parsescore.text import (
+from parsescore.shared import distance as text
+from parsescore.shared.distance import (
     levenshtein,
     levenshtein_with_text_normalisation,
     normalise_text,

@@ -1,6 +1,6 @@
 """parsescore: score what a parser made of a document or diagram against ground truth.
 
-Every kind (``parsescore.kinds.kind_names()``) is scored the same way::
+Every kind (``parsescore.core.kinds.kind_names()``) is scored the same way::
 
     import parsescore
 
@@ -12,26 +12,26 @@ Every kind (``parsescore.kinds.kind_names()``) is scored the same way::
 
 from typing import TYPE_CHECKING
 
-from parsescore.errors import InputError
-from parsescore.lazy import lazy_exports
+from parsescore.core.errors import InputError
+from parsescore.core.lazy import lazy_exports
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from parsescore.api import evaluate, score_pair
-    from parsescore.kinds import Kind, Metric, get_kind, register_kind
-    from parsescore.results import Result, load_result, load_results
+    from parsescore.core.api import evaluate, score_pair
+    from parsescore.core.kinds import Kind, Metric, get_kind, register_kind
+    from parsescore.core.results import Result, load_result, load_results
 
 _EXPORTS = {
-    "evaluate": "parsescore.api",
-    "score_pair": "parsescore.api",
-    "Kind": "parsescore.kinds",
-    "Metric": "parsescore.kinds",
-    "get_kind": "parsescore.kinds",
-    "register_kind": "parsescore.kinds",
-    "Result": "parsescore.results",
-    "load_result": "parsescore.results",
-    "load_results": "parsescore.results",
+    "evaluate": "parsescore.core.api",
+    "score_pair": "parsescore.core.api",
+    "Kind": "parsescore.core.kinds",
+    "Metric": "parsescore.core.kinds",
+    "get_kind": "parsescore.core.kinds",
+    "register_kind": "parsescore.core.kinds",
+    "Result": "parsescore.core.results",
+    "load_result": "parsescore.core.results",
+    "load_results": "parsescore.core.results",
 }
 __all__ = [
     "InputError",

@@ -1,6 +1,6 @@
 """``python -m parsescore``."""
 
-from parsescore.cli import main
+from parsescore.cli.main import main
 
 if __name__ == "__main__":
     main()

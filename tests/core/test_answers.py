@@ -1,4 +1,5 @@
-"""The chat-answer rule every reader applies (parsescore.answers; formats.md, "Chat answers")."""
+"""The chat-answer rule every reader applies (parsescore.shared.answers; formats.md, "Chat
+answers")."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsescore.answers import Answer, unwrap_answer
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
+from parsescore.shared.answers import Answer, unwrap_answer
 
 
 @pytest.mark.parametrize(

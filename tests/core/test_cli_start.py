@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from parsescore.cli import build_app
+from parsescore.cli.main import build_app
 
 HEAVY = ("scipy", "numba", "numpy", "lxml", "pandas", "matplotlib", "openai", "dask")
 
@@ -68,11 +68,11 @@ def test_main_help_lists_every_command(cli) -> None:
 
 _PROBE = """
 import json, sys
-import parsescore.cli
+import parsescore.cli.main
 at_import = sorted(m for m in {heavy} if m in sys.modules)
 for argv in {argvs}:
     try:
-        parsescore.cli.main(argv)
+        parsescore.cli.main.main(argv)
     except SystemExit as stop:
         assert stop.code == 0, (argv, stop.code)
 print(json.dumps({{"import": at_import, "help": sorted(m for m in {heavy} if m in sys.modules)}}))
@@ -92,9 +92,10 @@ def test_starting_the_cli_imports_no_heavy_dependency() -> None:
 def test_a_command_loads_what_it_needs_when_it_runs(tmp_path: Path) -> None:
     """The lazy imports are not a way of never loading the scorer: running a command does."""
     code = (
-        "import sys, parsescore.cli\n"
+        "import sys, parsescore.cli.main\n"
         "try:\n"
-        "    parsescore.cli.main(['teds', '-gt', '<html><body><table><tr><td>a</td></tr></table>"
+        "    parsescore.cli.main.main(['teds', '-gt', "
+        "'<html><body><table><tr><td>a</td></tr></table>"
         "</body></html>', '-pred', '<html><body><table><tr><td>a</td></tr></table></body>"
         "</html>'])\n"
         "except SystemExit:\n"

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from packaging.version import Version
 
-from parsescore.cli import build_app
+from parsescore.cli.main import build_app
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "src/parsescore/data/table/pubtabnet_samples"

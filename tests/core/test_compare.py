@@ -1,4 +1,4 @@
-"""parsescore.compare: bootstrap intervals and permutation p-values recomputed by hand."""
+"""parsescore.core.compare: bootstrap intervals and permutation p-values recomputed by hand."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsescore.compare import bootstrap_means, compare_results, paired_permutation_pvalue
-from parsescore.errors import InputError
-from parsescore.results import Result
+from parsescore.core.compare import bootstrap_means, compare_results, paired_permutation_pvalue
+from parsescore.core.errors import InputError
+from parsescore.core.results import Result
 
 # Quarter values: every sum and mean below is exact in binary floating point.
 A = {"t1": 0.5, "t2": 0.75, "t3": 1.0, "t4": 0.25, "t5": 0.5}

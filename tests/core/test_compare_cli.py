@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import Cli, CliRun, run_cli
-from parsescore.compare import compare_results
-from parsescore.results import load_result, system_names
+from parsescore.core.compare import compare_results
+from parsescore.core.results import load_result, system_names
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "parsescore" / "data"
 SEED_EXAMPLE = Path(__file__).resolve().parents[1] / "flowchart" / "seed_example"

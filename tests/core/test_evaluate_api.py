@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import parsescore
-from parsescore.results import load_result, results_from_json
+from parsescore.core.results import load_result, results_from_json
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "parsescore" / "data"
@@ -224,7 +224,7 @@ def test_graph_keywords_score_as_the_command(scored) -> None:
 
 
 def test_every_kind_scores_truth_first() -> None:
-    from parsescore.kinds import kinds, resolved
+    from parsescore.core.kinds import kinds, resolved
 
     for kind in kinds():
         params = list(inspect.signature(resolved(kind.evaluate)).parameters)

@@ -1,4 +1,4 @@
-"""The garbage-collector pause of large parses and evaluations (parsescore.files.gc_paused)."""
+"""The garbage-collector pause of large parses and evaluations (parsescore.core.files.gc_paused)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ def test_gc_pause_puts_its_objects_in_the_oldest_generation_and_leaks_no_cycle()
     import gc
     import weakref
 
-    from parsescore.files import gc_paused
+    from parsescore.core.files import gc_paused
 
     class Node:
         other: object = None

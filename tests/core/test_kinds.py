@@ -8,20 +8,17 @@ import ast
 import csv
 import io
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from text_kind import TEXT, character_error_rate
+from parsescore_textkind import KIND as TEXT
+from parsescore_textkind import character_error_rate
 
 import parsescore
-from parsescore.errors import InputError
-from parsescore.kinds import Kind, Metric, get_kind, kind_names, kinds, registered
-from parsescore.results import load_result, results_from_json
+from parsescore.core.errors import InputError
+from parsescore.core.kinds import Kind, Metric, get_kind, kind_names, kinds, registered
+from parsescore.core.results import load_result, results_from_json
 
 SRC = Path(parsescore.__file__).resolve().parent
 #: The core: everything that is not a kind's package.
@@ -78,18 +75,19 @@ def test_a_kind_registered_in_a_test_gets_every_core_service(text_kind, texts, c
     assert {r["id"]: float(r["cer"]) for r in rows} == {
         f["name"]: f["cer"] for f in native["files"]
     }
-    # load_result reads both the native document and the envelope back
+    # load_result reads both the native document and the envelope back, counts included
     assert load_result(root / "bad.json").items == result.items
     envelope = load_result(root / "bad.env.json")
     assert envelope.kind == "text" and envelope.items == result.items
-    assert envelope.details == result.details
+    assert envelope.details == result.details and envelope.counts == result.counts
+    assert envelope.totals == result.totals == load_result(root / "bad.json").totals
     # schema: the kind's document and the envelope's detail
     run = cli("schema", "text")
     assert run.code == 0, run.err
     import jsonschema
 
     jsonschema.validate(native, json.loads(run.out))
-    from parsescore.schema import schema, validate
+    from parsescore.core.schema import schema, validate
 
     validate(json.loads((root / "bad.env.json").read_text()), "result")
     broken = json.loads((root / "bad.env.json").read_text())
@@ -166,8 +164,8 @@ def test_directions_come_from_the_metric_metadata() -> None:
     with pytest.raises(InputError, match="no metric 'TEDS-error'"):
         table.metric("TEDS-error")
     # so a result carrying one cannot be ranked silently
-    from parsescore.compare import compare_results
-    from parsescore.results import Result
+    from parsescore.core.compare import compare_results
+    from parsescore.core.results import Result
 
     a = Result("table", "a", {"t1": {"TEDS-error": 0.1}, "t2": {"TEDS-error": 0.2}})
     b = Result("table", "b", {"t1": {"TEDS-error": 0.3}, "t2": {"TEDS-error": 0.4}})
@@ -219,7 +217,7 @@ def test_the_core_names_no_kind() -> None:
                 f"{where} imports {module}"
             )
         constants = _string_constants(path)
-        if where == Path("kinds.py"):
+        if where == Path("core/kinds.py"):
             constants -= {f"parsescore.{name}.kind:KIND" for name in names}
         for constant in constants:
             assert constant not in names, f"{where} names the kind {constant!r}"
@@ -241,7 +239,7 @@ def test_a_kind_package_imports_no_other_kind() -> None:
 def test_a_kind_whose_schema_lacks_its_envelope_parts_is_named() -> None:
     from dataclasses import replace
 
-    from parsescore.schema import schema
+    from parsescore.core.schema import schema
 
     incomplete = replace(TEXT, schema=lambda: {"text": {"type": "object"}})
     with registered(incomplete), pytest.raises(ValueError, match=r"'text'.*text_detail"):

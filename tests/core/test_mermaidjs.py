@@ -1,5 +1,5 @@
-"""parsescore.mermaidjs: Mermaid's own parser as the optional syntax check of answers, found in
-a folder the user names, and one clear line when it cannot run."""
+"""parsescore.shared.mermaidjs: Mermaid's own parser as the optional syntax check of answers,
+found in a folder the user names, and one clear line when it cannot run."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mermaid_ref import install_dir
-from parsescore.mermaidjs import MERMAID_DIR_ENV, MermaidUnavailable, mermaid_syntax
+from parsescore.shared.mermaidjs import MERMAID_DIR_ENV, MermaidUnavailable, mermaid_syntax
 
 
 def test_mermaids_verdicts_with_their_lines() -> None:

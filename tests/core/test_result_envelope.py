@@ -21,11 +21,9 @@ import pytest
 
 from cli_helpers import Cli, run_cli
 from parsescore import __version__
-from parsescore.cli_common import per_system_paths as envelope_paths
-from parsescore.errors import InputError
-from parsescore.report.html import render_report
-from parsescore.report.sources import load_report_systems
-from parsescore.results import (
+from parsescore.cli.common import per_system_paths as envelope_paths
+from parsescore.core.errors import InputError
+from parsescore.core.results import (
     Result,
     detect_kind,
     load_result,
@@ -34,7 +32,9 @@ from parsescore.results import (
     results_from_json,
     write_result,
 )
-from parsescore.schema import schema
+from parsescore.core.schema import schema
+from parsescore.report.html import render_report
+from parsescore.report.sources import load_report_systems
 from parsescore.table.celldiff import cell_diff_summary, differing_cells, table_details
 from parsescore.table.inputs import load_tables
 

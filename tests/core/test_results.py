@@ -1,4 +1,4 @@
-"""parsescore.results: every kind's real --out JSON loads back as per-item numbers."""
+"""parsescore.core.results: every kind's real --out JSON loads back as per-item numbers."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import Cli, run_cli
-from parsescore.errors import InputError
-from parsescore.results import (
+from parsescore.core.errors import InputError
+from parsescore.core.results import (
     Result,
     detect_kind,
     higher_is_better,

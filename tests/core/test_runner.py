@@ -11,8 +11,8 @@ import pytest
 from rich.console import Console
 from runner_helpers import calls, counted_square, fail_on_threes, not_a_dict, square
 
-from parsescore.errors import InputError
-from parsescore.runner import (
+from parsescore.core.errors import InputError
+from parsescore.core.runner import (
     DaskUnavailableError,
     ResultCache,
     item_bytes,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from runner_helpers import calls, counted_square, fail_on_threes, square
 
-from parsescore.runner import item_bytes, run_items
+from parsescore.core.runner import item_bytes, run_items
 
 
 def test_dask_records_equal_the_serial_records(scheduler: str) -> None:

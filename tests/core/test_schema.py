@@ -1,4 +1,4 @@
-"""parsescore.schema: the published JSON Schemas validate every command's REAL --out JSON."""
+"""parsescore.core.schema: the published JSON Schemas validate every command's REAL --out JSON."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import jsonschema
 import pytest
 
 from cli_helpers import Cli, run_cli
-from parsescore.errors import InputError
-from parsescore.results import load_results
-from parsescore.schema import DRAFT, schema, schema_json, schema_names, validate
+from parsescore.core.errors import InputError
+from parsescore.core.results import load_results
+from parsescore.core.schema import DRAFT, schema, schema_json, schema_names, validate
 from parsescore.sequence.model import CATEGORIES
 
 SCHEMA_KINDS = schema_names()

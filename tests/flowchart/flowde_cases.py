@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from parsescore.flowchart import ParsingBenchmark
-from parsescore.text import DistanceFnProtocol, levenshtein
+from parsescore.shared.distance import DistanceFnProtocol, levenshtein
 
 TRUTH_PARTS = ("nodes", "labels", "flow", "additional_texts")
 

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from cli_helpers import Cli
 from mermaid_ref import install_dir
-from parsescore.api import evaluate, score_pair
-from parsescore.errors import InputError
-from parsescore.results import Result
+from parsescore.core.api import evaluate, score_pair
+from parsescore.core.errors import InputError
+from parsescore.core.results import Result
 
 DATA = Path(str(files("parsescore") / "data" / "flowchart"))
 TRUTH = DATA / "ground-truth"

@@ -15,8 +15,8 @@ import pytest
 from fc_helpers import to_dot, to_mermaid
 
 from cli_helpers import Cli
-from parsescore.api import evaluate
-from parsescore.errors import InputError
+from parsescore.core.api import evaluate
+from parsescore.core.errors import InputError
 from parsescore.flowchart import ParsingBenchmark
 
 DATA = Path(str(files("parsescore") / "data" / "flowchart"))
@@ -68,7 +68,7 @@ def test_parsing_benchmark_reads_format_folders(tmp_path: Path) -> None:
     (preds / "a.mmd").write_text("flowchart TD\n  A[Start] -->|go| B[Stop]\n")
     truth = tmp_path / "truth"
     truth.mkdir()
-    (truth / "a.dot").write_text('digraph { s [label=Start]; s -> t [label=Go]; t [label=Stop]; }')
+    (truth / "a.dot").write_text("digraph { s [label=Start]; s -> t [label=Go]; t [label=Stop]; }")
     bench = ParsingBenchmark(
         pred_diagrams_dir=preds, true_diagrams_dir=truth, expected_num_diagrams=1,
         show_progress=False,

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.flowchart.formats import (
     MAX_CHARS,
     MAX_DOT_CHARS,
@@ -304,7 +304,7 @@ def test_mermaid_errors_are_one_line_with_place(text: str, expected: str) -> Non
     ("text", "where"),
     [
         ("digraph { a -> ; }", "line 1, column 13"),
-        ("digraph {\n a -> b\n c [label=\"x]\n}", "line 3"),
+        ('digraph {\n a -> b\n c [label="x]\n}', "line 3"),
         ("graph { a -- b ", "line 1"),
         ("flowchart TD\n A --> B", "line 1, column 1"),
     ],

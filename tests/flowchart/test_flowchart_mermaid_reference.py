@@ -14,7 +14,7 @@ import pytest
 from mermaid_db import model_from_db, model_from_ours
 
 from mermaid_ref import mermaid_parse
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.flowchart.formats import read_mermaid
 
 CORPUS = Path(__file__).parent / "data" / "mermaid_corpus"

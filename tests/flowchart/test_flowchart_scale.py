@@ -13,10 +13,10 @@ import pytest
 
 import parsescore
 from cli_helpers import Cli
-from parsescore.coverage import Coverage
-from parsescore.files import dump_json
+from parsescore.core.files import dump_json
 from parsescore.flowchart import ParsingBenchmark
 from parsescore.flowchart.result import to_result
+from parsescore.shared.coverage import Coverage
 
 BUNDLED = Path(parsescore.__file__).parent / "data" / "flowchart"
 PARTS = ("nodes", "labels", "flow", "additional_texts")

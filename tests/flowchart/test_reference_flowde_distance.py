@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import pytest
 
-from parsescore import text as core_text
 from parsescore.flowchart import (
     levenshtein,
     levenshtein_with_text_normalisation,
     normalise_text,
 )
+from parsescore.shared import distance as core_text
 
 # Cases shared by both distances: (true_text, pred_text, expected distance).
 PLAIN_CASES = [

@@ -363,7 +363,7 @@ def run_case(case: Case, out: Path, golden: Path, capsys: object = None) -> dict
     import io
     import os
 
-    from parsescore.cli import main
+    from parsescore.cli.main import main
 
     out.mkdir(parents=True, exist_ok=True)
     if case.setup is not None:

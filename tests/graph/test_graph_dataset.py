@@ -20,13 +20,13 @@ from hypothesis import strategies as st
 
 from cli_helpers import Cli
 from parsescore import evaluate, load_result, score_pair
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
+from parsescore.core.results import Result
+from parsescore.core.schema import validate
 from parsescore.graph.api import evaluate_files, evaluate_generic_files
 from parsescore.graph.dataset import _dataset_micro
 from parsescore.graph.evaluate import prf
 from parsescore.graph.io import answer_content
-from parsescore.results import Result
-from parsescore.schema import validate
 
 DATA = Path(__file__).parent / "data"
 DATASET = DATA / "dataset"

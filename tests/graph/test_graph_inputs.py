@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli_helpers import Cli
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.graph.api import evaluate_files, evaluate_generic_files
 from parsescore.graph.evaluate import evaluate_graphs
 from parsescore.graph.io import graph_from_json_data, load_source_text, parse_id_fields

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from cli_helpers import Cli
-from parsescore.api import evaluate
-from parsescore.errors import InputError
+from parsescore.core.api import evaluate
+from parsescore.core.errors import InputError
 from parsescore.graph.aggregate import aggregate_tree
 from parsescore.graph.api import evaluate_files
 from parsescore.graph.canon import canonical_identity_value, loose_text, squash

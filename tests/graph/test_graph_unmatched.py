@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.graph.api import evaluate_files, evaluate_generic_files
 from parsescore.graph.demo import DEMO_DIR
 from parsescore.graph.evaluate import build_report, edge_keys, match_graphs

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import Cli
-from parsescore.api import evaluate
+from parsescore.core.api import evaluate
 from parsescore.flowchart.formats import detect_format
 
 ROOT = Path(__file__).resolve().parents[2]

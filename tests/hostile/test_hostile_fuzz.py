@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsescore.errors import InputError
-from parsescore.files import parse_json
+from parsescore.core.errors import InputError
+from parsescore.core.files import parse_json
 from parsescore.predict.engine import Redactor, _secrets
 
 json_values = st.recursive(

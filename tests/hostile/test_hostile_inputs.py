@@ -1,6 +1,6 @@
 """Hostile inputs (issue 16): every case a hostile tester found, kept as a fast regression test.
 
-Each test runs the real CLI (in-process through ``parsescore.cli.main``, or as a subprocess
+Each test runs the real CLI (in-process through ``parsescore.cli.main.main``, or as a subprocess
 where a signal is needed) and checks: one ``error:`` line naming the file and exit status 2,
 inputs byte-identical after the command, and bounded time (every case finishes in seconds).
 """
@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import Cli, CliRun
-from parsescore.errors import InputError
-from parsescore.files import iter_jsonl, load_json, parse_json, write_text
+from parsescore.core.errors import InputError
+from parsescore.core.files import iter_jsonl, load_json, parse_json, write_text
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "parsescore" / "data"
@@ -276,7 +276,7 @@ def test_failed_write_keeps_the_earlier_file(
     def full_disk(*_: object) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("parsescore.files.os.replace", full_disk)
+    monkeypatch.setattr("parsescore.core.files.os.replace", full_disk)
     with pytest.raises(InputError, match=r"out\.json: cannot write: No space left on device"):
         write_text(target, "new")
     assert target.read_text() == "earlier"

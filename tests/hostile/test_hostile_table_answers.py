@@ -8,7 +8,7 @@ import time
 import pytest
 
 import parsescore
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.table.formats import read_answer, unread_formats
 
 N = 200_000

@@ -11,7 +11,7 @@ from chat_server import write_jpeg, write_png
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.flowchart.load import load_pred_diagrams, validate_pred_diagram_sources
 from parsescore.flowchart.predict import FLOWCHART_SCHEMA
 from parsescore.predict import AnswerError, accept_answer, default_prompt

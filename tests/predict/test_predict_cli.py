@@ -19,7 +19,7 @@ import pytest
 from chat_server import ChatServer, delay, garbage, hold, ok, status, write_jpeg, write_png
 
 from cli_helpers import Cli, CliRun
-from parsescore.api import evaluate
+from parsescore.core.api import evaluate
 from parsescore.flowchart.predict import FLOWCHART_SCHEMA
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "parsescore" / "data"

@@ -125,7 +125,7 @@ def every_kind(write_doc: Callable[[str, Any], Path]) -> list[Path]:
 @pytest.fixture(scope="session")
 def demo_results(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """The result files `parsescore demo` writes for the bundled data (one per kind)."""
-    from parsescore.demo import run_demo
+    from parsescore.core.demo import run_demo
 
     out = tmp_path_factory.mktemp("demo")
     run_demo(out)

@@ -165,7 +165,7 @@ def test_cli_report_command(every_kind: list[Path], tmp_path: Path, cli: Cli) ->
 
 
 def _is_input_error(result: CliRun) -> bool:
-    """How ``parsescore.cli.main`` reports bad input: status 2, one ``error:`` line."""
+    """How ``parsescore.cli.main.main`` reports bad input: status 2, one ``error:`` line."""
     return result.code == 2 and result.err.startswith("error: ") and result.err.count("\n") == 1
 
 
@@ -213,7 +213,7 @@ def test_without_matplotlib_the_page_says_so(every_kind, monkeypatch):
 def test_the_overview_shows_the_share_of_readable_answers(tmp_path: Path) -> None:
     """Two table systems on the same three tables: one answered everything, the other sent a
     chat answer, an answer with no table and nothing for the third; the overview's column
-    "readable answers" holds each system's share, best marked (parsescore.coverage)."""
+    "readable answers" holds each system's share, best marked (parsescore.shared.coverage)."""
     import parsescore
 
     table = "<table><tr><td>a</td><td>b</td></tr></table>"

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import math
 
-from parsescore.compare import compare_results
+from parsescore.core.compare import compare_results
+from parsescore.core.results import load_results
 from parsescore.report import ReportOptions, load_report_systems, render_report
-from parsescore.results import load_results
 from parsescore.sequence.report_html import figure67_rates
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import parsescore
-from parsescore.kinds import get_kind
+from parsescore.core.kinds import get_kind
 from parsescore.report import ReportOptions, load_report_systems, render_report
 from parsescore.report.draw import layered_layout
 from parsescore.report.html import badness, char_diff, scale_style, worst_first
@@ -195,7 +195,7 @@ def test_layered_layout_layers_follow_edges_and_cycles_terminate():
 
 def test_drawings_tolerate_malformed_detail(docs, write_doc):
     """Wrong types in a result's detail are left out of the drawings, never a traceback."""
-    from parsescore.results import Result
+    from parsescore.core.results import Result
 
     flow = docs.flowchart()
     flow["diagrams"][0]["node_matches"][0]["true_node"] = [1, 2]

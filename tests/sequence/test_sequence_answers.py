@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from cli_helpers import Cli
 from parsescore import evaluate, score_pair
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 
 BUNDLED = Path(__file__).parents[2] / "src" / "parsescore" / "data" / "sequence"
 MERMAID = sorted((Path(__file__).parent / "data" / "mermaid_corpus").glob("*.mmd"))

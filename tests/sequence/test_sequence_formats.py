@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sequence_helpers import counts
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.sequence import compare_scripts, parse_plantuml
 from parsescore.sequence.mermaid import parse_mermaid
 from parsescore.sequence.preprocess import (

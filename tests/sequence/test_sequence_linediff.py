@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsescore.linediff import edit_distance, myers_diff
+from parsescore.shared.linediff import edit_distance, myers_diff
 
 
 def brute_force_lcs(a: list[str], b: list[str]) -> int:

@@ -1,6 +1,6 @@
 """Tables as a model's answers in a dataset (shared/specs/formats.md, "Chat answers" and
-"Unreadable answers in a dataset"; parsescore.coverage): a wrapped answer scores as its content,
-an unreadable one as a missing one, names that do not line up, and ``score_pair``."""
+"Unreadable answers in a dataset"; parsescore.shared.coverage): a wrapped answer scores as its
+content, an unreadable one as a missing one, names that do not line up, and ``score_pair``."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from table_helpers import pandoc_path, render_all
 
 import parsescore
 from cli_helpers import Cli
-from parsescore.answers import FENCE_NAMES
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
+from parsescore.shared.answers import FENCE_NAMES
 from parsescore.table.formats import FORMATS
 from parsescore.table.inputs import load_tables
 
@@ -77,9 +77,9 @@ def _score(answer: str, name: str, **options: object) -> parsescore.Result:
     return parsescore.evaluate("table", {name: TRUTH[name]}, {name: answer}, quiet=True, **options)
 
 
-PROSE = st.text(
-    alphabet=string.ascii_letters + string.digits + " .,:;!?'()-|\n", max_size=60
-).map(lambda text: text.strip())
+PROSE = st.text(alphabet=string.ascii_letters + string.digits + " .,:;!?'()-|\n", max_size=60).map(
+    lambda text: text.strip()
+)
 
 
 @SETTINGS
@@ -112,7 +112,7 @@ def test_a_wrapped_answer_scores_exactly_as_its_content(
 
 
 def test_the_issue_answer_prose_and_a_fenced_markdown_table() -> None:
-    """"Sure! Here is the table:" and a fenced Markdown block once scored 0 ("no Markdown table
+    """ "Sure! Here is the table:" and a fenced Markdown block once scored 0 ("no Markdown table
     found"); it scores as the table it holds, under markdown and auto."""
     pandoc = pandoc_path()
     name = NAMES[0]

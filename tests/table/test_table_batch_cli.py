@@ -13,7 +13,7 @@ import pytest
 from table_helpers import sample_pairs, wrap
 
 from cli_helpers import Cli
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.table import TEDS
 from parsescore.table.batch import evaluate_tables
 from parsescore.table.inputs import load_tables, pubtabnet_annotation_html

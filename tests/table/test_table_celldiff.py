@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from table_helpers import sample_pairs, wrap
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.table import TEDS
 from parsescore.table.celldiff import cell_diff_summary, differing_cells
 

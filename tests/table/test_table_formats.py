@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from table_helpers import pandoc_path, render, render_all
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.table import TEDS
 from parsescore.table.formats import (
     FORMATS,
@@ -713,7 +713,7 @@ def test_teds_command_reads_formats(cli) -> None:
 def test_grits_command_scores_tables_in_any_format(pandoc: str, tmp_path: Path, cli) -> None:
     import jsonschema
 
-    from parsescore.schema import schema
+    from parsescore.core.schema import schema
 
     truth = load_tables(SAMPLES / "sample_gt.json")
     pred = load_tables(SAMPLES / "sample_pred.json")

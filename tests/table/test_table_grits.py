@@ -170,7 +170,7 @@ def test_cells_from_html_placement() -> None:
 
 
 def test_bad_cell_mapping_is_named() -> None:
-    from parsescore.errors import InputError
+    from parsescore.core.errors import InputError
 
     with pytest.raises(InputError, match="cell 3"):
         GridCell.from_mapping({"row_nums": "x"}, where="cell 3")
@@ -197,7 +197,7 @@ def test_grits_command_against_stored_values(tmp_path: Path, cli: Cli) -> None:
 
 
 def test_grits_command_bad_cell(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from parsescore.errors import InputError
+    from parsescore.core.errors import InputError
     from parsescore.table.grits_metric import load_cell_tables
 
     (tmp_path / "t.json").write_text(json.dumps({"x": [{"row_nums": [0], "column_nums": []}]}))

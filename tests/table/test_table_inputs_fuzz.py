@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.table.batch import evaluate_tables
 from parsescore.table.inputs import load_tables
 

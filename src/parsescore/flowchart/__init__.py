@@ -7,7 +7,7 @@
 
 from typing import TYPE_CHECKING
 
-from parsescore.lazy import lazy_exports
+from parsescore.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from parsescore.flowchart.benchmark import (
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
         TextListMatch,
         TextListMatches,
     )
-    from parsescore.text import (
+    from parsescore.shared.distance import (
         DistanceFnProtocol,
         levenshtein,
         levenshtein_with_text_normalisation,
@@ -56,10 +56,10 @@ _EXPORTS = {
     "PredDiagramStructure": "parsescore.flowchart.models",
     "TextListMatch": "parsescore.flowchart.models",
     "TextListMatches": "parsescore.flowchart.models",
-    "DistanceFnProtocol": "parsescore.text",
-    "levenshtein": "parsescore.text",
-    "levenshtein_with_text_normalisation": "parsescore.text",
-    "normalise_text": "parsescore.text",
+    "DistanceFnProtocol": "parsescore.shared.distance",
+    "levenshtein": "parsescore.shared.distance",
+    "levenshtein_with_text_normalisation": "parsescore.shared.distance",
+    "normalise_text": "parsescore.shared.distance",
 }
 __all__ = [
     "Diagram",

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.progress import Progress
 
+from parsescore.core.runner import item_bytes, run_items
 from parsescore.flowchart.edges import EdgeLabels, edge_label_cost
 from parsescore.flowchart.load import (
     PredDiagramSources,
@@ -32,9 +33,8 @@ from parsescore.flowchart.models import (
     PredDiagramStructure,
     TextListMatches,
 )
-from parsescore.runner import item_bytes, run_items
-from parsescore.scores import macro_mean
-from parsescore.text import DistanceFnProtocol, levenshtein_with_text_normalisation
+from parsescore.shared.distance import DistanceFnProtocol, levenshtein_with_text_normalisation
+from parsescore.shared.scores import macro_mean
 
 __all__ = ["ParsingBenchmark"]
 
@@ -146,7 +146,7 @@ def use_runner(
     cache_dir: str | Path | None = None,
     quiet: bool | None = None,
 ) -> None:
-    """Match ``bench``'s flowcharts through :mod:`parsescore.runner` (processes, Dask, cache).
+    """Match ``bench``'s flowcharts through :mod:`parsescore.core.runner` (processes, Dask, cache).
 
     For the CLI: ``ParsingBenchmark``'s own API stays Flowde's. The matches (and so every
     number) are the same as without the runner; the distance function must be picklable.

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from parsescore.cli_common import (
+from parsescore.cli.common import (
     AllowMissingOption,
     CacheOption,
     CsvOption,
@@ -110,7 +110,7 @@ def register(app: typer.Typer) -> None:
         quiet: QuietOption = False,
     ) -> None:
         """Flowchart parsing benchmark (Flowde-compatible): text, labels, flow, extra text."""
-        from parsescore.api import evaluate
+        from parsescore.core.api import evaluate
         from parsescore.flowchart.summary import summarise
 
         scored = evaluate(

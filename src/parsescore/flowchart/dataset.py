@@ -1,7 +1,8 @@
-"""A flowchart dataset as :func:`parsescore.flowchart.result.evaluate` reads it: the truth and
-the answers from folders or from ``{id: text}``, each answer unwrapped (:mod:`parsescore.answers`)
-and read in its format, and an answer its reader refuses kept as a result, not the end of the run
-(shared/specs/formats.md, "Chat answers", "Unreadable answers in a dataset").
+"""A flowchart dataset as :func:`parsescore.flowchart.result.evaluate` reads it: the truth and the
+answers from folders or from ``{id: text}``, each answer unwrapped
+(:mod:`parsescore.shared.answers`) and read in its format, and an answer its reader refuses kept as
+a result, not the end of the run (shared/specs/formats.md, "Chat answers", "Unreadable answers in a
+dataset").
 
 Flowde's ``ParsingBenchmark`` keeps Flowde's rules when used directly (every file valid, the same
 stems as the truth). This is parsescore's path: Flowde's per-file checks decide which answers are
@@ -17,9 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parsescore.answers import Answer, unwrap_answer
-from parsescore.errors import InputError
-from parsescore.files import parse_json, read_text
+from parsescore.core.errors import InputError
+from parsescore.core.files import parse_json, read_text
 from parsescore.flowchart.edges import EdgeLabels
 from parsescore.flowchart.formats import (
     SUFFIXES,
@@ -39,6 +39,7 @@ from parsescore.flowchart.load import (
     join_pred_parts,
 )
 from parsescore.flowchart.models import Diagram, PredDiagramStructure
+from parsescore.shared.answers import Answer, unwrap_answer
 
 __all__ = [
     "FULL",
@@ -286,7 +287,7 @@ def check_mermaid_syntax(
 ) -> str | None:
     """Give the readable Mermaid answers to Mermaid's own parser; those it refuses become
     unreadable, with its message. Returns the one line saying why the check could not run."""
-    from parsescore.mermaidjs import MermaidUnavailable, mermaid_syntax
+    from parsescore.shared.mermaidjs import MermaidUnavailable, mermaid_syntax
 
     mermaid = [read for read in answers if read.error is None and read.fmt == "mermaid"]
     if not mermaid:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from parsescore.api import evaluate
-from parsescore.files import write_json
+from parsescore.core.api import evaluate
+from parsescore.core.files import write_json
+from parsescore.core.kinds import DemoOutput
 from parsescore.flowchart.summary import summarise
-from parsescore.kinds import DemoOutput
 
 __all__ = ["run_demo"]
 

@@ -11,7 +11,7 @@ business and cost nothing here. Flowde's numbers are untouched.
 from __future__ import annotations
 
 from parsescore.flowchart.models import NodeMatches
-from parsescore.text import DistanceFnProtocol
+from parsescore.shared.distance import DistanceFnProtocol
 
 __all__ = ["EdgeLabels", "edge_label_cost"]
 
@@ -27,7 +27,7 @@ def edge_label_cost(
     """Sum of label distances over the matched edges of one flowchart.
 
     >>> from parsescore.flowchart.models import Node, NodeMatch
-    >>> from parsescore.text import levenshtein_with_text_normalisation as dist
+    >>> from parsescore.shared.distance import levenshtein_with_text_normalisation as dist
     >>> def node(n, kind, to):
     ...     return Node(node_number=n, text=f"N{n}", labels=[], points_to=to,
     ...                 parent_img_code="x", diagram_type=kind,

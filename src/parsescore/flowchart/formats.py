@@ -6,7 +6,7 @@ the project's format spec (docs/flowchart.md, "Formats"): nodes numbered in orde
 appearance, a label's mark-up cleaned, subgraph titles as node labels, every link one directed
 edge (both ways for ``<-->``, none for ``~~~``), chains and ``&`` expanded.
 
-Readers are total: any text gives a flowchart or an :class:`~parsescore.errors.InputError` with
+Readers are total: any text gives a flowchart or an :class:`~parsescore.core.errors.InputError` with
 line and column; sizes and nesting are capped.
 
 >>> chart = read_mermaid('''flowchart TD
@@ -30,8 +30,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from parsescore.errors import InputError
-from parsescore.files import env_limit
+from parsescore.core.errors import InputError
+from parsescore.core.files import env_limit
 
 __all__ = [
     "FORMATS",

@@ -1,7 +1,7 @@
 """Loading and validating flowchart predictions and ground truth (Flowde's rules).
 
 Everything is checked up front, before any scoring: wrong types raise ``TypeError``, wrong
-structure or values raise ``ValueError`` (an :class:`~parsescore.errors.InputError`); every
+structure or values raise ``ValueError`` (an :class:`~parsescore.core.errors.InputError`); every
 message names the file, the place in it, what is wrong and what was expected.
 """
 
@@ -14,8 +14,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from parsescore.errors import InputError
-from parsescore.files import load_json, read_text
+from parsescore.core.errors import InputError
+from parsescore.core.files import load_json, read_text
 from parsescore.flowchart.edges import EdgeLabels
 from parsescore.flowchart.formats import (
     FORMATS,

@@ -20,14 +20,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from parsescore.assign import (
-    ConstraintRows,
-    ListPair,
-    augmented_assignment,
-    match_text_lists,
-    solve_binary_milp,
-    text_optimal_support,
-)
 from parsescore.flowchart.models import (
     Diagram,
     DiagramMatch,
@@ -39,7 +31,15 @@ from parsescore.flowchart.models import (
     TextListMatch,
     TextListMatches,
 )
-from parsescore.text import DistanceFnProtocol, text_costs
+from parsescore.shared.assign import (
+    ConstraintRows,
+    ListPair,
+    augmented_assignment,
+    match_text_lists,
+    solve_binary_milp,
+    text_optimal_support,
+)
+from parsescore.shared.distance import DistanceFnProtocol, text_costs
 
 __all__ = [
     "match_additional_texts",

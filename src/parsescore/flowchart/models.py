@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationInfo, model_validator
 
-from parsescore.scores import Counts
+from parsescore.shared.scores import Counts
 
 __all__ = [
     "Diagram",

@@ -9,8 +9,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from parsescore.errors import InputError
-from parsescore.files import dump_json, parse_json
+from parsescore.core.errors import InputError
+from parsescore.core.files import dump_json, parse_json
 from parsescore.flowchart.formats import FlowchartFormat, read_flowchart
 from parsescore.flowchart.load import FlowchartTypeError, check_pred_document
 from parsescore.predict.answers import AnswerError

@@ -1,5 +1,5 @@
 """Flowchart results: scoring a dataset (:func:`evaluate`), its ``--out`` document and its
-:class:`~parsescore.results.Result`, and reading that document back (:func:`read`).
+:class:`~parsescore.core.results.Result`, and reading that document back (:func:`read`).
 
 The ``--out`` document records every number and every match: per diagram the chosen option,
 the costs, the flow counts with missing and extra edges, each node pair with both texts and its
@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from parsescore import __version__
-from parsescore.coverage import READABLE, Coverage, check_names
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
+from parsescore.core.results import Reader, Result
 from parsescore.flowchart.benchmark import ParsingBenchmark, use_runner
 from parsescore.flowchart.dataset import (
     answers_from_folder,
@@ -38,9 +38,9 @@ from parsescore.flowchart.load import (
     load_true_diagram_options,
 )
 from parsescore.flowchart.models import DiagramOptions, FlowScores, NodeMatches, TextListMatches
-from parsescore.results import Reader, Result
-from parsescore.scores import Counts, micro_counts
-from parsescore.text import levenshtein, levenshtein_with_text_normalisation
+from parsescore.shared.coverage import READABLE, Coverage, check_names
+from parsescore.shared.distance import levenshtein, levenshtein_with_text_normalisation
+from parsescore.shared.scores import Counts, micro_counts
 
 __all__ = ["COSTS", "DISTANCES", "FLOW_SCORES", "evaluate", "read", "to_result"]
 
@@ -80,7 +80,7 @@ def evaluate(
     is a folder of ``.json``, Mermaid or DOT answers, a list of folders of separately parsed
     parts, or ``{id: answer text}``. ``pred_format`` / ``truth_format`` override the extension
     (texts: the format by content). Answers are chat answers: a fenced block or a ``<think>``
-    block around the content is unwrapped (:mod:`parsescore.answers`).
+    block around the content is unwrapped (:mod:`parsescore.shared.answers`).
 
     An answer that cannot be read (a syntax error, Flowde's per-file rules broken) scores as an
     empty prediction — every true node unmatched — and is listed in
@@ -88,7 +88,7 @@ def evaluate(
     an answer scores the same and is listed in ``dataset["missing"]``; ``allow_missing`` leaves
     it out instead (Flowde's ``allow_missing_pred_diagrams``). ``check_syntax`` also gives the
     Mermaid answers to Mermaid's own parser (node and the npm package in ``mermaid_dir`` or
-    ``$PARSESCORE_MERMAID_DIR``; see :mod:`parsescore.mermaidjs`). ``expected_num_diagrams``
+    ``$PARSESCORE_MERMAID_DIR``; see :mod:`parsescore.shared.mermaidjs`). ``expected_num_diagrams``
     defaults to the number of flowcharts in ``truth``. The numbers are Flowde's
     ``ParsingBenchmark``'s, plus ``edge_label_cost`` where both sides carry edge labels and
     ``readable`` (1.0 or 0.0) per flowchart.

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from parsescore.results import Result
+from parsescore.core.results import Result
 
 __all__ = ["print_summary", "summarise"]
 
@@ -108,8 +108,8 @@ def print_summary(result: dict[str, Any], console: Console | None = None) -> Non
 
 def summarise(result: Result, console: Console) -> None:
     """:func:`print_summary` of a result scored in this process, then the answers line (how
-    many were readable) and the warnings (:func:`parsescore.cli_common.print_answers`)."""
-    from parsescore.cli_common import print_answers
+    many were readable) and the warnings (:func:`parsescore.cli.common.print_answers`)."""
+    from parsescore.cli.common import print_answers
 
     print_summary(result.native, console)
     print_answers(result, console)

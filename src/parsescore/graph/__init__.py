@@ -8,7 +8,7 @@
 
 from typing import TYPE_CHECKING
 
-from parsescore.lazy import lazy_exports
+from parsescore.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from parsescore.graph.aggregate import (

@@ -18,8 +18,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from parsescore.errors import InputError
-from parsescore.files import load_json, write_json, write_text
+from parsescore.core.errors import InputError
+from parsescore.core.files import load_json, write_json, write_text
 
 __all__ = [
     "CONTRACTS",

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from parsescore.errors import InputError
-from parsescore.files import gc_paused
+from parsescore.core.errors import InputError
+from parsescore.core.files import gc_paused
 from parsescore.graph.evaluate import AlignMode, EnumIds, GraphMatching, build_report, match_graphs
 from parsescore.graph.io import load_answer_graph, load_graph_json, load_source_text
 from parsescore.graph.template import (

@@ -17,8 +17,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from parsescore.errors import InputError
-from parsescore.files import load_json, read_text
+from parsescore.core.errors import InputError
+from parsescore.core.files import load_json, read_text
 from parsescore.graph.io import load_graph_json
 from parsescore.graph.template import GraphData, load_template
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from parsescore.cli_common import (
+from parsescore.cli.common import (
     AllowMissingOption,
     CacheOption,
     CsvOption,
@@ -121,7 +121,7 @@ def register(app: typer.Typer) -> None:
         """Score an extracted graph.json against ground truth (docling-graph script 16), or
         a folder of them against a folder of truths; --out writes eval.json (with folders:
         one per document and their micro)."""
-        from parsescore.api import evaluate
+        from parsescore.core.api import evaluate
         from parsescore.graph.summary import summarise
 
         scored = evaluate(
@@ -211,7 +211,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Template-level evaluation without ground truth (templategen/evaluate.py)."""
-        from parsescore.files import write_json, write_text
+        from parsescore.core.files import write_json, write_text
         from parsescore.graph.audit import audit_graph_file, print_audit_summary
 
         report = audit_graph_file(

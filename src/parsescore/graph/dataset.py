@@ -5,13 +5,13 @@ A document's id is its file name without ``.json``; ``TRUTH_DIR/<id>.json`` is a
 the template (a graph.json without one) and ``PRED_DIR/<id>.json`` the extracted graph.json, as
 the one-document mode reads them; ``SRC_DIR/<id>.<suffix>`` (any one suffix: ``.md``, ``.dclg``
 ...) is the text the model was served. Each document is scored exactly as the one-document mode
-scores its files (its eval.json is the same), through :mod:`parsescore.runner` (local
+scores its files (its eval.json is the same), through :mod:`parsescore.core.runner` (local
 processes, Dask, content-hash cache). The dataset's numbers are micro over documents: tp, fp
 and fn summed over every document's classes (labels) per rung, and the verbatim ratio as the
 long strings found over the long strings checked.
 
-The rules every dataset kind follows (:mod:`parsescore.coverage`): a document without an answer,
-or whose answer cannot be read (not UTF-8, not JSON, a duplicate key, not a graph.json's
+The rules every dataset kind follows (:mod:`parsescore.shared.coverage`): a document without an
+answer, or whose answer cannot be read (not UTF-8, not JSON, a duplicate key, not a graph.json's
 shape), is scored against an empty graph (every truth node and edge missed) and listed in
 ``missing`` / ``unreadable``; ``strict`` stops at the first unreadable answer, or the first one
 that docling-graph's script 16 scores only with a warning (an edge to no node, no nodes).
@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parsescore import __version__
-from parsescore.coverage import READABLE, Coverage, check_names
-from parsescore.errors import InputError
-from parsescore.files import read_text
+from parsescore.core.errors import InputError
+from parsescore.core.files import read_text
+from parsescore.core.results import Reader, Result
+from parsescore.core.runner import item_bytes, run_items
 from parsescore.graph.kind import DOCUMENT_NOUNS, RUNGS
-from parsescore.results import Reader, Result
-from parsescore.runner import item_bytes, run_items
+from parsescore.shared.coverage import READABLE, Coverage, check_names
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -144,7 +144,7 @@ def score_document(
     verbatim ratio, the warnings of odd graph files, the reason its answer was unreadable
     (None when readable or missing) and the info string of the fenced block it came from.
     """
-    from parsescore.files import gc_paused, parse_json
+    from parsescore.core.files import gc_paused, parse_json
     from parsescore.graph.api import match_loaded
     from parsescore.graph.evaluate import report_and_verbatim_hits
     from parsescore.graph.io import graph_from_answer, graph_from_json_data, source_from_text
@@ -263,7 +263,7 @@ def collect_documents(
 
     ``truth``/``pred``: two folders, or two ``{id: text}`` mappings; ``source``: a folder of
     ``<id>.<suffix>`` files or an ``{id: text}`` mapping. No answer matching any truth is an
-    error (:func:`~parsescore.coverage.check_names`); ``allow_missing`` leaves the truth ids
+    error (:func:`~parsescore.shared.coverage.check_names`); ``allow_missing`` leaves the truth ids
     without an answer out. Files are read in id order, truths first; an answer that cannot be
     read as text is kept as its reason (scored as unreadable).
     """

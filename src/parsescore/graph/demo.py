@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from parsescore.api import evaluate
-from parsescore.files import write_json, write_text
+from parsescore.core.api import evaluate
+from parsescore.core.files import write_json, write_text
+from parsescore.core.kinds import DemoOutput
 from parsescore.graph.audit import audit_graph_file
 from parsescore.graph.evaluate import fanout_warnings
 from parsescore.graph.result import to_result
-from parsescore.kinds import DemoOutput
 
 __all__ = ["DEMO_DIR", "run_demo"]
 

@@ -16,7 +16,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.graph.canon import (
     SubstringIndex,
     canonical_identity_value,

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from parsescore.answers import Answer, unwrap_answer
-from parsescore.errors import InputError
-from parsescore.files import load_json, parse_json, read_text
+from parsescore.core.errors import InputError
+from parsescore.core.files import load_json, parse_json, read_text
 from parsescore.graph.canon import strip_markup
 from parsescore.graph.template import GraphData
+from parsescore.shared.answers import Answer, unwrap_answer
 
 __all__ = [
     "answer_content",
@@ -130,7 +130,7 @@ def answer_content(text: str) -> Answer:
     """What the graph.json reader reads of an answer: a text that begins with ``{`` is a bare
     graph.json, read whole (its strings may hold ``<think>`` or fences that mark nothing, and
     a 10 MB export is not scanned for them); any other text goes through the chat-answer rule
-    (:func:`parsescore.answers.unwrap_answer`, a fenced ``json`` block first)."""
+    (:func:`parsescore.shared.answers.unwrap_answer`, a fenced ``json`` block first)."""
     head = text[:64].lstrip()
     if head.startswith("{") or (not head and text.lstrip().startswith("{")):
         return Answer(text)

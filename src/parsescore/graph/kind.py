@@ -1,6 +1,6 @@
-"""The knowledge-graph kind's description for the registry (:mod:`parsescore.kinds`).
+"""The knowledge-graph kind's description for the registry (:mod:`parsescore.core.kinds`).
 
-Cheap to import: everything heavy is a :func:`~parsescore.kinds.lazy` reference.
+Cheap to import: everything heavy is a :func:`~parsescore.core.kinds.lazy` reference.
 """
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from parsescore.coverage import READABLE
-from parsescore.kinds import Kind, Metric, ReportParts, lazy
+from parsescore.core.kinds import Kind, Metric, ReportParts, lazy
+from parsescore.shared.coverage import READABLE
 
 __all__ = ["DOCUMENT_NOUNS", "KIND", "RUNGS", "is_documents"]
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from parsescore.core.kinds import get_kind
+from parsescore.core.results import Result
 from parsescore.graph.kind import DOCUMENT_NOUNS, RUNGS, is_documents
-from parsescore.kinds import get_kind
 from parsescore.report.draw import MAX_DRAWN, DrawEdge, DrawNode, layered_layout, svg_graph
 from parsescore.report.html import (
     Cell,
@@ -22,7 +23,6 @@ from parsescore.report.html import (
     text_cell,
     value_cell,
 )
-from parsescore.results import Result
 
 __all__ = ["counts", "drawing", "drilldown"]
 

@@ -1,5 +1,5 @@
 """Graph results: scoring an extracted graph.json (:func:`evaluate`), its eval.json (docling-graph
-script 16's document, the ``--out``) and its :class:`~parsescore.results.Result`, and reading
+script 16's document, the ``--out``) and its :class:`~parsescore.core.results.Result`, and reading
 eval.json back (:func:`read`).
 
 Items are the node classes (``node:<Class>``) and edge labels (``edge:<LABEL>``); their metrics
@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from parsescore import __version__
-from parsescore.errors import InputError
-from parsescore.results import Reader, Result
+from parsescore.core.errors import InputError
+from parsescore.core.results import Reader, Result
 
 __all__ = ["SCORES", "evaluate", "micro_scores", "read"]
 
@@ -69,11 +69,11 @@ def evaluate(
     ``dataset["unreadable"]``; ``strict`` refuses the first unreadable or odd answer instead
     (and, for one document, odd files). ``allow_missing`` scores only the documents that have an
     answer; ``jobs``, ``dask_scheduler``, ``cache`` and ``quiet`` choose how a dataset is run
-    (:mod:`parsescore.runner`). ``enum_ids="value"`` compares an Enum identity by its value and
+    (:mod:`parsescore.core.runner`). ``enum_ids="value"`` compares an Enum identity by its value and
     ``normalise_source_accents`` drops the source's accents before synthetic-id detection (the
     reference does neither; see docs/graph.md).
     """
-    from parsescore.files import gc_paused
+    from parsescore.core.files import gc_paused
     from parsescore.graph.api import match_files
     from parsescore.graph.evaluate import build_report
     from parsescore.graph.io import parse_id_fields

@@ -8,9 +8,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from parsescore.core.results import Result
 from parsescore.graph.evaluate import fanout_warnings
 from parsescore.graph.kind import RUNGS, is_documents
-from parsescore.results import Result
 
 __all__ = ["print_dataset_summary", "print_eval_summary", "summarise"]
 
@@ -170,7 +170,7 @@ def print_dataset_summary(result: Result, console: Console | None = None) -> Non
 def summarise(result: Result, console: Console) -> None:
     """The summary of a result scored in this process (one document's eval.json, or a
     dataset's), then the answers line and the warnings (:func:`print_answers`)."""
-    from parsescore.cli_common import print_answers
+    from parsescore.cli.common import print_answers
 
     if is_documents(result.dataset):
         print_dataset_summary(result, console)

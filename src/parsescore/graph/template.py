@@ -29,8 +29,8 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
-from parsescore.errors import InputError
-from parsescore.files import load_json
+from parsescore.core.errors import InputError
+from parsescore.core.files import load_json
 from parsescore.graph.canon import canonical_identity_value
 
 __all__ = [

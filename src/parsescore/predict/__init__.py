@@ -5,7 +5,7 @@ See :func:`predict_images` and docs/predict.md. Needs the ``predict`` extra (the
 
 from typing import TYPE_CHECKING
 
-from parsescore.lazy import lazy_exports
+from parsescore.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from parsescore.predict.answers import (

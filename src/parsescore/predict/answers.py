@@ -2,8 +2,8 @@
 
 An answer is accepted only when the scorer of its kind would accept the file it becomes, so a
 prediction folder written by ``parsescore predict`` always scores. The check itself is the
-kind's (:attr:`parsescore.kinds.PredictParts.accept`); this module unwraps the answer first,
-with the rule every scorer applies (:func:`parsescore.answers.unwrap_answer`: ``<think>``
+kind's (:attr:`parsescore.core.kinds.PredictParts.accept`); this module unwraps the answer first,
+with the rule every scorer applies (:func:`parsescore.shared.answers.unwrap_answer`: ``<think>``
 blocks, fenced blocks, PlantUML's ``@startuml``), and names the reason when it is refused.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from parsescore.answers import unwrap_answer
-from parsescore.errors import InputError
-from parsescore.kinds import PredictParts, get_kind, kinds
+from parsescore.core.errors import InputError
+from parsescore.core.kinds import PredictParts, get_kind, kinds
+from parsescore.shared.answers import unwrap_answer
 
 __all__ = [
     "AnswerError",

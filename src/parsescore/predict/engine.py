@@ -28,8 +28,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from parsescore.errors import InputError
-from parsescore.files import env_limit, load_json, parse_json, write_json, write_text
+from parsescore.core.errors import InputError
+from parsescore.core.files import env_limit, load_json, parse_json, write_json, write_text
 from parsescore.predict.answers import AnswerError, accept_answer, predict_parts
 from parsescore.predict.inputs import (
     Image,
@@ -677,7 +677,7 @@ def predict_images(
 
     ``on_progress(finished, total)`` is called after each image. Raises
     :class:`PredictInterrupted` on Ctrl-C (the state file then holds every finished image) and
-    :class:`~parsescore.errors.InputError` when the server refuses the key or the model.
+    :class:`~parsescore.core.errors.InputError` when the server refuses the key or the model.
     """
     _openai()
     _check_options(kind, options)

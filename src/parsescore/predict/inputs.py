@@ -8,8 +8,8 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from parsescore.errors import InputError
-from parsescore.files import load_json, max_file_bytes, read_text
+from parsescore.core.errors import InputError
+from parsescore.core.files import load_json, max_file_bytes, read_text
 
 __all__ = [
     "IMAGE_SUFFIXES",

@@ -10,7 +10,7 @@ datasets) over any number of results.
 
 from typing import TYPE_CHECKING
 
-from parsescore.lazy import lazy_exports
+from parsescore.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from parsescore.report.html import (

@@ -2,11 +2,11 @@
 assets), and detail pages beside it when a system has more items than the main page shows.
 
 Sections: an overview of every system grouped by kind (the kind's own dataset-level numbers),
-the comparison of systems of the same kind (:func:`parsescore.compare.compare_results`: means
+the comparison of systems of the same kind (:func:`parsescore.core.compare.compare_results`: means
 per item with paired-bootstrap intervals, differences, permutation p-values), plots (score
 distributions, and each kind's own figures) and per system a sortable item table, worst first
 and coloured, then a drill-down per item with its drawing, made by each kind's renderers
-(:attr:`parsescore.kinds.Kind.report`) from ``Result.details``. This module holds the page and
+(:attr:`parsescore.core.kinds.Kind.report`) from ``Result.details``. This module holds the page and
 the helpers the kinds' renderers share (escaping, tables, character-level differences, the
 colour scale); it names no kind. Every piece of user text goes through :func:`html.escape`;
 the pages have no date and no random ids, so the same inputs give the same bytes.
@@ -24,16 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from parsescore import __version__
-from parsescore.compare import (
+from parsescore.core.compare import (
     DEFAULT_PERMUTATIONS,
     DEFAULT_RESAMPLES,
     Comparison,
     compare_results,
 )
-from parsescore.errors import InputError
-from parsescore.kinds import Kind, Metric, get_kind, kinds
+from parsescore.core.errors import InputError
+from parsescore.core.kinds import Kind, Metric, get_kind, kinds
+from parsescore.core.results import Result
 from parsescore.report import plots
-from parsescore.results import Result
 
 __all__ = [
     "Cell",
@@ -403,8 +403,8 @@ def _counts(kind: Kind, system: System) -> list[tuple[str, int]]:
 
 def _overview_metrics(kind: Kind, members: Sequence[System]) -> list[Metric]:
     """The overview's columns of a kind: its headline totals, then the share of readable
-    answers (:mod:`parsescore.coverage`), each where some system has it."""
-    from parsescore.coverage import READABLE
+    answers (:mod:`parsescore.shared.coverage`), each where some system has it."""
+    from parsescore.shared.coverage import READABLE
 
     metrics = [*kind.headline_totals(), READABLE]
     unique = list({m.name: m for m in metrics}.values())

@@ -1,8 +1,8 @@
 """The report's input: every system of every result, as its kind prepares it for the page.
 
 A result file may be an envelope (``--result``) or a kind's native ``--out``; both load as a
-:class:`~parsescore.results.Result` whose ``details`` the drill-down draws. Each kind may then
-prepare its results (:attr:`parsescore.kinds.ReportParts.prepare`), e.g. add metrics the report
+:class:`~parsescore.core.results.Result` whose ``details`` the drill-down draws. Each kind may then
+prepare its results (:attr:`parsescore.core.kinds.ReportParts.prepare`), e.g. add metrics the report
 plots or detail kept in a file beside the result.
 """
 
@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from parsescore.errors import InputError
-from parsescore.files import write_text
-from parsescore.kinds import get_kind
+from parsescore.core.errors import InputError
+from parsescore.core.files import write_text
+from parsescore.core.kinds import get_kind
+from parsescore.core.results import Result, load_results, system_names
 from parsescore.report.html import ReportOptions, System, render_pages
-from parsescore.results import Result, load_results, system_names
 
 __all__ = ["load_report_systems", "prepare_system", "write_report"]
 

@@ -14,7 +14,7 @@ substitutions.
 
 from typing import TYPE_CHECKING
 
-from parsescore.lazy import lazy_exports
+from parsescore.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from parsescore.sequence.dataset import (

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from parsescore.cli_common import (
+from parsescore.cli.common import (
     AllowMissingOption,
     CacheOption,
     CsvOption,
@@ -31,14 +31,14 @@ from parsescore.cli_common import (
     wide_console,
     write_outputs,
 )
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.sequence.model import CATEGORIES, DEFAULT_THRESHOLD
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
-    from parsescore.results import Result
+    from parsescore.core.results import Result
     from parsescore.sequence.inputs import ScriptSource
     from parsescore.sequence.metrics import ModelScore
 
@@ -105,15 +105,15 @@ def _syntax_check(
     pred_format: str = "auto",
 ) -> None:
     """Compile every prediction with PlantUML (in parallel) and list the ones that fail: the
-    diagram that is scored (a chat answer's, see :func:`parsescore.answers.unwrap_answer`),
+    diagram that is scored (a chat answer's, see :func:`parsescore.shared.answers.unwrap_answer`),
     its lines counted in the answer. A report only: what does not compile still scores."""
     from rich.markup import escape
 
-    from parsescore.answers import unwrap_answer
     from parsescore.sequence.dataset import answer_formats
     from parsescore.sequence.read import detect_format
     from parsescore.sequence.report import unique_names
     from parsescore.sequence.syntax import check_syntax, find_plantuml
+    from parsescore.shared.answers import unwrap_answer
 
     command = find_plantuml()
     if command is None:
@@ -207,8 +207,8 @@ def run_sequence(
 
     ``result`` / ``csv`` write one file per model (see :func:`per_system_paths`).
     """
-    from parsescore.api import evaluate
-    from parsescore.files import write_json
+    from parsescore.core.api import evaluate
+    from parsescore.core.files import write_json
     from parsescore.sequence.report import results_json, unique_names, write_report
     from parsescore.sequence.result import sources
 

@@ -9,7 +9,7 @@ the run goes on with the others: an unreadable prediction counts as everything d
 unreadable truth is skipped.
 
 Files are read here, in order; each readable pair is then scored by a pure function through
-:mod:`parsescore.runner` (local processes, Dask, content-hash cache), so the result does not
+:mod:`parsescore.core.runner` (local processes, Dask, content-hash cache), so the result does not
 depend on how it was run.
 """
 
@@ -23,10 +23,8 @@ from typing import Any
 
 from rich.console import Console
 
-from parsescore.answers import Answer, unwrap_answer
-from parsescore.coverage import Coverage, check_names
-from parsescore.errors import InputError
-from parsescore.runner import item_bytes, run_items
+from parsescore.core.errors import InputError
+from parsescore.core.runner import item_bytes, run_items
 from parsescore.sequence.inputs import ScriptSource
 from parsescore.sequence.metrics import (
     DEFAULT_THRESHOLD,
@@ -41,6 +39,8 @@ from parsescore.sequence.metrics import (
 from parsescore.sequence.model import ParsedDiagram
 from parsescore.sequence.preprocess import collect_includes
 from parsescore.sequence.read import SUFFIXES, read_diagram
+from parsescore.shared.answers import Answer, unwrap_answer
+from parsescore.shared.coverage import Coverage, check_names
 
 __all__ = ["score_model"]
 
@@ -207,7 +207,7 @@ def _reason(error: InputError) -> str:
 
 
 def answer_formats(pred_format: str) -> tuple[str, ...]:
-    """The formats a chat answer's fenced block may name (:func:`parsescore.answers.
+    """The formats a chat answer's fenced block may name (:func:`parsescore.shared.answers.
     unwrap_answer`): the one given, or both for ``auto``."""
     return ("plantuml", "mermaid") if pred_format == "auto" else (pred_format,)
 
@@ -241,7 +241,7 @@ def score_model(
     ``truth_format`` / ``pred_format``: ``auto`` (by content, then file name), ``plantuml`` or
     ``mermaid``; ``ignore_colours``: colours never count (default: they do, as in the paper).
 
-    Each prediction is a model's answer: :func:`parsescore.answers.unwrap_answer` takes its
+    Each prediction is a model's answer: :func:`parsescore.shared.answers.unwrap_answer` takes its
     diagram out of a chat answer first (a fenced block, ``@startuml`` … ``@enduml`` in prose,
     without ``<think>`` blocks). A prediction is *unreadable* when its file cannot be read
     (binary, not UTF-8), its reader refuses it (a Mermaid file that is not a
@@ -252,7 +252,7 @@ def score_model(
     with ``allow_missing``. The result's ``coverage`` lists all of them.
 
     ``jobs``, ``dask_scheduler`` and ``cache_dir`` choose how the pairs are scored (see
-    :mod:`parsescore.runner`); ``progress`` shows a bar (on ``console``, default stderr) when
+    :mod:`parsescore.core.runner`); ``progress`` shows a bar (on ``console``, default stderr) when
     it is a terminal. ``advance`` is called once per ground-truth file.
     """
     if truth.single_file and pred.single_file:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from parsescore.kinds import DemoOutput
+from parsescore.core.kinds import DemoOutput
 from parsescore.sequence.cli import run_sequence
 from parsescore.sequence.report import table1_markdown, table2_markdown
 

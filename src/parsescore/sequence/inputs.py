@@ -2,7 +2,7 @@
 ``{id: text}`` given in Python.
 
 A :class:`ScriptSource` maps relative paths to a loader; loading a file that is missing,
-binary or not UTF-8 raises :class:`~parsescore.errors.InputError` for that file only, so a
+binary or not UTF-8 raises :class:`~parsescore.core.errors.InputError` for that file only, so a
 dataset run reports it and goes on. Its ``loader`` also reads the other files of the source's
 root (a PlantUML ``!include``), never a file outside it. Git is read with real ``git``
 (``ls-tree`` / ``show`` through ``subprocess``), as the paper's set-up has ground truth on one
@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from parsescore.errors import InputError
-from parsescore.files import decode_text, read_text
+from parsescore.core.errors import InputError
+from parsescore.core.files import decode_text, read_text
 from parsescore.sequence.read import SUFFIXES
 
 __all__ = [

@@ -9,7 +9,7 @@ PlantUML's ``A -> B : hi`` are the same element.
 
 As in Mermaid: ``%%`` and ``#`` start comments, ``;`` separates statements, ``#quot;`` /
 ``#9829;`` are entity codes, keywords are case-insensitive. A file whose first statement is not
-``sequenceDiagram`` is an :class:`~parsescore.errors.InputError` naming the line.
+``sequenceDiagram`` is an :class:`~parsescore.core.errors.InputError` naming the line.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.sequence.model import (
     Arrow,
     Box,
@@ -501,7 +501,7 @@ class _Reader:
 def parse_mermaid(text: str, *, path: str = "") -> ParsedDiagram:
     """Read a Mermaid ``sequenceDiagram`` into PlantUML's elements (same canonical forms).
 
-    Raises :class:`~parsescore.errors.InputError` (file and line) when the text is not a
+    Raises :class:`~parsescore.core.errors.InputError` (file and line) when the text is not a
     sequence diagram; any statement it cannot read is kept as an ``Other`` element with a
     warning naming its line and column.
 

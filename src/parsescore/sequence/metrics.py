@@ -31,9 +31,6 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
-from parsescore.coverage import Coverage
-from parsescore.linediff import DiffOp, myers_diff
-from parsescore.scores import safe_ratio
 from parsescore.sequence.model import (
     CATEGORIES,
     DEFAULT_THRESHOLD,
@@ -49,6 +46,9 @@ from parsescore.sequence.model import (
     without_colours,
 )
 from parsescore.sequence.read import read_diagram
+from parsescore.shared.coverage import Coverage
+from parsescore.shared.linediff import DiffOp, myers_diff
+from parsescore.shared.scores import safe_ratio
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -242,7 +242,7 @@ class ModelScore:
 
     ``formats``: how many truth / prediction files were read as each format
     (``{"truth": {"plantuml": 30}, "pred": {"mermaid": 30}}``). ``coverage``: which answers
-    were missing, unreadable or fenced (None: not recorded; see :mod:`parsescore.coverage`).
+    were missing, unreadable or fenced (None: not recorded; see :mod:`parsescore.shared.coverage`).
     """
 
     name: str

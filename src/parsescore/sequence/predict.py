@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from importlib import resources
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.predict.answers import AnswerError
 from parsescore.sequence.parser import parse_plantuml
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.sequence.model import ParsedDiagram
 
 __all__ = [
@@ -80,7 +80,7 @@ def read_diagram(
     """Read a PlantUML or Mermaid sequence diagram (``format``: ``auto``, ``plantuml``,
     ``mermaid``). ``includes``: files a PlantUML ``!include`` may name, by root-relative path.
 
-    Raises :class:`~parsescore.errors.InputError` for an unknown format or a Mermaid file that
+    Raises :class:`~parsescore.core.errors.InputError` for an unknown format or a Mermaid file that
     is not a sequence diagram; anything else it cannot read is a warning in ``diagnostics``.
     """
     if format not in FORMATS:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from parsescore.files import write_bytes, write_text
+from parsescore.core.files import write_bytes, write_text
 from parsescore.sequence.metrics import (
     LINE_BINS,
     CategoryCounts,

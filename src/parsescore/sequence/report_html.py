@@ -16,8 +16,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from parsescore.errors import InputError
-from parsescore.files import read_text
+from parsescore.core.errors import InputError
+from parsescore.core.files import read_text
+from parsescore.core.results import Result
 from parsescore.report import plots
 from parsescore.report.html import (
     Salt,
@@ -32,8 +33,6 @@ from parsescore.report.html import (
     num,
     text_pair,
 )
-from parsescore.results import Result
-from parsescore.scores import safe_ratio
 from parsescore.sequence.metrics import LINE_BINS, CategoryCounts
 from parsescore.sequence.model import CATEGORIES
 from parsescore.sequence.report import (
@@ -42,6 +41,7 @@ from parsescore.sequence.report import (
     TABLE2_HEADERS,
     binned_error_rates,
 )
+from parsescore.shared.scores import safe_ratio
 
 __all__ = [
     "category_error_rate",

@@ -1,5 +1,5 @@
 """Sequence-diagram results: scoring one model's scripts (:func:`evaluate`), its ``--out`` block
-and its :class:`~parsescore.results.Result`, and reading ``--out`` back (:func:`read`).
+and its :class:`~parsescore.core.results.Result`, and reading ``--out`` back (:func:`read`).
 
 Per file the metrics are the insertion, deletion and substitution rates of each of the paper's
 categories (``<category>_insertion_rate``, ...) and ``error_rate`` (all errors over all
@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from parsescore import __version__
-from parsescore.errors import InputError
-from parsescore.results import Reader, Result
+from parsescore.core.errors import InputError
+from parsescore.core.results import Reader, Result
 from parsescore.sequence.kind import is_block
 from parsescore.sequence.metrics import DEFAULT_THRESHOLD, CategoryCounts, ModelScore
 from parsescore.sequence.model import CATEGORIES
@@ -165,7 +165,7 @@ def to_result(
     """The model's :class:`Result`, its ``--out`` block (``{"totals", "files"}``) as ``native``.
 
     ``inputs`` also records which format each side's files were read as (``formats``)."""
-    from parsescore.coverage import READABLE, Coverage
+    from parsescore.shared.coverage import READABLE, Coverage
 
     coverage = model.coverage or Coverage(
         len(model.files), missing=[f.path for f in model.files if f.prediction_missing]

@@ -1,11 +1,11 @@
 """The JSON Schema parts of sequence results (``parsescore schema sequence``), built from the
-shared blocks of :mod:`parsescore.schema`."""
+shared blocks of :mod:`parsescore.core.schema`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from parsescore.schema import (
+from parsescore.core.schema import (
     COUNT,
     STRING,
     STRINGS,

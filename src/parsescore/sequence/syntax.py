@@ -29,7 +29,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from parsescore.files import env_limit
+from parsescore.core.files import env_limit
 
 __all__ = ["SyntaxResult", "check_syntax", "find_plantuml", "refused_directive"]
 

@@ -3,7 +3,7 @@ batch evaluation of collections, and GriTS (Top, Con, Loc)."""
 
 from typing import TYPE_CHECKING
 
-from parsescore.lazy import lazy_exports
+from parsescore.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from parsescore.table.batch import (

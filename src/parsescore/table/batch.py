@@ -15,8 +15,8 @@ from typing import Any
 
 from lxml import etree
 
-from parsescore.errors import InputError
-from parsescore.runner import item_bytes, run_items
+from parsescore.core.errors import InputError
+from parsescore.core.runner import item_bytes, run_items
 from parsescore.table.grits_metric import (
     GridCell,
     GritsResult,
@@ -267,7 +267,7 @@ def evaluate_tables(
     ``teds`` (a :class:`~parsescore.table.TEDS`) supplies ``ignore_nodes``, ``denominator``
     and ``normalise`` when given. ``jobs`` > 1 runs over processes; ``jobs`` = 0 uses every
     core; ``dask_scheduler`` runs on a Dask cluster; ``cache_dir`` reuses the scores of tables
-    scored before with the same options (see :mod:`parsescore.runner`). The result does not
+    scored before with the same options (see :mod:`parsescore.core.runner`). The result does not
     depend on ``jobs``, the scheduler or the cache. ``with_teds=False`` computes GriTS only
     (TEDS and TEDS-S are then 0).
 

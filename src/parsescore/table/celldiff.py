@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from lxml import etree, html
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.table.grits_metric import (
     GridCell,
     _Grid,
@@ -149,7 +149,7 @@ def differing_cells(
     The table is TEDS's first ``body/table``, or else a bare or nested ``<table>``;
     ``normalise`` applies TEDS's optional OmniDocBench normalisation to both sides first.
     Empty or unparsable HTML, HTML without a table, or a non-integer span raise
-    :class:`~parsescore.errors.InputError` (``where`` is ``"truth"`` or ``"prediction"``).
+    :class:`~parsescore.core.errors.InputError` (``where`` is ``"truth"`` or ``"prediction"``).
 
     >>> row = "<html><body><table><tr><td>a</td><td>{}</td></tr></table></body></html>"
     >>> [r["change"] for r in differing_cells(row.format("b"), row.format("c"))]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from parsescore.cli_common import (
+from parsescore.cli.common import (
     AllowMissingOption,
     CacheOption,
     CsvOption,
@@ -23,12 +23,12 @@ from parsescore.cli_common import (
     console,
     write_outputs,
 )
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from parsescore.results import Result
+    from parsescore.core.results import Result
 
 #: The formats ``--truth-format`` / ``--pred-format`` take (parsescore.table.formats.FORMATS,
 #: written out so that --help does not import the readers).
@@ -58,12 +58,12 @@ __all__ = ["register", "summarise"]
 def summarise(result: Result, console: Console) -> None:
     """The command's summary: the mean of every metric, the lowest-scoring tables, the tables
     with no answer and the answers with no truth, then the answers' line and the warnings
-    (:func:`~parsescore.cli_common.print_answers`)."""
+    (:func:`~parsescore.cli.common.print_answers`)."""
     from rich.markup import escape
     from rich.table import Table
 
-    from parsescore.cli_common import print_answers
-    from parsescore.coverage import READABLE
+    from parsescore.cli.common import print_answers
+    from parsescore.shared.coverage import READABLE
 
     doc = result.native
     if "GriTS-Loc" in doc["metrics"]:  # a GriTS run on cell lists
@@ -158,7 +158,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Score a collection of predicted tables (HTML, or --pred-format): TEDS, TEDS-S and
         GriTS per table."""
-        from parsescore.api import evaluate
+        from parsescore.core.api import evaluate
 
         scored = evaluate(
             "table",
@@ -226,7 +226,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """GriTS-Top, -Con and -Loc of table-transformer cell lists (JSON per side), or GriTS-Top
         and -Con of tables in any format (--truth-format/--pred-format; no boxes, no -Loc)."""
-        from parsescore.api import evaluate
+        from parsescore.core.api import evaluate
 
         if iou not in ("enclosing", "union"):
             raise InputError(f"--iou must be enclosing or union, got {iou!r}")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from parsescore.api import evaluate
-from parsescore.files import write_json, write_text
-from parsescore.kinds import DemoOutput
+from parsescore.core.api import evaluate
+from parsescore.core.files import write_json, write_text
+from parsescore.core.kinds import DemoOutput
 
 __all__ = ["SAMPLES_DIR", "run_demo"]
 

@@ -10,7 +10,7 @@ A full HTML document is returned unchanged (the reference's own input); a fragme
 Parsing is done by the formats' own libraries: markdown-it-py (Markdown), pylatexenc's node
 walker (LaTeX; the tabular structure — ``&``, ``\\\\``, ``\\multicolumn``, ``\\multirow``, rules —
 is read from its nodes here), the ``csv`` module, and docling-core for OTSL/DocTags (the
-``docling`` extra). Bad input is an :class:`~parsescore.errors.InputError` naming the line and
+``docling`` extra). Bad input is an :class:`~parsescore.core.errors.InputError` naming the line and
 column; spans are capped at :data:`MAX_SPAN` and tables at :data:`MAX_CELLS` cells.
 """
 
@@ -24,8 +24,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from parsescore.answers import Answer, unwrap_answer
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
+from parsescore.shared.answers import Answer, unwrap_answer
 from parsescore.table import limits
 from parsescore.table.limits import MAX_CELLS, MAX_SPAN
 
@@ -241,7 +241,7 @@ def read_answer(
     text: str, format: str = "auto", *, header: bool = True, latex_math: str = "source"
 ) -> tuple[TableText, Answer]:
     """A model's answer read as a table: its content by the chat-answer rule
-    (:func:`parsescore.answers.unwrap_answer`: ``<think>`` blocks dropped, the fenced block
+    (:func:`parsescore.shared.answers.unwrap_answer`: ``<think>`` blocks dropped, the fenced block
     naming ``format`` — any table format for ``auto`` — else the first), then
     :func:`read_table`. A reader's error names the answer's own line. A plain answer is read
     exactly as :func:`read_table` reads it.
@@ -316,8 +316,7 @@ def _tables_in_markdown(text: str, tokens: Sequence[Any]) -> list[tuple[int, int
         if token.type == "table_open":
             found.append((start, index))
         elif token.type == "html_block" or (
-            token.type == "inline"
-            and any(c.type == "html_inline" for c in token.children or [])
+            token.type == "inline" and any(c.type == "html_inline" for c in token.children or [])
         ):
             found += [
                 (m.start(), None)

@@ -29,7 +29,7 @@ from numba import njit
 from rapidfuzz import process
 from rapidfuzz.distance import LCSseq
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 from parsescore.table.limits import check_cells, check_grits_pairs, span
 
 __all__ = [
@@ -533,7 +533,7 @@ def _int_attr(element: Any, name: str) -> int:
 def load_cell_tables(path: Any) -> dict[str, list[GridCell]]:
     """Cell tables from JSON: ``{name: [cell, ...]}`` or a list of ``{"id"|"name": ...,
     "cells": [...]}`` (cells as table-transformer's dicts)."""
-    from parsescore.files import load_json
+    from parsescore.core.files import load_json
 
     path = Path(path)
     data = load_json(path)
@@ -589,9 +589,9 @@ def evaluate_cell_tables(
     """GriTS of every truth table (missing predictions score 0) as a JSON-ready document.
 
     ``jobs``, ``dask_scheduler``, ``cache_dir`` and ``quiet`` are the runner's (same result
-    whatever they are; see :func:`parsescore.runner.run_items`).
+    whatever they are; see :func:`parsescore.core.runner.run_items`).
     """
-    from parsescore.runner import run_items
+    from parsescore.core.runner import run_items
 
     names = list(truth)
     missing = [n for n in names if n not in pred]

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parsescore.answers import Answer, unwrap_answer
-from parsescore.errors import InputError
-from parsescore.files import iter_jsonl, load_json, read_text
+from parsescore.core.errors import InputError
+from parsescore.core.files import iter_jsonl, load_json, read_text
+from parsescore.shared.answers import Answer, unwrap_answer
 from parsescore.table.formats import (
     EXTENSIONS,
     FORMATS,
@@ -46,9 +46,7 @@ __all__ = [
 _NAME_KEYS = ("name", "filename", "id", "imgid")
 
 
-def pubtabnet_annotation_html(
-    annotation: dict[str, Any], *, path: Path | None, where: str
-) -> str:
+def pubtabnet_annotation_html(annotation: dict[str, Any], *, path: Path | None, where: str) -> str:
     """HTML of a PubTabNet annotation: cell tokens inserted after each ``<td>`` / ``>``."""
     try:
         structure = list(annotation["structure"]["tokens"])
@@ -274,9 +272,7 @@ def read_collection(
             contents[name] = unwrap_answer(text, ("html",)).text
         try:
             if answers:
-                table, answer = _answer_table(
-                    text, chosen, header=header, latex_math=latex_math
-                )
+                table, answer = _answer_table(text, chosen, header=header, latex_math=latex_math)
                 if answer.fence is not None:
                     fenced[name] = answer.fence
             else:

@@ -11,8 +11,8 @@ memory. Each limit can be changed with an environment variable:
 
 from __future__ import annotations
 
-from parsescore.errors import InputError
-from parsescore.files import env_limit
+from parsescore.core.errors import InputError
+from parsescore.core.files import env_limit
 
 __all__ = ["MAX_CELLS", "MAX_GRITS_PAIRS", "MAX_SPAN", "check_cells", "check_grits_pairs", "span"]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from parsescore.errors import InputError
-from parsescore.files import read_text, write_json
+from parsescore.core.errors import InputError
+from parsescore.core.files import read_text, write_json
 from parsescore.predict.answers import AnswerError
 from parsescore.table.tree import find_table
 

@@ -1,6 +1,6 @@
 """Table results: scoring a collection (:func:`evaluate`: TEDS, TEDS-S and GriTS of HTML tables,
 or GriTS of table-transformer cell lists), its ``--out`` document and its
-:class:`~parsescore.results.Result`, and reading that document back (:func:`read`).
+:class:`~parsescore.core.results.Result`, and reading that document back (:func:`read`).
 
 Per table, every metric of the run is a metric of its item (``TEDS``, ``TEDS-S``,
 ``GriTS-Top``, ...); the dataset's totals are the metrics' means and ``n_tables``; missing and
@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any, Literal, TypeGuard
 
 from parsescore import __version__
-from parsescore.coverage import READABLE, Coverage
-from parsescore.errors import InputError
-from parsescore.results import Reader, Result
+from parsescore.core.errors import InputError
+from parsescore.core.results import Reader, Result
+from parsescore.shared.coverage import READABLE, Coverage
 
 __all__ = ["evaluate", "read"]
 
@@ -69,14 +69,14 @@ def evaluate(
     default ``html``, predictions the reference's rule scores 0 because they are in another
     format are counted in a warning.
 
-    Predictions are a model's answers (:mod:`parsescore.coverage` has the rules): each is read
-    by the chat-answer rule (prose, ``<think>`` and fences around the table dropped; fenced ones
-    listed in ``dataset["fenced"]``). An answer that cannot be read (or holds no table) scores
-    0, as a missing one does, and is listed in ``dataset["unreadable"]`` (``strict=True``: an
-    error instead). A truth table without an answer scores 0 and is listed in
-    ``dataset["missing"]`` (``allow_missing=True``: left out); no answer matching any truth
-    table is an error. ``readable`` (per table and in the totals) is the share of truth tables
-    whose answer was present and readable.
+    Predictions are a model's answers (:mod:`parsescore.shared.coverage` has the rules): each is
+    read by the chat-answer rule (prose, ``<think>`` and fences around the table dropped; fenced
+    ones listed in ``dataset["fenced"]``). An answer that cannot be read (or holds no table) scores
+    0, as a missing one does, and is listed in ``dataset["unreadable"]`` (``strict=True``: an error
+    instead). A truth table without an answer scores 0 and is listed in ``dataset["missing"]``
+    (``allow_missing=True``: left out); no answer matching any truth table is an error. ``readable``
+    (per table and in the totals) is the share of truth tables whose answer was present and
+    readable.
 
     With ``cells=True`` both sides are table-transformer cell lists (``{name: [cell]}`` JSON)
     and only GriTS-Top, -Con and -Loc are computed (``grits_iou`` / ``grits_lcs`` apply).
@@ -113,7 +113,7 @@ def evaluate(
         )
     if not teds and not grits:
         raise InputError("teds=False scores GriTS only; grits=False leaves nothing to score")
-    from parsescore.coverage import check_names
+    from parsescore.shared.coverage import check_names
     from parsescore.table.batch import evaluate_tables
     from parsescore.table.celldiff import table_details
     from parsescore.table.inputs import read_collection
@@ -239,9 +239,7 @@ def _answers_into(doc: dict[str, Any], coverage: Coverage, extra: list[str]) -> 
         doc["fenced"] = dict(coverage.fenced)
 
 
-def _swapped(
-    truth: Any, pred: Any, formats: tuple[str, str], reading: dict[str, Any]
-) -> bool:
+def _swapped(truth: Any, pred: Any, formats: tuple[str, str], reading: dict[str, Any]) -> bool:
     """Whether the inputs match the other way round: the ``--pred`` collection read as truth
     and the ``--truth`` one read as answers share a table name. Truth and answers are both
     tables, so the names alone cannot tell; how each side is read can (e.g. a folder of
@@ -317,7 +315,7 @@ def _cells(
     name: str,
     allow_missing: bool,
 ) -> Result:
-    from parsescore.coverage import check_names
+    from parsescore.shared.coverage import check_names
     from parsescore.table.grits_metric import evaluate_cell_tables, load_cell_tables
 
     def cells_of(value: Any) -> Any:

@@ -1,11 +1,11 @@
 """The JSON Schema parts of table and GriTS results (``parsescore schema table|grits``), built
-from the shared blocks of :mod:`parsescore.schema`."""
+from the shared blocks of :mod:`parsescore.core.schema`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from parsescore.schema import (
+from parsescore.core.schema import (
     COUNT,
     NUMBER,
     STRING,

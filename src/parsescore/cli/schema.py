@@ -11,7 +11,7 @@ import typer
 
 def register(app: typer.Typer) -> None:
     """Add the ``schema`` subcommand to a typer app."""
-    from parsescore.schema import schema_names
+    from parsescore.core.schema import schema_names
 
     @app.command("schema")
     def schema_command(
@@ -29,9 +29,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print the JSON Schema (draft 2020-12) of a document: a command's --out (KIND), the
         --result envelope (result) or anything load_result reads (any)."""
-        from parsescore.cli_common import announce, console
-        from parsescore.files import write_text
-        from parsescore.schema import schema_json
+        from parsescore.cli.common import announce, console
+        from parsescore.core.files import write_text
+        from parsescore.core.schema import schema_json
 
         text = schema_json(kind)  # an unknown KIND is an InputError naming the known ones
         if out is None:

@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from parsescore.cli_common import PermutationsOption, ResamplesOption, SeedOption
-from parsescore.compare import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
-from parsescore.errors import InputError
+from parsescore.cli.common import PermutationsOption, ResamplesOption, SeedOption
+from parsescore.core.compare import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
+from parsescore.core.errors import InputError
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from parsescore.compare import Comparison
+    from parsescore.core.compare import Comparison
 
 __all__ = ["print_comparison", "register"]
 
@@ -137,10 +137,10 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Compare systems: means with 95% paired-bootstrap intervals, differences, p-values."""
-        from parsescore.cli_common import announce, console
-        from parsescore.compare import compare_results
-        from parsescore.files import write_json
-        from parsescore.results import load_systems
+        from parsescore.cli.common import announce, console
+        from parsescore.core.compare import compare_results
+        from parsescore.core.files import write_json
+        from parsescore.core.results import load_systems
 
         if seed < 0:
             raise InputError(f"--seed must be a non-negative integer, got {seed}")

@@ -1,6 +1,6 @@
 """``parsescore demo``: evaluate the bundled example data of every kind, write a report folder.
 
-Each kind with a demo (:attr:`parsescore.kinds.Kind.demo`) writes its files under
+Each kind with a demo (:attr:`parsescore.core.kinds.Kind.demo`) writes its files under
 ``out_dir/<kind>/`` and returns a Markdown section for the index and the results the HTML
 report shows.
 """
@@ -11,10 +11,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from parsescore.cli_common import announce
-from parsescore.files import write_text
-from parsescore.kinds import kinds
-from parsescore.results import Result
+from parsescore.cli.common import announce
+from parsescore.core.files import write_text
+from parsescore.core.kinds import kinds
+from parsescore.core.results import Result
 
 __all__ = ["run_demo"]
 

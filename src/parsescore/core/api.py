@@ -9,9 +9,10 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from parsescore.errors import InputError
-from parsescore.kinds import get_kind, resolved
-from parsescore.results import Result
+from parsescore.core.errors import InputError
+from parsescore.core.kinds import get_kind, resolved
+from parsescore.core.options import declared, options_model
+from parsescore.core.results import Result
 
 __all__ = ["PAIR_ID", "evaluate", "score_pair"]
 
@@ -25,26 +26,32 @@ def evaluate(kind: str, truth: Any, pred: Any, **options: Any) -> Result:
     ``truth`` and ``pred`` are what the kind's command takes as ``--truth`` / ``--pred``
     (files or folders; a kind may take a list of prediction folders), or, for every kind,
     ``{item id: text}`` mappings (the texts of the truth files and of the answers).
-    ``options`` are the kind's own keyword options (``parsescore <kind> --help`` lists them
-    as flags; e.g. ``threshold=0.3``); ``name`` names the system.
-    An option the kind does not have is an error naming the ones it has.
+    ``options`` are the kind's declared options (``Kind.options``; ``parsescore <kind> --help``
+    lists them as flags, docs/kinds.md as keywords; e.g. ``threshold=0.3``); ``name`` names the
+    system. An option the kind does not have, or a value it does not take, is an InputError
+    naming what it takes.
 
     ::
 
         result = evaluate(kind, "truth.json", "pred.json")
         result.totals, result.to_dataframe(), result.to_csv()
     """
-    scorer = resolved(get_kind(kind).evaluate)
-    signature = inspect.signature(scorer)
-    try:
-        signature.bind(truth, pred, **options)
-    except TypeError as exc:
-        known = [
-            p.name for p in list(signature.parameters.values())[2:] if p.kind is p.KEYWORD_ONLY
-        ]
-        raise InputError(f"{kind}: {exc}; its options: {', '.join(known)}") from None
-    result: Result = scorer(truth, pred, **options)
-    return result
+    described = get_kind(kind)
+    scorer = resolved(described.evaluate)
+    if described.options is None:  # a kind that declares no options model takes keywords
+        signature = inspect.signature(scorer)
+        try:
+            signature.bind(truth, pred, **options)
+        except TypeError as exc:
+            known = [
+                p.name for p in list(signature.parameters.values())[2:] if p.kind is p.KEYWORD_ONLY
+            ]
+            raise InputError(f"{kind}: {exc}; its options: {', '.join(known)}") from None
+        result: Result = scorer(truth, pred, **options)
+        return result
+    model: Any = options_model(described.options, kind, options)
+    scored: Result = scorer(truth, pred, model)
+    return scored
 
 
 def score_pair(kind: str, truth: str, answer: str, **options: Any) -> dict[str, float]:
@@ -59,8 +66,11 @@ def score_pair(kind: str, truth: str, answer: str, **options: Any) -> dict[str, 
 
         score_pair("sequence", "@startuml\\nA -> B : hi\\n@enduml", answer_text)
     """
-    scorer = resolved(get_kind(kind).evaluate)
-    if "quiet" in inspect.signature(scorer).parameters:
+    described = get_kind(kind)
+    if described.options is None:
+        if "quiet" in inspect.signature(resolved(described.evaluate)).parameters:
+            options.setdefault("quiet", True)
+    elif any(option.name == "quiet" for option in declared(described.options)):
         options.setdefault("quiet", True)
     result = evaluate(kind, {PAIR_ID: truth}, {PAIR_ID: answer}, **options)
     return dict(result.items[PAIR_ID])

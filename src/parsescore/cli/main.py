@@ -1,32 +1,34 @@
 """One CLI: a command (or a few) per registered kind, plus the core commands.
 
-The app is built from the kind registry (:mod:`parsescore.kinds`) each time :func:`main` runs, so
-a kind registered in-process gets its commands. Building it imports no kind's scoring code, so
-``parsescore --help`` is instant; a command imports what it needs when it runs. Bad input ends
-with one ``error: …`` line on stderr and exit status 2, never a traceback.
-"""
+The app is built from the kind registry (:mod:`parsescore.core.kinds`) each time :func:`main` runs,
+so a kind registered in-process gets its commands. Building it imports no kind's scoring code, so
+``parsescore --help`` is instant; a command imports what it needs when it runs. Bad input ends with
+one ``error: …`` line on stderr and exit status 2, never a traceback."""
 
 from __future__ import annotations
 
 import functools
+import inspect
 import sys
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 
 from parsescore import __version__
-from parsescore.cli_common import ForceOption
-from parsescore.kinds import kinds
+from parsescore.cli.common import ForceOption
+from parsescore.core.errors import InputError
+from parsescore.core.kinds import Kind, kinds, resolved
 
 __all__ = ["App", "build_app", "guard_outputs", "main", "one_line", "path_parameters"]
 
 CommandFunction = TypeVar("CommandFunction", bound=Callable[..., Any])
 
-#: Exceptions that mean bad input (files, values, options) rather than a bug.
-INPUT_ERRORS = (ValueError, TypeError, OSError, RuntimeError, KeyError)
+#: The one exception that means bad input (files, values, options); any other is a bug and shows
+#: its traceback (exit status 1).
+INPUT_ERRORS = (InputError,)
 
 
 def _version(value: bool) -> None:
@@ -59,10 +61,14 @@ def build_app() -> App:
         """parsescore: exact, fast evaluation of document and diagram parsers."""
 
     for kind in kinds():
-        kind.cli(app)
-    from parsescore import compare_cli, schema_cli
-    from parsescore.predict import cli as predict_cli
-    from parsescore.report import cli as report_cli
+        if kind.command is not None:
+            app.command(kind.name, help=kind.command.help)(kind_command(kind))
+        if kind.cli is not None:
+            kind.cli(app)
+    from parsescore.cli import compare as compare_cli
+    from parsescore.cli import predict as predict_cli
+    from parsescore.cli import report as report_cli
+    from parsescore.cli import schema as schema_cli
 
     compare_cli.register(app)
     schema_cli.register(app)
@@ -76,8 +82,8 @@ def build_app() -> App:
         force: ForceOption = False,
     ) -> None:
         """Evaluate the bundled example data of every kind and write a report folder."""
-        from parsescore.cli_common import output_folder
-        from parsescore.demo import run_demo
+        from parsescore.cli.common import output_folder
+        from parsescore.core.demo import run_demo
 
         run_demo(output_folder(out, force=force))
 
@@ -137,10 +143,10 @@ def path_parameters(function: Callable[..., Any]) -> frozenset[str]:
 
 def guard_outputs(function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` refusing, before it runs, to write over one of its inputs
-    (:func:`parsescore.cli_common.check_not_inputs`): path parameters named in
+    (:func:`parsescore.cli.common.check_not_inputs`): path parameters named in
     ``OUTPUT_OPTIONS`` are outputs; other path parameters, and text parameters naming an
     existing file, are inputs. The wrapper keeps the signature (typer reads it)."""
-    from parsescore.cli_common import OUTPUT_OPTIONS, check_not_inputs
+    from parsescore.cli.common import OUTPUT_OPTIONS, check_not_inputs
 
     path_options = path_parameters(function)
 
@@ -183,6 +189,77 @@ class App(typer.Typer):
         return decorator
 
 
+def kind_command(kind: Kind) -> Callable[..., None]:
+    """The command of ``kind``, built from its declared options (``Kind.options``): ``--truth``,
+    ``--pred``, one flag per option, then ``--out``, ``--result`` and ``--csv``. It checks the
+    flags into the kind's options model and runs ``CommandParts.run`` (default: evaluate, the
+    kind's summary, the files)."""
+    from parsescore.cli.common import CsvOption, OutOption, ResultOption
+    from parsescore.core.options import declared, options_model
+
+    parts = kind.command
+    assert parts is not None and kind.options is not None
+    model = kind.options
+    options = [o for o in declared(model) if o.where != "api"]
+    pred_type: Any = list[Path] if parts.pred_many else Path
+    truth_type: Any = Path
+    if not parts.required:
+        pred_type, truth_type = pred_type | None, truth_type | None
+    common = {
+        "truth": Annotated[truth_type, typer.Option("--truth", help=parts.truth)],
+        "pred": Annotated[pred_type, typer.Option("--pred", *parts.pred_flags, help=parts.pred)],
+    }
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [
+        inspect.Parameter(
+            name,
+            keyword,
+            annotation=hint,
+            **({} if parts.required else {"default": None}),
+        )
+        for name, hint in common.items()
+    ]
+    parameters += [option.cli_parameter() for option in options]
+    outputs = {"out": OutOption, "result": ResultOption, "csv": CsvOption}
+    parameters += [
+        inspect.Parameter(name, keyword, default=None, annotation=hint)
+        for name, hint in outputs.items()
+    ]
+
+    def command(**values: Any) -> None:
+        given = {o.name: values[o.name] for o in options}
+        checked: Any = options_model(model, kind.name, given, where="cli")
+        run = parts.run or _default_run(kind)
+        run({**{k: values[k] for k in (*common, *outputs)}, "options": checked})
+
+    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": None}
+    command.__name__ = kind.name
+    command.__doc__ = parts.help
+    return command
+
+
+def _default_run(kind: Kind) -> Callable[[Mapping[str, Any]], None]:
+    """Evaluate, print the kind's summary, write ``--out``/``--result``/``--csv``."""
+
+    def run(values: Mapping[str, Any]) -> None:
+        from parsescore.cli.common import console, write_outputs
+
+        scored = resolved(kind.evaluate)(values["truth"], values["pred"], values["options"])
+        out_console = console()
+        kind.summarise(scored, out_console)
+        write_outputs(
+            [scored],
+            out_console,
+            out=values["out"],
+            result=values["result"],
+            csv=values["csv"],
+            named=getattr(values["options"], "name", None) is not None,
+        )
+
+    return run
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app; bad input is one ``error:`` line and exit status 2."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -214,7 +291,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def __getattr__(name: str) -> Any:
-    # ``parsescore.cli.app``: a freshly built app (the registry may have changed since import).
+    # ``parsescore.cli.main.app``: a freshly built app (the registry may have changed since import).
     if name == "app":
         return build_app()
-    raise AttributeError(f"module 'parsescore.cli' has no attribute {name!r}")
+    raise AttributeError(f"module 'parsescore.cli.main' has no attribute {name!r}")

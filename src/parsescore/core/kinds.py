@@ -5,8 +5,9 @@ name and nouns, its metrics with their direction and display format, how to scor
 (:attr:`Kind.evaluate`), how to read its native ``--out`` document back, its JSON Schema parts,
 its report renderers, its predict prompt and answer check, its demo and its CLI commands. The
 core (results, schema, compare, report, predict, demo, cli) only iterates :func:`kinds`; it never
-names a kind. Adding a kind is its package plus one line in :data:`BUILTIN_KINDS` (or a call to
-:func:`register_kind`, e.g. from a test or another package).
+names a kind. Adding a kind is its package plus one line in :data:`BUILTIN_KINDS`, or, from
+another package, an entry point in the group ``parsescore.kinds`` (:data:`ENTRY_POINT_GROUP`), or
+a call to :func:`register_kind` (a test, a notebook).
 
 A description is cheap to import: its heavy parts are given as :func:`lazy` references
 (``"module:attribute"``) that import their module on first call, so that ``parsescore --help``
@@ -16,28 +17,40 @@ never loads numpy, scipy, numba or lxml.
 from __future__ import annotations
 
 import importlib
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 
 if TYPE_CHECKING:
     import typer
     from rich.console import Console
 
-    from parsescore.results import Reader, Result
+    from parsescore.core.results import Reader, Result
 
 __all__ = [
     "BUILTIN_KINDS",
+    "ENTRY_POINT_GROUP",
+    "Aggregate",
+    "CommandParts",
+    "Dataset",
     "DemoOutput",
+    "Format",
+    "FromCounts",
+    "Items",
     "Kind",
+    "Mean",
     "Metric",
     "MetricFormat",
     "PredictParts",
+    "Ratio",
     "ReportParts",
+    "Sum",
     "get_kind",
     "kind_names",
     "kinds",
@@ -63,6 +76,107 @@ MetricFormat = Literal["score", "percent", "cost", "count"]
 
 
 @dataclass(frozen=True)
+class Mean:
+    """The mean of the items' values of a metric (``of``: another metric's name), summed in item
+    order and divided by their number, as the references do; items without a value (``None``)
+    are left out; ``empty`` when no item has one (None: no total)."""
+
+    of: str | None = None
+    empty: float | None = None
+
+
+@dataclass(frozen=True)
+class Sum:
+    """The sum of the items' values of a metric, or of one of their counts (``count``)."""
+
+    of: str | None = None
+    count: str | None = None
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """``scale * (Σ numerator / Σ denominator)``: counts summed over items, then divided
+    (micro, or pooled); ``empty`` when the summed denominator is 0."""
+
+    numerator: str
+    denominator: str
+    scale: float = 1.0
+    empty: float = 0.0
+
+
+@dataclass(frozen=True)
+class FromCounts:
+    """A set-comparison score of the items' summed ``tp``/``fp``/``fn`` counts
+    (:class:`parsescore.shared.scores.Counts`: precision, recall, F1 as 2PR/(P+R), Jaccard)."""
+
+    score: Literal["precision", "recall", "f1", "jaccard"]
+    tp: str = "tp"
+    fp: str = "fp"
+    fn: str = "fn"
+
+
+@dataclass(frozen=True)
+class Items:
+    """The number of scored items."""
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A dataset-level number not built from items (the kind gives it, with ``why``)."""
+
+    why: str = ""
+
+
+#: How a metric's dataset total is built from its items (:func:`parsescore.core.aggregate.totals`).
+Aggregate = Mean | Sum | Ratio | FromCounts | Items | Dataset
+
+
+@dataclass(frozen=True)
+class Format:
+    """One format a kind reads (its reader registry): name, file extensions, a content
+    detector for ``auto`` and the reader into the kind's own model.
+
+    Attributes:
+        name: what ``--truth-format`` / ``--pred-format`` take.
+        description: a few words for ``--help`` and the docs.
+        extensions: file suffixes read as this format in ``auto`` mode (``.mmd``).
+        read: ``(text) -> model``: the kind's reader (raises InputError naming the place).
+        detect: ``(text) -> bool``: whether a text is in this format (``auto`` without a
+            telling extension); None: never chosen by content.
+    """
+
+    name: str
+    description: str
+    extensions: tuple[str, ...]
+    read: Callable[[str], Any]
+    detect: Callable[[str], bool] | None = None
+
+
+@dataclass(frozen=True)
+class CommandParts:
+    """A kind's own command, built by the core from its declared options (``Kind.options``).
+
+    Attributes:
+        help: the command's help text.
+        truth, pred: the help of ``--truth`` and ``--pred``.
+        pred_many: ``--pred`` may be repeated (prediction folders of separate parts, models).
+        required: whether ``--truth`` and ``--pred`` must be given.
+        pred_flags: other spellings of ``--pred``.
+        run: ``(values) -> None``: what the command does with its checked flags (``truth``,
+            ``pred``, ``out``, ``result``, ``csv`` and the options model as ``options``);
+            default: :func:`parsescore.evaluate`, the kind's summary, then the files.
+    """
+
+    help: str
+    truth: str
+    pred: str
+    pred_many: bool = False
+    required: bool = True
+    pred_flags: tuple[str, ...] = ()
+    run: Callable[[Mapping[str, Any]], None] | None = None
+
+
+@dataclass(frozen=True)
 class Metric:
     """One number a kind reports, per item or for the dataset.
 
@@ -73,6 +187,8 @@ class Metric:
             rates); None for a number that is not ranked (a count of items).
         format: how to show a value (:data:`MetricFormat`).
         headline: shown first: in the overview (totals), comparisons, plots and item summaries.
+        aggregate: how its dataset total is built from the items (:data:`Aggregate`; a
+            metric of ``Kind.totals``).
     """
 
     name: str
@@ -80,6 +196,7 @@ class Metric:
     higher_is_better: bool | None
     format: MetricFormat = "score"
     headline: bool = False
+    aggregate: Aggregate = Mean()
 
     def show(self, value: float | None) -> str:
         """``value`` as text in this metric's format (``–`` when missing or NaN)."""
@@ -170,8 +287,8 @@ class Kind:
         totals: the dataset-level numbers (``Result.totals``), in display order.
         totals_note: how the dataset-level numbers are computed, for the report's overview
             (``table scores are means over tables``).
-        evaluate: ``(truth, pred, **options) -> Result``: score a dataset (keyword options
-            are the kind's own; see its documentation).
+        evaluate: ``(truth, pred, options) -> Result``: score a dataset (``options`` an
+            instance of ``options``, checked by :func:`parsescore.evaluate`).
         read: ``(doc, reader, name) -> [Result]``: the results of a native ``--out``
             document (one per system; ``reader`` checks values and names key paths).
         detect: whether a parsed JSON document is this kind's native ``--out``.
@@ -181,7 +298,13 @@ class Kind:
         schema: ``() -> {definition name: JSON Schema}``: the kind's ``$defs``; they include
             each document's name and ``<name>_detail`` / ``<name>_dataset`` (the envelope's
             per-item detail and dataset facts).
-        cli: ``(app) -> None``: add the kind's commands to a typer app.
+        options: the kind's options model: a frozen dataclass whose fields are declared with
+            :func:`parsescore.core.options.option` (``evaluate``'s keywords, the command's
+            flags, ``Result.options``, the cache key, ``--help`` and the docs come from it);
+            ``evaluate`` receives an instance.
+        command: the kind's own command, built by the core from ``options``.
+        formats: the kind's reader registry (:class:`Format`), in ``auto``'s order.
+        cli: ``(app) -> None``: add the kind's other commands to a typer app.
         report: the kind's report renderers.
         predict: the kind's predict parts (None: the kind is not predicted from images).
         demo: ``(out_dir) -> DemoOutput``: score the bundled example data into ``out_dir``.
@@ -202,9 +325,12 @@ class Kind:
     documents: Mapping[str, str]
     recognised: str
     schema: Callable[[], dict[str, dict[str, Any]]]
-    cli: Callable[[typer.Typer], None]
     report: ReportParts
     summarise: Callable[[Result, Console], None]
+    options: type | None = None
+    command: CommandParts | None = None
+    formats: tuple[Format, ...] = ()
+    cli: Callable[[typer.Typer], None] | None = None
     predict: PredictParts | None = None
     demo: Callable[[Path], DemoOutput] | None = None
 
@@ -276,6 +402,10 @@ _REGISTRY: dict[str, Kind] = {}
 _LOADED = False
 
 
+#: The entry-point group through which other packages add kinds (``name = "pkg.mod:KIND"``).
+ENTRY_POINT_GROUP = "parsescore.kinds"
+
+
 def _load_builtin() -> None:
     global _LOADED
     if _LOADED:
@@ -285,6 +415,26 @@ def _load_builtin() -> None:
         module, _, attribute = target.partition(":")
         kind = getattr(importlib.import_module(module), attribute)
         _REGISTRY.setdefault(kind.name, kind)
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            kind = entry.load()
+        except Exception as exc:  # a broken plugin must not break parsescore
+            _plugin_problem(entry, f"cannot be imported ({type(exc).__name__}: {exc})")
+            continue
+        if not isinstance(kind, Kind):
+            _plugin_problem(entry, f"is {type(kind).__name__}, not a parsescore Kind")
+        elif kind.name in _REGISTRY:
+            _plugin_problem(entry, f"names the kind {kind.name!r}, which is already registered")
+        else:
+            _REGISTRY[kind.name] = kind
+
+
+def _plugin_problem(entry: metadata.EntryPoint, problem: str) -> None:
+    warnings.warn(
+        f"parsescore: the kind {entry.name!r} of entry point group {ENTRY_POINT_GROUP!r} "
+        f"({entry.value}) {problem}; it is left out",
+        stacklevel=3,
+    )
 
 
 def kinds() -> tuple[Kind, ...]:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from parsescore.files import env_limit
+from parsescore.core.files import env_limit
 
 __all__ = [
     "INSTALL_HINT",
@@ -111,7 +111,9 @@ def mermaid_syntax(
         )
     folder = _folder(mermaid_dir)
     limit = timeout if timeout is not None else env_limit("PARSESCORE_MERMAID_TIMEOUT", 120)
-    script = (resources.files("parsescore") / "mermaid_check.mjs").read_text(encoding="utf-8")
+    script = (resources.files("parsescore.shared") / "mermaid_check.mjs").read_text(
+        encoding="utf-8"
+    )
     try:
         done = subprocess.run(
             [node, f"--max-old-space-size={_HEAP_MB}", "--input-type=module", "-e", script],

@@ -1,7 +1,7 @@
 """``parsescore predict``, ``parsescore run`` and ``parsescore prompt``.
 
 ``register(app)`` adds them to the main app, for every kind with predict parts
-(:attr:`parsescore.kinds.Kind.predict`). The openai client, and the kinds' scoring code, are
+(:attr:`parsescore.core.kinds.Kind.predict`). The openai client, and the kinds' scoring code, are
 imported only when a command runs, so ``--help`` is instant and the scoring commands work without
 the ``predict`` extra.
 """
@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from parsescore.errors import InputError
-from parsescore.kinds import kinds
+from parsescore.core.errors import InputError
+from parsescore.core.kinds import kinds
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from parsescore.core.results import Result
     from parsescore.predict.engine import PredictOptions, PredictSummary
-    from parsescore.results import Result
 
 __all__ = ["register", "run_images"]
 
@@ -116,7 +116,7 @@ def _options(
     retry_base: float,
     format: str | None = None,
 ) -> PredictOptions:
-    from parsescore.files import read_text
+    from parsescore.core.files import read_text
     from parsescore.predict.engine import PredictOptions
     from parsescore.predict.inputs import load_captions
 
@@ -152,7 +152,7 @@ def run_predict(
         TimeElapsedColumn,
     )
 
-    from parsescore.cli_common import warn
+    from parsescore.cli.common import warn
     from parsescore.predict.engine import PredictInterrupted, predict_images, prompt_warnings
 
     err = Console(stderr=True, soft_wrap=True)
@@ -188,7 +188,7 @@ def run_predict(
 def _print_summary(summary: PredictSummary, console: Console) -> None:
     from rich.markup import escape
 
-    from parsescore.cli_common import announce
+    from parsescore.cli.common import announce
     from parsescore.predict.engine import STATE_DIR
 
     console.print(
@@ -225,9 +225,9 @@ def run_images(
     """
     from dataclasses import replace
 
-    from parsescore.api import evaluate
-    from parsescore.cli_common import announce, wide_console, write_outputs
-    from parsescore.kinds import get_kind
+    from parsescore.cli.common import announce, wide_console, write_outputs
+    from parsescore.core.api import evaluate
+    from parsescore.core.kinds import get_kind
     from parsescore.predict.answers import predict_parts
     from parsescore.report import write_report
 

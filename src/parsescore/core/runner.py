@@ -40,8 +40,8 @@ from rich.console import Console
 from rich.progress import Progress
 
 from parsescore import __version__
-from parsescore.errors import InputError
-from parsescore.files import write_text
+from parsescore.core.errors import InputError
+from parsescore.core.files import write_text
 
 __all__ = [
     "DaskUnavailableError",

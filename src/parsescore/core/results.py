@@ -1,11 +1,11 @@
 """One system's scores on one dataset (:class:`Result`), and reading any result file back.
 
-A :class:`Result` is what :func:`parsescore.evaluate` returns and what every dataset command
-writes: ``items`` maps each scored item (a diagram, a file, a class, ...) to its numbers, so
-that systems scored on the same dataset can be compared item by item (:mod:`parsescore.compare`),
-exported as a DataFrame or a CSV, or drawn in the report. Which metrics a kind has, and which way
-each is better, is declared by the kind (:class:`parsescore.kinds.Metric`;
-:func:`higher_is_better` reads it).
+A :class:`Result` is what :func:`parsescore.evaluate` returns and what every dataset command writes:
+``items`` maps each scored item (a diagram, a file, a class, ...) to its numbers, so that systems
+scored on the same dataset can be compared item by item (:mod:`parsescore.core.compare`), exported
+as a DataFrame or a CSV, or drawn in the report. Which metrics a kind has, and which way each is
+better, is declared by the kind (:class:`parsescore.core.kinds.Metric`; :func:`higher_is_better`
+reads it).
 
 A missing value (``null`` in a kind's JSON, e.g. a localisation score without boxes) means "not
 measured for that item" and is left out of that item's metrics.
@@ -18,7 +18,7 @@ back unchanged::
 
     {"parsescore_result": 1, "version": "0.1.0", "kind": "<kind>", "system": "run1",
      "inputs": {...}, "options": {...},
-     "items": [{"id": "item1", "metrics": {"<metric>": 0.93}, "detail": {}}],
+     "items": [{"id": "item1", "metrics": {"<metric>": 0.93}, "counts": {...}, "detail": {}}],
      "totals": {"<metric>": 0.93}, "dataset": {...}}
 
 :func:`load_result` also reads each kind's native ``--out`` document (the kind recognises and
@@ -36,9 +36,9 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from parsescore import __version__
-from parsescore.errors import InputError
-from parsescore.files import dump_json, load_json, write_json, write_text
-from parsescore.kinds import get_kind, kind_names, kinds
+from parsescore.core.errors import InputError
+from parsescore.core.files import dump_json, load_json, write_json, write_text
+from parsescore.core.kinds import get_kind, kind_names, kinds
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -84,7 +84,7 @@ class Result:
     """One system's scores on one dataset, item by item; the in-memory form of the envelope.
 
     Attributes:
-        kind: the kind's name (:func:`parsescore.kinds.kind_names`).
+        kind: the kind's name (:func:`parsescore.core.kinds.kind_names`).
         name: the system's name (default: an envelope's ``system``, else the result file's
             stem; ``stem:model`` for one system of a file holding several).
         items: ``{item_id: {metric: value}}`` in the dataset's order.
@@ -102,6 +102,9 @@ class Result:
             an item without one has no entry (the envelope writes ``"detail": {}``).
         dataset: dataset-level facts that are not totals (missing or extra predictions,
             integrity checks, ...).
+        counts: ``{item_id: {count: value}}``: the counts behind an item's metrics (tp/fp/fn,
+            errors/elements, ...) that totals, intervals and breakdowns of summed-count metrics
+            are built from (:mod:`parsescore.core.aggregate`); an item without any has no entry.
         native: the kind's own ``--out`` document for this result (what the reference's format
             fixes), when it was scored in this process; not part of the envelope.
         computed: the kind's own result object (its matches, its batch scores), when scored in
@@ -121,6 +124,7 @@ class Result:
     version: str | None = None
     details: dict[str, dict[str, Any]] = field(default_factory=dict)
     dataset: dict[str, Any] = field(default_factory=dict)
+    counts: dict[str, dict[str, float]] = field(default_factory=dict)
     native: Any = field(default=None, compare=False, repr=False)
     computed: Any = field(default=None, compare=False, repr=False)
     warnings: tuple[str, ...] = ()
@@ -194,16 +198,20 @@ class Result:
             "system": self.name,
             "inputs": self.inputs,
             "options": self.options,
-            "items": [
-                {"id": item, "metrics": metrics, "detail": self.details.get(item, {})}
-                for item, metrics in self.items.items()
-            ],
+            "items": [self._item_record(item, metrics) for item, metrics in self.items.items()],
             "totals": self.totals,
             "dataset": self.dataset,
         }
         if self.warnings:
             envelope["warnings"] = list(self.warnings)
         return envelope
+
+    def _item_record(self, item: str, metrics: dict[str, float]) -> dict[str, Any]:
+        record: dict[str, Any] = {"id": item, "metrics": metrics}
+        if item in self.counts:
+            record["counts"] = self.counts[item]
+        record["detail"] = self.details.get(item, {})
+        return record
 
     def write(self, path: str | Path) -> Path:
         """Write the envelope to ``path`` atomically; :func:`load_result` reads it back."""
@@ -400,12 +408,13 @@ def _envelope(doc: Mapping[str, Any], r: Reader, name: str | None) -> Result:
         raise r.fail("version", f"expected a string or null, found {type_name(version)}")
     items: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
+    counts: dict[str, dict[str, float]] = {}
     for k, item in enumerate(r.array(doc["items"], "items")):
         where = f"items[{k}]"
         item = r.mapping(item, where)
-        extra = [key for key in item if key not in ("id", "metrics", "detail")]
+        extra = [key for key in item if key not in ("id", "metrics", "counts", "detail")]
         if extra:
-            raise r.fail(where, f"unknown key {extra[0]!r}; expected id, metrics, detail")
+            raise r.fail(where, f"unknown key {extra[0]!r}; expected id, metrics, counts, detail")
         ident = r.string(r.key(item, "id", where), f"{where}.id")
         if ident in items:
             raise r.fail(f"{where}.id", f"item {ident!r} appears twice")
@@ -414,6 +423,11 @@ def _envelope(doc: Mapping[str, Any], r: Reader, name: str | None) -> Result:
             metric: r.number(value, f"{where}.metrics.{metric}")
             for metric, value in metrics.items()
         }
+        if "counts" in item:
+            counts[ident] = {
+                name: r.number(value, f"{where}.counts.{name}")
+                for name, value in r.mapping(item["counts"], f"{where}.counts").items()
+            }
         detail = r.mapping(r.key(item, "detail", where), f"{where}.detail")
         if detail:
             details[ident] = dict(detail)
@@ -432,6 +446,7 @@ def _envelope(doc: Mapping[str, Any], r: Reader, name: str | None) -> Result:
         version=version,
         details=details,
         dataset=dict(r.mapping(doc["dataset"], "dataset")),
+        counts=counts,
         warnings=tuple(warnings),
     )
 

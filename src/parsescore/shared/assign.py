@@ -23,7 +23,7 @@ from scipy.optimize import (
 )
 from scipy.sparse import coo_array, csc_array
 
-from parsescore.text import DistanceFnProtocol, text_costs
+from parsescore.shared.distance import DistanceFnProtocol, text_costs
 
 __all__ = [
     "ListPair",
@@ -97,7 +97,7 @@ def match_text_lists(
 ) -> list[ListPair]:
     """Optimal matching of two string lists; a pair is used only when cheaper than two unmatched.
 
-    >>> from parsescore.text import levenshtein
+    >>> from parsescore.shared.distance import levenshtein
     >>> pairs = match_text_lists(["ab", "x"], ["ab"], levenshtein)
     >>> [(p.true_index, p.pred_index, p.cost) for p in pairs]
     [(0, 0, 0.0), (1, None, 1.0)]

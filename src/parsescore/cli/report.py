@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from parsescore.cli_common import ForceOption, PermutationsOption, ResamplesOption, SeedOption
-from parsescore.compare import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
-from parsescore.errors import InputError
+from parsescore.cli.common import ForceOption, PermutationsOption, ResamplesOption, SeedOption
+from parsescore.core.compare import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
+from parsescore.core.errors import InputError
 
 __all__ = ["register"]
 
@@ -51,7 +51,7 @@ def register(app: typer.Typer) -> None:
         force: ForceOption = False,
     ) -> None:
         """Write a static HTML report: overview, comparison, plots, per-item drawings."""
-        from parsescore.cli_common import announce, console, output_folder
+        from parsescore.cli.common import announce, console, output_folder
         from parsescore.report import ReportOptions, write_report
 
         if seed < 0:

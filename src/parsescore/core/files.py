@@ -24,7 +24,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 
 __all__ = [
     "decode_text",

@@ -1,7 +1,7 @@
 """JSON Schemas (draft 2020-12) of every result document (``parsescore schema NAME``).
 
 The schemas are built in Python from the formats the commands write: each kind contributes the
-definitions of its ``--out`` documents (:attr:`parsescore.kinds.Kind.schema`), this module the
+definitions of its ``--out`` documents (:attr:`parsescore.core.kinds.Kind.schema`), this module the
 shared building blocks, ``compare --out`` and the result envelope, so that other tools can check
 a file without reading our code. Policy, the same for every kind:
 
@@ -12,21 +12,20 @@ a file without reading our code. Policy, the same for every kind:
   accept extra ones, so that a kind may add detail without breaking older readers.
 
 ``result`` is the common result envelope every dataset command writes with ``--result``
-(:meth:`parsescore.results.Result.to_json`): strict at the top level, each item's ``detail`` and
-the ``dataset`` described per kind but open (a kind may add drill-down detail). ``any`` is "any
-document :func:`parsescore.results.load_result` accepts": one of the kinds' documents or an
-envelope.
-"""
+(:meth:`parsescore.core.results.Result.to_json`): strict at the top level, each item's ``detail``
+and the ``dataset`` described per kind but open (a kind may add drill-down detail). ``any`` is "any
+document :func:`parsescore.core.results.load_result` accepts": one of the kinds' documents or an
+envelope."""
 
 from __future__ import annotations
 
 import copy
 from typing import Any
 
-from parsescore.errors import InputError
-from parsescore.files import dump_json
-from parsescore.kinds import kinds
-from parsescore.results import ENVELOPE_KEY, ENVELOPE_VERSION
+from parsescore.core.errors import InputError
+from parsescore.core.files import dump_json
+from parsescore.core.kinds import kinds
+from parsescore.core.results import ENVELOPE_KEY, ENVELOPE_VERSION
 
 __all__ = [
     "COUNT",
@@ -155,8 +154,14 @@ def _defs() -> dict[str, dict[str, Any]]:
             {
                 "id": STRING,
                 "metrics": map_of(NUMBER, description="{metric: value}; unmeasured: absent"),
+                "counts": map_of(
+                    NUMBER,
+                    description="{count: value}: the counts behind the metrics that totals of "
+                    "summed counts are built from (tp/fp/fn, errors/elements, ...)",
+                ),
                 "detail": {"type": "object", "description": "The item's drill-down record."},
-            }
+            },
+            optional=("counts",),
         ),
         "result": {
             **record(
@@ -176,7 +181,7 @@ def _defs() -> dict[str, dict[str, Any]]:
                     },
                 },
                 optional=("warnings",),
-                description="One system on one dataset (parsescore.results.Result.to_json).",
+                description="One system on one dataset (parsescore.core.results.Result.to_json).",
             ),
             "allOf": [
                 {

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 
 __all__ = ["FENCE_NAMES", "Answer", "unwrap_answer"]
 

@@ -35,8 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from parsescore.errors import InputError
-from parsescore.results import Result
+from parsescore.core.errors import InputError
+from parsescore.core.results import Result
 
 if TYPE_CHECKING:
     import numpy as np

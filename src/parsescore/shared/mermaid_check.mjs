@@ -1,4 +1,4 @@
-// Mermaid's own parser over many texts, for parsescore.mermaidjs (--check-syntax).
+// Mermaid's own parser over many texts, for parsescore.shared.mermaidjs (--check-syntax).
 // Run as `node --input-type=module -e <this>` in a folder whose node_modules hold the npm
 // packages mermaid and jsdom (bare imports resolve from the working folder).
 // stdin: a JSON list of texts. stdout: {"version": mermaid's version, "results": [...]}, per

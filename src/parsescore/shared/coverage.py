@@ -13,7 +13,7 @@
   present and readable; each scored item carries ``readable`` (1.0 or 0.0) among its metrics,
   so that ``--csv``, ``compare`` and the report show it like any other number.
 - **Fenced.** ``Result.dataset["fenced"]`` maps each item whose content came from a fenced
-  block of a chat answer to the block's info string (:mod:`parsescore.answers`).
+  block of a chat answer to the block's info string (:mod:`parsescore.shared.answers`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from parsescore.errors import InputError
-from parsescore.kinds import Metric
+from parsescore.core.errors import InputError
+from parsescore.core.kinds import Metric
 
 __all__ = [
     "READABLE",

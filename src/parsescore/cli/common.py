@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from parsescore.errors import InputError
+from parsescore.core.errors import InputError
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from parsescore.results import Result
+    from parsescore.core.results import Result
 
 __all__ = [
     "FOLDER_MARKER",
@@ -48,9 +48,7 @@ __all__ = [
     "write_outputs",
 ]
 
-JobsOption = Annotated[
-    int, typer.Option("--jobs", min=0, help="Worker processes (0 = all cores).")
-]
+JobsOption = Annotated[int, typer.Option("--jobs", min=0, help="Worker processes (0 = all cores).")]
 DaskSchedulerOption = Annotated[
     str | None,
     typer.Option("--dask-scheduler", help="Run on this Dask scheduler (the dask extra)."),
@@ -177,7 +175,7 @@ def output_folder(path: Path, *, force: bool = False, option: str = "--out") -> 
             f"{option} {path} is a folder that holds files parsescore did not write; "
             "use --force to write into it anyway, or choose an empty or new folder"
         )
-    from parsescore.files import write_text
+    from parsescore.core.files import write_text
 
     write_text(marker, "Written by parsescore: a later run may overwrite the files here.\n")
     return path
@@ -213,10 +211,10 @@ def warn(err: Console, message: str) -> None:
 
 
 def print_answers(result: Result, out: Console) -> None:
-    """The line every dataset summary ends with: how many answers were readable, and how many
-    were unreadable, missing or read from a fenced block (:mod:`parsescore.coverage`); then the
+    """The line every dataset summary ends with: how many answers were readable, and how many were
+    unreadable, missing or read from a fenced block (:mod:`parsescore.shared.coverage`); then the
     result's warnings on stderr. Nothing when the result records no answers."""
-    from parsescore.coverage import READABLE
+    from parsescore.shared.coverage import READABLE
 
     readable = result.totals.get(READABLE.name)
     if readable is not None:
@@ -254,14 +252,16 @@ def write_outputs(
     result: Path | None = None,
     csv: Path | None = None,
     names: Sequence[str] | None = None,
+    named: bool = False,
 ) -> None:
     """Write what ``--out``, ``--result`` and ``--csv`` ask for, announcing each file.
 
     ``--out`` is the kind's own document: ``native``, else the one result's. An envelope is
-    named after its file's stem (as :func:`parsescore.load_result` names a file); with several
-    results, ``names`` (default: theirs) name the files.
+    named after its file's stem (as :func:`parsescore.load_result` names a file) unless the
+    user ``named`` the system (``--name``); with several results, ``names`` (default: theirs)
+    name the files.
     """
-    from parsescore.files import write_json
+    from parsescore.core.files import write_json
 
     if out is not None:
         if native is None:
@@ -273,7 +273,7 @@ def write_outputs(
     labels = list(names) if names is not None else [r.name for r in results]
     if result is not None:
         for item, path in zip(results, per_system_paths(result, labels), strict=True):
-            replace(item, name=path.stem).write(path)
+            (item if named else replace(item, name=path.stem)).write(path)
             announce(out_console, path)
     if csv is not None:
         for item, path in zip(results, per_system_paths(csv, labels), strict=True):
