@@ -24,6 +24,7 @@ parsescore.core.errors.InputError: demo: option 'mode' must be one of fast, exac
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 import inspect
 import math
@@ -101,7 +102,7 @@ class Option:
     where: Literal["both", "cli", "api"] = "both"
     flag: str = ""
     record: Literal["always", "changed"] = "always"
-    accepts: tuple[type, ...] = ()
+    accepts: tuple[builtins.type, ...] = ()
 
     @property
     def flags(self) -> tuple[str, ...]:
