@@ -65,7 +65,7 @@ def total(
     if isinstance(rule, FromCounts):
         tp, fp, fn = summed_counts(counts, [rule.tp, rule.fp, rule.fn], ids)
         score: float = getattr(Counts(int(tp), int(fp), int(fn)), rule.score)
-        return score
+        return score if rule.digits is None else round(score, rule.digits)
     if isinstance(rule, Items):
         return float(len(ids))
     if isinstance(rule, Dataset):

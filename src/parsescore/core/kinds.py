@@ -107,12 +107,15 @@ class Ratio:
 @dataclass(frozen=True)
 class FromCounts:
     """A set-comparison score of the items' summed ``tp``/``fp``/``fn`` counts
-    (:class:`parsescore.shared.scores.Counts`: precision, recall, F1 as 2PR/(P+R), Jaccard)."""
+    (:class:`parsescore.shared.scores.Counts`: precision, recall, F1 as 2PR/(P+R), Jaccard),
+    rounded to ``digits`` decimals where the reference's format rounds it (graph's eval.json:
+    3; None: not rounded)."""
 
     score: Literal["precision", "recall", "f1", "jaccard"]
     tp: str = "tp"
     fp: str = "fp"
     fn: str = "fn"
+    digits: int | None = None
 
 
 @dataclass(frozen=True)
