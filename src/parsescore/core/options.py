@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import enum
 import inspect
 import math
 import types
@@ -167,22 +168,21 @@ class Option:
 
     def cli_parameter(self) -> inspect.Parameter:
         """The typer parameter of this option's flag (its type, default, help and choices)."""
-        import click
         import typer
 
         extra: dict[str, Any] = {}
+        help_text = self.help
         if self.choices:
-            extra["click_type"] = click.Choice(self.choices)
-            help_text = f"{self.help} One of: {', '.join(self.choices)}."
-        else:
-            help_text = self.help
+            help_text += f" One of: {', '.join(self.choices)}."
         if self.minimum is not None:
             extra["min"] = self.minimum
         if self.maximum is not None:
             extra["max"] = self.maximum
         hint = self.python_type()
-        if self.choices:
-            hint = str | None if self.default is None else str
+        if self.choices:  # typer checks an Enum itself (every version): its error names the flag
+            members = {c: c for c in self.choices}
+            choice: Any = enum.Enum(self.name, members, type=str)  # type: ignore[misc]
+            hint = choice | None if self.default is None else choice
         annotation = _annotated(hint, typer.Option(*self.flags, help=help_text, **extra))
         return inspect.Parameter(
             self.name, inspect.Parameter.KEYWORD_ONLY, default=self.default, annotation=annotation
