@@ -424,8 +424,8 @@ def _envelope(doc: Mapping[str, Any], r: Reader, name: str | None) -> Result:
             for metric, value in metrics.items()
         }
         if "counts" in item:
-            counts[ident] = {
-                name: r.number(value, f"{where}.counts.{name}")
+            counts[ident] = {  # checked as numbers; an int (tp, errors) stays one
+                name: value if type(value) is int else r.number(value, f"{where}.counts.{name}")
                 for name, value in r.mapping(item["counts"], f"{where}.counts").items()
             }
         detail = r.mapping(r.key(item, "detail", where), f"{where}.detail")
