@@ -24,9 +24,9 @@ from parsescore.core.errors import InputError
 from parsescore.core.results import Result
 from parsescore.core.schema import validate
 from parsescore.graph.api import evaluate_files, evaluate_generic_files
-from parsescore.graph.dataset import _dataset_micro
 from parsescore.graph.evaluate import prf
 from parsescore.graph.io import answer_content
+from parsescore.graph.micro import document_counts, micro
 
 DATA = Path(__file__).parent / "data"
 DATASET = DATA / "dataset"
@@ -155,10 +155,15 @@ def test_documents_without_the_aligned_rung_add_their_relaxed_counts() -> None:
             rungs["aligned"] = prf(*aligned)
         return {"micro": {"nodes": rungs, "edges": rungs}}
 
-    micro = _dataset_micro([report((1, 2, 3), (4, 0, 1)), report((5, 1, 1), None)])
-    assert micro["nodes"]["aligned"] == prf(9, 1, 2)
-    assert micro["nodes"]["relaxed"] == prf(6, 3, 4)
-    assert "aligned" not in _dataset_micro([report((5, 1, 1), None)])["nodes"]
+    counts, rungs = document_counts(
+        {"a": report((1, 2, 3), (4, 0, 1)), "b": report((5, 1, 1), None)}
+    )
+    assert rungs == ["strict", "relaxed", "aligned"]
+    assert counts["b"]["node_aligned_tp"] == 5  # b's relaxed counts
+    summed = micro(counts, rungs)
+    assert summed["nodes"]["aligned"] == prf(9, 1, 2)
+    assert summed["nodes"]["relaxed"] == prf(6, 3, 4)
+    assert document_counts({"b": report((5, 1, 1), None)})[1] == ["strict", "relaxed"]
 
 
 def test_structural_alignment_on_gives_every_document_the_aligned_rung() -> None:

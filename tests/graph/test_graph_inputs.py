@@ -14,8 +14,14 @@ from cli_helpers import Cli
 from parsescore.core.errors import InputError
 from parsescore.graph.api import evaluate_files, evaluate_generic_files
 from parsescore.graph.evaluate import evaluate_graphs
-from parsescore.graph.io import graph_from_json_data, load_source_text, parse_id_fields
-from parsescore.graph.template import load_template
+from parsescore.graph.io import load_source_text, read_graph
+from parsescore.graph.options import parse_id_fields
+from parsescore.graph.template import GraphData, load_template
+
+
+def from_data(data: Any, path: str | Path, *, strict: bool = False) -> GraphData:
+    """The graph.json reader (:func:`read_graph`) of ``data`` written as JSON."""
+    return read_graph(json.dumps(data), path, strict=strict)
 
 
 def write(path: Path, data: Any) -> Path:
@@ -36,13 +42,13 @@ GOOD_GRAPH = {
 def test_graph_without_nodes(tmp_path: Path) -> None:
     path = write(tmp_path / "g.json", {"nodes": [], "edges": []})
     with pytest.raises(InputError, match=r"g\.json: graph has an empty 'nodes' list"):
-        graph_from_json_data(json.loads(path.read_text()), path, strict=True)
-    graph = graph_from_json_data(json.loads(path.read_text()), path)
+        read_graph(path.read_text(), path, strict=True)
+    graph = read_graph(path.read_text(), path)
     assert graph.nodes == []
     assert graph.warnings == [
         f"{path}: graph has an empty 'nodes' list; scored as a graph without nodes"
     ]
-    missing = graph_from_json_data({"edges": []}, path)
+    missing = from_data({"edges": []}, path)
     assert missing.warnings == [
         f"{path}: graph has no 'nodes' key; scored as a graph without nodes"
     ]
@@ -51,8 +57,8 @@ def test_graph_without_nodes(tmp_path: Path) -> None:
 def test_edge_to_missing_node(tmp_path: Path) -> None:
     data = {"nodes": [{"id": "a"}], "edges": [{"source": "a", "target": "zz", "label": "L"}]}
     with pytest.raises(InputError, match=r"g\.json \(edges\[0\]\): edge target 'zz' is not the id"):
-        graph_from_json_data(data, tmp_path / "g.json", strict=True)
-    graph = graph_from_json_data(data, tmp_path / "g.json")
+        from_data(data, tmp_path / "g.json", strict=True)
+    graph = from_data(data, tmp_path / "g.json")
     assert graph.edges == data["edges"]
     (warning,) = graph.warnings
     assert warning.startswith(
@@ -65,7 +71,7 @@ def test_warnings_name_a_few_and_count_the_rest(tmp_path: Path) -> None:
         "nodes": [{"label": "x"}, {"id": "a"}],
         "edges": [{"source": "a", "target": f"t{i}"} for i in range(5)] + [{"source": "a"}],
     }
-    graph = graph_from_json_data(data, "g.json")
+    graph = from_data(data, "g.json")
     assert graph.warnings == [
         "g.json: 1 node(s) without 'id' (nodes[0]); scored under the id 'None' as script 16 "
         "reads them",
@@ -90,7 +96,7 @@ def test_malformed_graphs(data: Any, message: str, tmp_path: Path) -> None:
     """What script 16 cannot read either is an error, strict or not."""
     for strict in (False, True):
         with pytest.raises(InputError, match=message):
-            graph_from_json_data(data, tmp_path / "g.json", strict=strict)
+            from_data(data, tmp_path / "g.json", strict=strict)
 
 
 @pytest.mark.parametrize(
@@ -103,8 +109,8 @@ def test_malformed_graphs(data: Any, message: str, tmp_path: Path) -> None:
 )
 def test_strict_refuses_what_script_16_scores(data: Any, message: str, tmp_path: Path) -> None:
     with pytest.raises(InputError, match=message):
-        graph_from_json_data(data, tmp_path / "g.json", strict=True)
-    assert graph_from_json_data(data, tmp_path / "g.json").warnings
+        from_data(data, tmp_path / "g.json", strict=True)
+    assert from_data(data, tmp_path / "g.json").warnings
 
 
 def test_template_that_does_not_import(tmp_path: Path) -> None:
@@ -153,7 +159,12 @@ def test_cli_bad_options(tmp_path: Path, cli: Cli) -> None:
     graph = write(tmp_path / "graph.json", GOOD_GRAPH)
     result = cli("graph", "--graph", graph, "--truth", graph, "--structural-align", "maybe")
     err = " ".join(result.err.split())
-    assert result.code == 2 and "--structural-align must be auto, on or off" in err
+    assert result.code == 2
+    assert (
+        "Invalid value for '--structural-align': 'maybe' is not one of 'auto', 'on', 'off'" in err
+    )
+    with pytest.raises(InputError, match="option 'structural_align' must be one of auto, on, off"):
+        evaluate_files(truth=graph, pred=graph, template="t:T", structural_align="maybe")  # type: ignore[arg-type]
     result = cli("graph", "--graph", graph, "--truth", tmp_path / "none.json")
     err = " ".join(result.err.split())
     assert result.code == 2 and "none.json: file not found" in err
@@ -208,7 +219,7 @@ json_values = st.recursive(
 @given(json_values)
 def test_loader_never_crashes(data: Any) -> None:
     try:
-        graph = graph_from_json_data(data, "fuzz.json")
+        graph = from_data(data, "fuzz.json")
     except InputError as exc:
         assert str(exc).startswith("fuzz.json")
     else:

@@ -17,7 +17,8 @@ from parsescore.graph.aggregate import aggregate_tree
 from parsescore.graph.api import evaluate_files
 from parsescore.graph.canon import canonical_identity_value, loose_text, squash
 from parsescore.graph.evaluate import detect_synthetic_classes, pair_score, relaxed_pairs
-from parsescore.graph.template import collect_id_fields, load_template, truth_graph_from_file
+from parsescore.graph.io import read_instance
+from parsescore.graph.template import collect_id_fields, load_template
 
 TEMPLATES = {
     "library": "library_template.Library",
@@ -124,7 +125,8 @@ def test_truth_graph_matches_reference_converter(
     expected = reference_rules["truth_graphs"][example]
     template = load_template(TEMPLATES[example])
     assert collect_id_fields(template) == expected["id_fields"]
-    graph = truth_graph_from_file(template_path / example / "truth.json", template)
+    path = template_path / example / "truth.json"
+    graph = read_instance(path.read_text("utf-8"), path, template=template)
     nodes = json.loads(json.dumps(graph.nodes, default=str))
     assert nodes == expected["nodes"]  # same ids, attributes and (post-)order
     assert graph.edges == expected["edges"]
@@ -264,7 +266,10 @@ def test_normalise_source_accents_finds_accented_ids(
     bad = cli("graph", "--graph", "graph.json", "--truth", "truth.json", "--template",
               "quirks_template.Ledger", "--enum-ids", "name")  # fmt: skip
     assert bad.code == 2
-    assert bad.err.strip() == "error: --enum-ids must be reference or value, got 'name'"
+    assert bad.err.splitlines() == [
+        "error: Invalid value for '--enum-ids': 'name' is not one of 'reference', 'value'.",
+        "see: parsescore graph --help",
+    ]
 
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"

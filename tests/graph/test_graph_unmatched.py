@@ -14,11 +14,11 @@ from parsescore.core.errors import InputError
 from parsescore.graph.api import evaluate_files, evaluate_generic_files
 from parsescore.graph.demo import DEMO_DIR
 from parsescore.graph.evaluate import build_report, edge_keys, match_graphs
+from parsescore.graph.io import read_instance
 from parsescore.graph.template import (
     GraphData,
     collect_id_fields,
     load_template,
-    truth_graph_from_file,
 )
 from parsescore.graph.unmatched import Unmatched, key_label, unmatched_files, unmatched_items
 
@@ -225,7 +225,8 @@ def test_fixture_graphs_against_themselves(example: str, template_path: Path) ->
     generic = unmatched_files(truth=graph, pred=graph, structural_align="on")
     assert generic["nodes"] and all_empty(generic)
     model = load_template(TEMPLATES[example])
-    truth = truth_graph_from_file(folder / "truth.json", model)
+    path = folder / "truth.json"
+    truth = read_instance(path.read_text("utf-8"), path, template=model)
     matching = match_graphs(truth, truth, collect_id_fields(model), root_class=model.__name__)
     converted = unmatched_items(matching)
     assert converted["edges"] and all_empty(converted)

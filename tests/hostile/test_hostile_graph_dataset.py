@@ -78,5 +78,5 @@ def test_out_inside_an_input_folder_is_refused(tmp_path: Path, cli: Cli) -> None
         "graph", "--truth", DATASET / "truth", "--pred", pred, "--template", TEMPLATE,
         "--out", pred / "eval.json",
     )  # fmt: skip
-    assert run.code == 2 and "inside the input folder --graph" in run.err
+    assert run.code == 2 and "inside the input folder --pred" in run.err
     assert not (pred / "eval.json").exists()

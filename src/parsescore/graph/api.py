@@ -1,80 +1,60 @@
 """File-level entry points: a graph.json against ground truth, with or without a template.
 
 Every function takes the files as keywords (``truth=``, ``pred=``): the two are the same kind of
-file, and a swap would silently swap precision and recall.
+file, and a swap would silently swap precision and recall. Their options are those of
+:class:`~parsescore.graph.options.GraphOptions`, checked by its declarations.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parsescore.core.errors import InputError
-from parsescore.core.files import gc_paused
-from parsescore.graph.evaluate import AlignMode, EnumIds, GraphMatching, build_report, match_graphs
-from parsescore.graph.io import load_answer_graph, load_graph_json, load_source_text
-from parsescore.graph.template import (
-    GraphData,
-    collect_id_fields,
-    load_template,
-    truth_graph_from_file,
-)
+from parsescore.core.files import gc_paused, read_text
+from parsescore.core.options import options_model
+from parsescore.graph.evaluate import GraphMatching, build_report, match_graphs
+from parsescore.graph.io import load_source_text, read_graph, read_instance
+from parsescore.graph.options import AlignMode, EnumIds, GraphOptions
+from parsescore.graph.template import GraphData, collect_id_fields, load_template
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-__all__ = ["evaluate_files", "evaluate_generic_files", "match_files", "match_loaded"]
+__all__ = ["evaluate_files", "evaluate_generic_files"]
+
+
+def graph_options(**given: Any) -> GraphOptions:
+    """The options model of keyword options (each checked by its declaration)."""
+    return options_model(GraphOptions, "graph", given)
 
 
 @gc_paused()
-def match_files(
-    *,
-    truth: str | Path,
-    pred: str | Path,
-    template: str | None = None,
-    source: str | Path | None = None,
-    structural_align: AlignMode = "auto",
-    id_fields: dict[str, list[str]] | None = None,
-    root_class: str | None = None,
-    strict: bool = False,
-    enum_ids: EnumIds = "reference",
-    normalise_source_accents: bool = False,
-) -> GraphMatching:
+def match_files(*, truth: str | Path, pred: str | Path, options: GraphOptions) -> GraphMatching:
     """The node matching behind eval.json for these inputs (what every report is built from).
 
     ``pred`` is the extracted graph.json (or a chat answer holding it in a fenced block:
-    :func:`~parsescore.graph.io.answer_content`). With ``template``, ``truth`` is an instance of it;
-    without, both are graph.json files:
-    identity fields then come from the truth's ``graph.id_fields_map`` (else the extracted
-    graph's), overridden per class by ``id_fields``, and the root class (for singleton-root
-    pairing) from ``root_class``, else the truth's ``graph.template_name``.
+    :func:`~parsescore.graph.io.answer_content`). With ``options.template``, ``truth`` is an
+    instance of it; without, both are graph.json files: identity fields then come from the
+    truth's ``graph.id_fields_map`` (else the extracted graph's), overridden per class by
+    ``options.id_fields``, and the root class (for singleton-root pairing) from
+    ``options.root_class``, else the truth's ``graph.template_name``.
 
     Graph files script 16 scores although they are odd (dangling edges, no nodes) are scored
-    with warnings in the graphs' ``warnings``; ``strict=True`` refuses them. ``enum_ids`` and
-    ``normalise_source_accents``: see :func:`~parsescore.graph.evaluate.match_graphs`.
+    with warnings in the graphs' ``warnings``; ``options.strict`` refuses them.
     """
-    if template is not None:
-        if id_fields or root_class:
-            raise InputError("id_fields/root_class only apply without a template")
-        model = load_template(template)
-        truth_graph = truth_graph_from_file(truth, model)
-        extracted = load_answer_graph(pred, strict=strict)
+    model = None if options.template is None else load_template(options.template)
+    if model is not None:
+        truth_graph = read_instance(read_text(truth), truth, template=model)
     else:
-        model = None
-        truth_graph = load_graph_json(truth, strict=strict)
-        extracted = load_answer_graph(pred, strict=strict)
+        truth_graph = read_graph(read_text(truth), truth, strict=options.strict)
+    extracted = read_graph(read_text(pred), pred, strict=options.strict, answer=True)
+    source = options.source
+    assert not isinstance(source, Mapping)  # one document: a file (GraphOptions allows both)
     source_text = load_source_text(source) if source is not None else None
     return match_loaded(
-        truth_graph,
-        extracted,
-        model=model,
-        truth=truth,
-        source_text=source_text,
-        structural_align=structural_align,
-        id_fields=id_fields,
-        root_class=root_class,
-        enum_ids=enum_ids,
-        normalise_source_accents=normalise_source_accents,
+        truth_graph, extracted, model=model, truth=truth, source_text=source_text, options=options
     )
 
 
@@ -84,12 +64,8 @@ def match_loaded(
     *,
     model: type[BaseModel] | None,
     truth: str | Path,
-    source_text: str | None = None,
-    structural_align: AlignMode = "auto",
-    id_fields: dict[str, list[str]] | None = None,
-    root_class: str | None = None,
-    enum_ids: EnumIds = "reference",
-    normalise_source_accents: bool = False,
+    source_text: str | None,
+    options: GraphOptions,
 ) -> GraphMatching:
     """:func:`match_files` of graphs already read (``model``: the template, None for the
     generic mode; ``truth`` names the truth in errors): the one place that decides the
@@ -105,14 +81,14 @@ def match_loaded(
                 for cls, names in raw.items():
                     if isinstance(names, list):
                         fields[str(cls)] = [n for n in names if isinstance(n, str)]
-        fields.update(id_fields or {})
+        fields.update(options.identity_fields() or {})
         if not any(fields.values()):
             raise InputError(
                 "no identity fields: the truth graph has no graph.id_fields_map; "
                 "pass --id-fields Class=field1,field2",
                 path=truth,
             )
-        root = root_class
+        root = options.root_class
         if root is None:
             name = truth_graph.graph.get("template_name") or extracted.graph.get("template_name")
             root = str(name) if name else None
@@ -122,9 +98,9 @@ def match_loaded(
         fields,
         root_class=root,
         source_text=source_text,
-        align_mode=structural_align,
-        enum_ids=enum_ids,
-        normalise_source_accents=normalise_source_accents,
+        align_mode=options.structural_align,
+        enum_ids=options.enum_ids,
+        normalise_source_accents=options.normalise_source_accents,
     )
 
 
@@ -157,9 +133,7 @@ def evaluate_files(
     >>> report["micro"]["nodes"]["relaxed"]
     {'tp': 10, 'fp': 2, 'fn': 0, 'p': 0.833, 'r': 1.0, 'f1': 0.909}
     """
-    matching = match_files(
-        truth=truth,
-        pred=pred,
+    options = graph_options(
         template=template,
         source=source,
         structural_align=structural_align,
@@ -167,6 +141,7 @@ def evaluate_files(
         enum_ids=enum_ids,
         normalise_source_accents=normalise_source_accents,
     )
+    matching = match_files(truth=truth, pred=pred, options=options)
     return build_report(matching, graph=str(Path(pred)), truth=str(Path(truth)), template=template)
 
 
@@ -183,14 +158,13 @@ def evaluate_generic_files(
     normalise_source_accents: bool = False,
 ) -> dict[str, Any]:
     """Score two graph.json files without a template (see :func:`match_files` for the rules)."""
-    matching = match_files(
-        truth=truth,
-        pred=pred,
+    options = graph_options(
+        id_fields=id_fields or (),
+        root_class=root_class,
         source=source,
         structural_align=structural_align,
-        id_fields=id_fields,
-        root_class=root_class,
         strict=strict,
         normalise_source_accents=normalise_source_accents,
     )
+    matching = match_files(truth=truth, pred=pred, options=options)
     return build_report(matching, graph=str(Path(pred)), truth=str(Path(truth)), template=None)

@@ -19,7 +19,7 @@ from rich.table import Table
 
 from parsescore.core.errors import InputError
 from parsescore.core.files import load_json, read_text
-from parsescore.graph.io import load_graph_json
+from parsescore.graph.io import read_graph
 from parsescore.graph.template import GraphData, load_template
 
 __all__ = [
@@ -560,7 +560,7 @@ def audit_graph_file(
     documents = []
     template_name = template
     for index, path in enumerate(graphs):
-        data = load_graph_json(path, strict=True)  # as docling-graph's own graph loader
+        data = read_graph(read_text(path), path, strict=True)  # as docling-graph's own loader
         ledger = Path(provenance) if provenance is not None else path.parent / "provenance.json"
         texts: list[str] = []
         ledger_source = None

@@ -1,150 +1,51 @@
-"""``parsescore graph``, ``graph-aggregate`` and ``graph-audit`` subcommands."""
+"""What ``parsescore graph`` does with its checked flags (the command itself is built by the
+core from :class:`~parsescore.graph.options.GraphOptions`), and the kind's other commands,
+``graph-aggregate`` and ``graph-audit``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from parsescore.cli.common import (
-    AllowMissingOption,
-    CacheOption,
-    CsvOption,
-    DaskSchedulerOption,
-    JobsOption,
-    OutOption,
-    QuietOption,
-    ResultOption,
-    announce,
-    console,
-    wide_console,
-    write_outputs,
-)
+from parsescore.cli.common import announce, console, wide_console, write_outputs
+from parsescore.core.options import declared
+from parsescore.graph.options import GraphOptions
 
-__all__ = ["register"]
+__all__ = ["register", "run"]
+
+if TYPE_CHECKING:
+    TemplateOption = str | None
+else:  # the --template flag as GraphOptions declares it (the same option in graph-audit)
+    TemplateOption = (
+        next(o for o in declared(GraphOptions) if o.name == "template").cli_parameter().annotation
+    )
 
 
-#: What --template is, and that importing it runs its code.
-TEMPLATE_HELP = (
-    "Root template: pkg.module.Class or path/to/file.py:Class. The module is imported, so its "
-    "Python code runs with your rights: use only templates you trust."
-)
+def run(values: Mapping[str, Any]) -> None:
+    """``parsescore graph``: score, print the summary on a wide console (a dataset's table of
+    documents keeps one line per row when piped), write ``--out``/``--result``/``--csv``."""
+    from parsescore.graph.result import evaluate
+    from parsescore.graph.summary import summarise
+
+    options: GraphOptions = values["options"]
+    scored = evaluate(values["truth"], values["pred"], options)
+    out_console = wide_console()
+    summarise(scored, out_console)
+    write_outputs(
+        [scored],
+        out_console,
+        out=values["out"],
+        result=values["result"],
+        csv=values["csv"],
+        named=options.name is not None,
+    )
 
 
 def register(app: typer.Typer) -> None:
-    """Add the knowledge-graph subcommands to the parsescore app."""
-
-    @app.command("graph")
-    def graph_command(
-        graph: Annotated[
-            Path,
-            typer.Option(
-                "--graph",
-                "--pred",
-                help="Extracted graph.json (the prediction), or a folder of <id>.json answers.",
-            ),
-        ],
-        truth: Annotated[
-            Path,
-            typer.Option(
-                "--truth",
-                help="Ground truth: an instance of --template (JSON), or a graph.json without "
-                "it; or a folder of <id>.json truths (a dataset, with --graph a folder).",
-            ),
-        ],
-        template: Annotated[
-            str | None,
-            typer.Option("--template", help=TEMPLATE_HELP),
-        ] = None,
-        source: Annotated[
-            Path | None,
-            typer.Option(
-                "--source",
-                help="Source text the model was served (enables verbatim ratio and "
-                "synthetic-id detection); with folders, a folder of <id>.<suffix> sources.",
-            ),
-        ] = None,
-        structural_align: Annotated[
-            str,
-            typer.Option(
-                "--structural-align",
-                help="auto: align classes whose truth ids are absent from --source; on: all "
-                "classes; off: none.",
-            ),
-        ] = "auto",
-        id_fields: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--id-fields",
-                help="Without --template: identity fields, Class=field1,field2 (repeatable).",
-            ),
-        ] = None,
-        root_class: Annotated[
-            str | None,
-            typer.Option("--root-class", help="Without --template: the root class name."),
-        ] = None,
-        strict: Annotated[
-            bool,
-            typer.Option(
-                "--strict",
-                help="Stop (exit 2) at the first answer that is unreadable or that script 16 "
-                "scores only with a warning (edges to missing nodes, no nodes, nodes without "
-                "id), instead of scoring it (as an empty graph, or with the warning).",
-            ),
-        ] = False,
-        enum_ids: Annotated[
-            str,
-            typer.Option(
-                "--enum-ids",
-                help="reference: an Enum in an identity is compared as str() (the reference; "
-                "never equals the extracted value); value: by its value.",
-            ),
-        ] = "reference",
-        normalise_source_accents: Annotated[
-            bool,
-            typer.Option(
-                "--normalise-source-accents",
-                help="Drop the source's accents before looking truth ids up in it (ids are "
-                "accent-free; the reference keeps the source's accents).",
-            ),
-        ] = False,
-        allow_missing: AllowMissingOption = False,
-        out: OutOption = None,
-        result: ResultOption = None,
-        csv: CsvOption = None,
-        jobs: JobsOption = 1,
-        dask_scheduler: DaskSchedulerOption = None,
-        cache: CacheOption = None,
-        quiet: QuietOption = False,
-    ) -> None:
-        """Score an extracted graph.json against ground truth (docling-graph script 16), or
-        a folder of them against a folder of truths; --out writes eval.json (with folders:
-        one per document and their micro)."""
-        from parsescore.core.api import evaluate
-        from parsescore.graph.summary import summarise
-
-        scored = evaluate(
-            "graph",
-            truth,
-            graph,
-            template=template,
-            source=source,
-            structural_align=structural_align,
-            id_fields=list(id_fields or []),
-            root_class=root_class,
-            strict=strict,
-            enum_ids=enum_ids,
-            normalise_source_accents=normalise_source_accents,
-            allow_missing=allow_missing,
-            jobs=jobs,
-            dask_scheduler=dask_scheduler,
-            cache=cache,
-            quiet=quiet,
-        )
-        out_console = wide_console()
-        summarise(scored, out_console)
-        write_outputs([scored], out_console, out=out, result=result, csv=csv)
+    """Add the kind's other commands (``graph-aggregate``, ``graph-audit``) to the app."""
 
     @app.command("graph-aggregate")
     def graph_aggregate_command(
@@ -182,10 +83,7 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option("--provenance", help="provenance.json (default: beside graph.json)."),
         ] = None,
-        template: Annotated[
-            str | None,
-            typer.Option("--template", help=TEMPLATE_HELP),
-        ] = None,
+        template: TemplateOption = None,
         source: Annotated[
             list[str] | None,
             typer.Option(

@@ -33,7 +33,8 @@ from parsescore.core.errors import InputError
 from parsescore.core.files import read_text
 from parsescore.core.results import Reader, Result
 from parsescore.core.runner import item_bytes, run_items
-from parsescore.graph.kind import DOCUMENT_NOUNS, RUNGS
+from parsescore.graph.kind import DOCUMENT_NOUNS, SECTIONS
+from parsescore.graph.options import GraphOptions
 from parsescore.shared.coverage import READABLE, Coverage, check_names
 
 if TYPE_CHECKING:
@@ -128,39 +129,34 @@ def _reason(error: InputError) -> str:
 def score_document(
     document: Document,
     *,
-    template: str | None,
+    options: GraphOptions,
     template_spec: str | None,
     template_digest: str,
-    id_fields: dict[str, list[str]] | None,
-    root_class: str | None,
-    structural_align: str,
-    strict: bool,
-    enum_ids: str,
-    normalise_source_accents: bool,
 ) -> dict[str, Any]:
-    """Score one document (pure and picklable: the runner's scoring function).
+    """Score one document (pure and picklable: the runner's scoring function). ``options``
+    without its ``source`` (each document brings its own); ``template_spec``: the template as
+    a worker imports it, ``template_digest`` the hash of its file.
 
     Returns its eval.json (``report``), the unmatched nodes and edges, the count behind its
     verbatim ratio, the warnings of odd graph files, the reason its answer was unreadable
     (None when readable or missing) and the info string of the fenced block it came from.
     """
-    from parsescore.core.files import gc_paused, parse_json
+    from parsescore.core.files import gc_paused
     from parsescore.graph.api import match_loaded
     from parsescore.graph.evaluate import report_and_verbatim_hits
-    from parsescore.graph.io import graph_from_answer, graph_from_json_data, source_from_text
-    from parsescore.graph.template import GraphData, truth_graph_from_data
+    from parsescore.graph.io import read_graph, read_instance, source_from_text
+    from parsescore.graph.template import GraphData
     from parsescore.graph.unmatched import unmatched_items
 
+    strict = options.strict
     with gc_paused():
         model = None if template_spec is None else _template(template_spec, template_digest)
-        truth_data = parse_json(document.truth_text, document.truth)
         if model is not None:
-            truth_graph = truth_graph_from_data(truth_data, document.truth, model)
+            truth_graph = read_instance(document.truth_text, document.truth, template=model)
         else:
-            truth_graph = graph_from_json_data(truth_data, document.truth, strict=strict)
+            truth_graph = read_graph(document.truth_text, document.truth, strict=strict)
         extracted = GraphData(nodes=[], edges=[])
         unreadable: str | None = None
-        fence: str | None = None
         if document.read_error is not None:
             reason, where = document.read_error
             error = InputError(reason, path=document.graph, where=where)
@@ -170,10 +166,9 @@ def score_document(
         elif document.graph_text is not None:
             assert document.graph is not None
             try:
-                extracted, answer = graph_from_answer(
-                    document.graph_text, document.graph, strict=strict
+                extracted = read_graph(
+                    document.graph_text, document.graph, strict=strict, answer=True
                 )
-                fence = answer.fence
             except InputError as exc:
                 if strict:
                     raise
@@ -187,17 +182,13 @@ def score_document(
             model=model,
             truth=document.truth,
             source_text=source_text,
-            structural_align=structural_align,  # type: ignore[arg-type]
-            id_fields=id_fields,
-            root_class=root_class,
-            enum_ids=enum_ids,  # type: ignore[arg-type]
-            normalise_source_accents=normalise_source_accents,
+            options=options,
         )
         report, hits = report_and_verbatim_hits(
             matching,
             graph=document.graph,  # type: ignore[arg-type]  # null: no answer
             truth=document.truth,
-            template=template,
+            template=options.template,
         )
         return {
             "report": report,
@@ -205,7 +196,7 @@ def score_document(
             "verbatim_hits": hits,
             "warnings": [*truth_graph.warnings, *extracted.warnings],
             "unreadable": unreadable,
-            "fence": fence,
+            "fence": extracted.fence,
         }
 
 
@@ -348,48 +339,15 @@ def _first(names: Sequence[str], shown: int = 5) -> str:
     return ", ".join(names[:shown]) + more
 
 
-def _dataset_micro(reports: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    """tp/fp/fn summed over the documents per section and rung, with P/R/F1 as eval.json
-    rounds them. The ``aligned`` rung is reported when some document has it; a document
-    without it adds its ``relaxed`` counts (alignment paired nothing there, so they are its
-    aligned counts)."""
-    from parsescore.graph.evaluate import prf
-
-    rungs = [r for r in RUNGS if any(r in report["micro"]["nodes"] for report in reports)]
-    micro: dict[str, dict[str, Any]] = {}
-    for section in ("nodes", "edges"):
-        micro[section] = {}
-        for rung in rungs:
-            tp = fp = fn = 0
-            for report in reports:
-                counts = report["micro"][section]
-                entry = counts.get(rung, counts["relaxed"])
-                tp, fp, fn = tp + entry["tp"], fp + entry["fp"], fn + entry["fn"]
-            micro[section][rung] = prf(tp, fp, fn)
-    return micro
-
-
 def evaluate_dataset(
     truth: str | Path | Mapping[str, str],
     pred: str | Path | Mapping[str, str],
-    *,
-    template: str | None,
-    source: str | Path | Mapping[str, str] | None,
-    structural_align: str,
-    id_fields: dict[str, list[str]] | None,
-    raw_id_fields: list[str],
-    root_class: str | None,
-    strict: bool,
-    enum_ids: str,
-    normalise_source_accents: bool,
-    allow_missing: bool,
-    jobs: int,
-    dask_scheduler: str | None,
-    cache: str | Path | None,
-    quiet: bool,
-    name: str | None,
+    options: GraphOptions,
 ) -> Result:
     """The :class:`Result` of a dataset (see the module); items are the documents."""
+    from parsescore.graph.micro import document_counts, micro
+
+    template = options.template
     template_spec: str | None = None
     digest = ""
     if template is not None:
@@ -405,31 +363,34 @@ def evaluate_dataset(
         digest = _template_digest(model)
         _TEMPLATES[(template_spec, digest)] = model
     documents, missing, extra, without_source = collect_documents(
-        truth, pred, source=source, allow_missing=allow_missing
+        truth, pred, source=options.source, allow_missing=options.allow_missing
     )
-    options: dict[str, Any] = {
-        "template": template,
-        "template_spec": template_spec,
-        "template_digest": digest,
-        "id_fields": id_fields,
-        "root_class": root_class,
-        "structural_align": structural_align,
-        "strict": strict,
-        "enum_ids": enum_ids,
-        "normalise_source_accents": normalise_source_accents,
-    }
+    recorded = options.recorded(dataset=True)
+    # The cache key: the recorded options, without allow_missing (it changes which documents
+    # are scored, not a document's record), with what else changes a record: the template (as
+    # given: eval.json holds it; as imported; its file's hash) and strict (an odd answer
+    # stops the run instead of being scored).
+    key = {k: v for k, v in recorded.items() if k != "allow_missing"}
+    key |= {"template": template, "template_spec": template_spec, "template_digest": digest}
+    key["strict"] = options.strict
     run = run_items(
-        partial(score_document, **options),
+        partial(
+            score_document,
+            options=replace(options, source=None),
+            template_spec=template_spec,
+            template_digest=digest,
+        ),
         documents,
         kind="graph",
-        options=options,
+        options=key,
         item_input=_document_bytes,
-        jobs=jobs,
-        dask_scheduler=dask_scheduler,
-        cache_dir=cache,
-        quiet=quiet,
+        jobs=options.jobs,
+        dask_scheduler=options.dask_scheduler,
+        cache_dir=options.cache,
+        quiet=options.quiet,
         description="scoring graphs",
     )
+    allow_missing = options.allow_missing
     coverage = Coverage(len(documents) + (len(missing) if allow_missing else 0), list(missing))
     warnings: list[str] = []
     reports: dict[str, dict[str, Any]] = {}
@@ -444,22 +405,24 @@ def evaluate_dataset(
             coverage.unreadable[document.id] = record["unreadable"]
         if record["fence"] is not None:
             coverage.fenced[document.id] = record["fence"]
-    micro = _dataset_micro(list(reports.values()))
+    # micro over documents: each document's micro counts summed, scored by the core
+    counts, rungs = document_counts(reports)
     checked = sum(r["verbatim_n"] or 0 for r in reports.values())
     in_memory = isinstance(truth, Mapping)
+    source = options.source
     native: dict[str, Any] = {
         "truth": None if in_memory else str(truth),
         "graph": None if in_memory else str(pred),
         "template": template,
         "source": None if source is None or isinstance(source, Mapping) else str(source),
-        "micro": micro,
+        "micro": micro(counts, rungs),
         "verbatim_ratio": round(hits / checked, 3) if checked else None,
         "verbatim_n": checked,
         "verbatim_hits": hits,
         **coverage.facts(),
         "documents": reports,
     }
-    (result,) = read_documents(native, Reader(None), name or _default_name(pred))
+    (result,) = read_documents(native, Reader(None), options.name or _default_name(pred))
     if without_source:
         warnings.append(
             f"{len(without_source)} of {len(documents)} documents have no source (scored "
@@ -468,22 +431,13 @@ def evaluate_dataset(
     if extra:
         warnings.append(f"{len(extra)} answers have no truth (not scored): " + _first(extra))
     warnings.extend(coverage.warnings(DOCUMENT_NOUNS[1], allow_missing=allow_missing))
-    run_options: dict[str, Any] = {}
-    if template is None:
-        run_options |= {"id_fields": raw_id_fields, "root_class": root_class}
-    if enum_ids != "reference":
-        run_options["enum_ids"] = enum_ids
-    if normalise_source_accents:
-        run_options["normalise_source_accents"] = True
-    if allow_missing:
-        run_options["allow_missing"] = True
     details = {
         item: detail | {"unmatched": unmatched[item]} for item, detail in result.details.items()
     }
     return replace(
         result,
         version=__version__,
-        options=result.options | run_options,
+        options=result.options | recorded,
         details=details,
         native=native,
         warnings=tuple(warnings),
@@ -503,8 +457,11 @@ _NOT_IN_DETAIL = frozenset({"template", "micro"})
 
 def read_documents(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
     """The :class:`Result` of a dataset document (``parsescore graph --out`` with folders):
-    an item per document, its metrics the micro P/R/F1 of its eval.json and ``readable``."""
-    from parsescore.graph.result import micro_scores
+    an item per document, its metrics the micro P/R/F1 of its eval.json and ``readable``, its
+    counts the micro tp/fp/fn per rung of the dataset (:func:`~parsescore.graph.micro.
+    with_rungs`); the totals computed from them by the core."""
+    from parsescore.graph.micro import totals_of, with_rungs
+    from parsescore.graph.result import micro_counts, micro_rungs, rung_scores
 
     documents = r.mapping(r.key(doc, "documents", "top level"), "documents")
     missing = [
@@ -520,31 +477,47 @@ def read_documents(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]
         for k, v in r.mapping(doc.get("fenced", {}), "fenced").items()
     }
     coverage = Coverage(len(set(documents) | set(missing)), missing, unreadable, fenced)
+    micro = r.mapping(r.key(doc, "micro", "top level"), "micro")
+    rungs = micro_rungs(micro, "micro", r)
     items: dict[str, dict[str, float]] = {}
+    counts: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
     modes: set[str] = set()
     for item, report in documents.items():
         where = f"documents.{item}"
         report = r.mapping(report, where)
-        values, counts = micro_scores(
-            r.mapping(r.key(report, "micro", where), f"{where}.micro"), f"{where}.micro", r
-        )
+        doc_micro = r.mapping(r.key(report, "micro", where), f"{where}.micro")
+        values: dict[str, float] = {}
+        found: dict[str, float] = {}
+        for section, prefix in SECTIONS:
+            if section in doc_micro:
+                inner = f"{where}.micro.{section}"
+                scores, section_counts, _ = rung_scores(
+                    r.mapping(doc_micro[section], inner), inner, prefix, r
+                )
+                values |= scores
+                found |= section_counts
+        try:
+            counts[item] = with_rungs(found, rungs)
+        except KeyError as exc:
+            raise r.fail(f"{where}.micro", f"no counts for {exc.args[0]}") from None
         readable = 0.0 if item in unreadable or item in missing else 1.0
         items[item] = values | {READABLE.name: readable}
-        details[item] = {"micro": counts} | {
+        details[item] = {"micro": micro_counts(doc_micro, f"{where}.micro", r)} | {
             k: v for k, v in report.items() if k not in _NOT_IN_DETAIL
         }
         alignment = report.get("structural_alignment")
         if isinstance(alignment, dict) and isinstance(alignment.get("mode"), str):
             modes.add(alignment["mode"])
-    totals, micro_counts = micro_scores(
-        r.mapping(r.key(doc, "micro", "top level"), "micro"), "micro", r
-    )
+    given = {READABLE.name: coverage.readable}
     verbatim = doc.get("verbatim_ratio")
     if verbatim is not None:
-        totals["verbatim_ratio"] = r.number(verbatim, "verbatim_ratio")
-    totals[READABLE.name] = coverage.readable
-    facts: dict[str, Any] = {"nouns": list(DOCUMENT_NOUNS), "micro": micro_counts}
+        given["verbatim_ratio"] = r.number(verbatim, "verbatim_ratio")
+    totals = totals_of(items, counts, rungs, given)
+    facts: dict[str, Any] = {
+        "nouns": list(DOCUMENT_NOUNS),
+        "micro": micro_counts(micro, "micro", r),
+    }
     for key in ("verbatim_n", "verbatim_hits"):
         if key in doc:
             facts[key] = doc[key]
@@ -559,5 +532,6 @@ def read_documents(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]
             options={"structural_align": modes.pop()} if len(modes) == 1 else {},
             details=details,
             dataset=facts | coverage.facts(),
+            counts=counts,
         )
     ]

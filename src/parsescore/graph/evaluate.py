@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from parsescore.core.errors import InputError
 from parsescore.graph.canon import (
@@ -27,6 +27,9 @@ from parsescore.graph.canon import (
     loose_text,
     squash,
 )
+from parsescore.graph.micro import entry_counts
+from parsescore.graph.micro import micro as micro_scores
+from parsescore.graph.options import AlignMode, EnumIds
 from parsescore.graph.template import GraphData
 
 __all__ = [
@@ -55,7 +58,6 @@ __all__ = [
 
 Key = tuple[str, tuple[str, ...]]
 """Node identity: (class name, canonical values of its identity fields)."""
-AlignMode = Literal["auto", "on", "off"]
 Rung = Literal["strict", "relaxed", "aligned"]
 
 META_KEYS = frozenset({"id", "label", "type", "__class__", "__provenance__", "merged_aliases"})
@@ -70,9 +72,6 @@ FANOUT_TRUTH_SHARE = 0.4
 def node_class(node: dict[str, Any]) -> str:
     """A node's class: ``__class__``, else ``label``."""
     return str(node.get("__class__") or node.get("label") or "")
-
-
-EnumIds = Literal["reference", "value"]
 
 
 def _enum_value(value: Any) -> Any:
@@ -696,10 +695,13 @@ def match_graphs(
     ``normalise_source_accents`` drops the source's accents before synthetic-id detection
     (identity values are accent-free, so the reference never finds "Café" as "cafe").
     """
-    if align_mode not in ("auto", "on", "off"):
-        raise ValueError(f"structural alignment mode must be auto, on or off, got {align_mode!r}")
-    if enum_ids not in ("reference", "value"):
-        raise ValueError(f"enum_ids must be reference or value, got {enum_ids!r}")
+    # the options model checks these for evaluate() and the command; this is for direct calls
+    for name, value, hint in (
+        ("align_mode", align_mode, AlignMode),
+        ("enum_ids", enum_ids, EnumIds),
+    ):
+        if value not in get_args(hint):
+            raise InputError(f"{name} must be one of {', '.join(get_args(hint))}, got {value!r}")
     truth_index = IdentityIndex.build(truth.nodes, id_fields_by_class, enum_ids)
     extracted_index = IdentityIndex.build(extracted.nodes, id_fields_by_class, enum_ids)
     truth_by_key, extracted_by_key = truth_index.by_key, extracted_index.by_key
@@ -784,13 +786,6 @@ def prf(tp: int, fp: int, fn: int) -> dict[str, Any]:
         "r": round(recall, 3),
         "f1": round(f1, 3),
     }
-
-
-def _micro(section: dict[str, dict[str, Any]], rung: str) -> dict[str, Any]:
-    tp = sum(m[rung]["tp"] for m in section.values() if rung in m)
-    fp = sum(m[rung]["fp"] for m in section.values() if rung in m)
-    fn = sum(m[rung]["fn"] for m in section.values() if rung in m)
-    return prf(tp, fp, fn)
 
 
 @dataclass
@@ -1077,10 +1072,10 @@ def report_and_verbatim_hits(
                 tp, int(got_count[code]) - tp, int(truth_count[code]) - tp
             )
 
-    micro = {
-        "nodes": {r: _micro(node_metrics, r) for r in rungs},
-        "edges": {r: _micro(edge_metrics, r) for r in rungs},
-    }
+    # the micro scores: the classes' and labels' counts summed, scored by the core
+    counts = {f"node:{cls}": entry_counts("node", m) for cls, m in node_metrics.items()}
+    counts |= {f"edge:{label}": entry_counts("edge", m) for label, m in edge_metrics.items()}
+    micro = micro_scores(counts, rungs)
 
     completeness: dict[str, dict[str, list[int]]] = {}
     long_values: list[str] = []

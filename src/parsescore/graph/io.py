@@ -1,24 +1,34 @@
-"""Reading docling-graph ``graph.json`` exports and source texts, with clear errors."""
+"""The kind's readers (its registry: :data:`parsescore.graph.kind.FORMATS`) and source texts,
+with clear errors.
+
+* ``graph.json`` — :func:`read_graph`: docling-graph's export (the extracted graph; the truth
+  without a template); with ``answer=True`` a chat answer holding one in a fenced block;
+* ``instance`` — :func:`read_instance`: a ground truth, one instance of the root template,
+  converted into a graph.
+
+Both return the kind's model, :class:`~parsescore.graph.template.GraphData`.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsescore.core.errors import InputError
-from parsescore.core.files import load_json, parse_json, read_text
+from parsescore.core.files import parse_json, read_text
 from parsescore.graph.canon import strip_markup
-from parsescore.graph.template import GraphData
+from parsescore.graph.template import GraphData, load_template, truth_graph_from_data
 from parsescore.shared.answers import Answer, unwrap_answer
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 __all__ = [
     "answer_content",
-    "graph_from_answer",
-    "graph_from_json_data",
-    "load_answer_graph",
-    "load_graph_json",
+    "is_graph_json",
     "load_source_text",
-    "parse_id_fields",
+    "read_graph",
+    "read_instance",
     "source_from_text",
 ]
 
@@ -34,7 +44,7 @@ def _examples(found: list[str]) -> str:
     return shown + (f" and {len(found) - EXAMPLES} more" if len(found) > EXAMPLES else "")
 
 
-def graph_from_json_data(data: Any, path: str | Path, *, strict: bool = False) -> GraphData:
+def _checked_graph(data: Any, path: str | Path, *, strict: bool = False) -> GraphData:
     """Check a parsed graph.json and wrap it.
 
     What docling-graph's script 16 cannot read (not an object, ``nodes`` not a list, a node
@@ -121,11 +131,6 @@ def graph_from_json_data(data: Any, path: str | Path, *, strict: bool = False) -
     )
 
 
-def load_graph_json(path: str | Path, *, strict: bool = False) -> GraphData:
-    """Load and check a docling-graph ``graph.json`` export (see :func:`graph_from_json_data`)."""
-    return graph_from_json_data(load_json(path), path, strict=strict)
-
-
 def answer_content(text: str) -> Answer:
     """What the graph.json reader reads of an answer: a text that begins with ``{`` is a bare
     graph.json, read whole (its strings may hold ``<think>`` or fences that mark nothing, and
@@ -137,23 +142,52 @@ def answer_content(text: str) -> Answer:
     return unwrap_answer(text, ("json",))
 
 
-def graph_from_answer(
-    text: str, path: str | Path, *, strict: bool = False
-) -> tuple[GraphData, Answer]:
-    """The extracted graph of an answer (:func:`answer_content`, then
-    :func:`graph_from_json_data`), and where its content came from. An error names the
-    answer's own line (``Answer.relocate``)."""
-    answer = answer_content(text)
+def read_graph(
+    text: str, path: str | Path = "graph.json", *, strict: bool = False, answer: bool = False
+) -> GraphData:
+    """The ``graph.json`` reader: docling-graph's export as a :class:`GraphData`.
+
+    ``path`` names the file in errors. What script 16 cannot read is an InputError; what it
+    scores although it is odd is read with warnings (``strict=True`` refuses it: see
+    :func:`_checked_graph`). ``answer=True`` reads a model's answer (an extracted graph) by the
+    chat-answer rule first (:func:`answer_content`): an error then names the answer's own line,
+    and :attr:`GraphData.fence` says which fenced block the graph came from.
+    """
+    if not answer:
+        return _checked_graph(parse_json(text, path), path, strict=strict)
+    content = answer_content(text)
     try:
-        graph = graph_from_json_data(parse_json(answer.text, path), path, strict=strict)
+        graph = _checked_graph(parse_json(content.text, path), path, strict=strict)
     except InputError as exc:
-        raise answer.relocate(exc, path) from None
-    return graph, answer
+        raise content.relocate(exc, path) from None
+    graph.fence = content.fence
+    return graph
 
 
-def load_answer_graph(path: str | Path, *, strict: bool = False) -> GraphData:
-    """:func:`graph_from_answer` of a file (the extracted graph.json, or a chat answer)."""
-    return graph_from_answer(read_text(path), path, strict=strict)[0]
+def is_graph_json(text: str) -> bool:
+    """Whether ``text`` is a graph.json (a JSON object with a ``nodes`` list and ``edges``)."""
+    if not text.lstrip().startswith("{"):
+        return False
+    try:
+        data = parse_json(text)
+    except InputError:
+        return False
+    return isinstance(data, dict) and isinstance(data.get("nodes"), list) and "edges" in data
+
+
+def read_instance(
+    text: str,
+    path: str | Path = "truth.json",
+    *,
+    template: type[BaseModel] | str | None = None,
+) -> GraphData:
+    """The ``instance`` reader: a ground truth, one JSON instance of ``template`` (the model,
+    or ``pkg.module.Class`` / ``file.py:Class``), validated and converted into a graph by
+    docling-graph's converter rules (:func:`~parsescore.graph.template.graph_from_instance`)."""
+    if template is None:
+        raise InputError("an instance is read with its template (--template)", path=path)
+    model = load_template(template) if isinstance(template, str) else template
+    return truth_graph_from_data(parse_json(text, path), path, model)
 
 
 def source_from_text(raw: str, name: str | Path | None) -> str:
@@ -168,17 +202,3 @@ def source_from_text(raw: str, name: str | Path | None) -> str:
 def load_source_text(path: str | Path) -> str:
     """The text the model was served; DocLang/XML serialisations are reduced to their content."""
     return source_from_text(read_text(path), path)
-
-
-def parse_id_fields(specs: list[str]) -> dict[str, list[str]]:
-    """``["Person=name", "Offer=code,version"]`` → ``{"Person": ["name"], ...}``."""
-    result: dict[str, list[str]] = {}
-    for spec in specs:
-        cls, sep, fields = spec.partition("=")
-        names = [f.strip() for f in fields.split(",") if f.strip()]
-        if not sep or not cls.strip() or not names:
-            raise InputError(
-                f"--id-fields expects Class=field1,field2, got {spec!r}", where="--id-fields"
-            )
-        result[cls.strip()] = names
-    return result

@@ -1,121 +1,68 @@
 """Graph results: scoring an extracted graph.json (:func:`evaluate`), its eval.json (docling-graph
-script 16's document, the ``--out``) and its :class:`~parsescore.core.results.Result`, and reading
-eval.json back (:func:`read`).
+script 16's document, the ``--out``) and its :class:`~parsescore.core.results.Result`, read from
+that eval.json (:func:`read`, also ``Kind.read``).
 
 Items are the node classes (``node:<Class>``) and edge labels (``edge:<LABEL>``); their metrics
 are precision, recall and F1 per rung (``node_strict_f1``, ``edge_relaxed_precision``, ...), the
 numbers eval.json holds (rounded to 3 decimals there, as the reference writes them, so the result
-and ``--out`` never disagree); each item's detail is its tp/fp/fn per rung and the unmatched
-nodes or edges themselves.
+and ``--out`` never disagree); their counts are the tp/fp/fn per rung (``node_strict_tp``, ...),
+from which the core computes the totals (micro over classes: :mod:`parsescore.graph.micro`); each
+item's detail is its tp/fp/fn per rung and the unmatched nodes or edges themselves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from parsescore import __version__
 from parsescore.core.errors import InputError
 from parsescore.core.results import Reader, Result
+from parsescore.graph.kind import RUNGS, SCORES, SECTIONS, count_name
+from parsescore.graph.options import GraphOptions
 
-__all__ = ["SCORES", "evaluate", "micro_scores", "read"]
+__all__ = ["evaluate", "read"]
 
-#: eval.json's short score names and the metric names they become.
-SCORES = {"p": "precision", "r": "recall", "f1": "f1"}
 _INPUTS = ("graph", "truth", "template")
-
-AlignMode = Literal["auto", "on", "off"]
-EnumIds = Literal["reference", "value"]
+_COUNTS = ("tp", "fp", "fn")
 
 
 def evaluate(
     truth: str | Path | Mapping[str, str],
     pred: str | Path | Mapping[str, str],
-    *,
-    template: str | None = None,
-    source: str | Path | Mapping[str, str] | None = None,
-    structural_align: AlignMode = "auto",
-    id_fields: Mapping[str, Sequence[str]] | Sequence[str] | None = None,
-    root_class: str | None = None,
-    strict: bool = False,
-    enum_ids: EnumIds = "reference",
-    normalise_source_accents: bool = False,
-    allow_missing: bool = False,
-    jobs: int = 1,
-    dask_scheduler: str | None = None,
-    cache: str | Path | None = None,
-    quiet: bool = False,
-    name: str | None = None,
+    options: GraphOptions,
 ) -> Result:
     """Score extracted graph.json answers against ground truth (docling-graph 1.9.1's rules).
 
     ``truth`` and ``pred`` are two files (one document: items are its node classes and edge
     labels, ``native`` its eval.json), or two folders of ``<id>.json`` files, or two ``{id:
     text}`` mappings (a dataset: items are the documents; see :mod:`parsescore.graph.dataset`).
-    With ``template`` (``pkg.module.Class`` or ``path/to/file.py:Class``) a truth is an
-    instance of it; without, a truth is a graph.json too, with identity fields from its
-    ``graph.id_fields_map`` or ``id_fields`` (``{Class: [field, ...]}``, or the CLI's
-    ``Class=field1,field2`` strings) and the root class ``root_class``. ``source`` (the text
-    the model was served: a file, or for a dataset a folder of ``<id>.<suffix>`` files or an
-    ``{id: text}`` mapping) enables the verbatim ratio and synthetic-id detection;
-    ``structural_align`` aligns classes whose truth ids are absent from it (``auto``), all
-    classes (``on``) or none (``off``).
+    ``options`` (:class:`~parsescore.graph.options.GraphOptions`, checked by
+    :func:`parsescore.evaluate`): with ``template`` a truth is an instance of it; without, a
+    graph.json too, with identity fields from its ``graph.id_fields_map`` or ``id_fields`` and
+    the root class ``root_class``. ``source`` enables the verbatim ratio and synthetic-id
+    detection; ``structural_align`` aligns classes whose truth ids are absent from it.
 
     Graph files that docling-graph's script 16 scores although they are odd (an edge to a
     missing node, no nodes) are scored like it, with warnings in the result's ``warnings``.
     In a dataset an unreadable answer scores as a missing one (an empty graph) and is listed in
     ``dataset["unreadable"]``; ``strict`` refuses the first unreadable or odd answer instead
-    (and, for one document, odd files). ``allow_missing`` scores only the documents that have an
-    answer; ``jobs``, ``dask_scheduler``, ``cache`` and ``quiet`` choose how a dataset is run
-    (:mod:`parsescore.core.runner`). ``enum_ids="value"`` compares an Enum identity by its value and
-    ``normalise_source_accents`` drops the source's accents before synthetic-id detection (the
-    reference does neither; see docs/graph.md).
+    (and, for one document, odd files). ``allow_missing``, ``jobs``, ``dask_scheduler``,
+    ``cache`` and ``quiet`` are a dataset's (one document is scored here, in this process).
     """
-    from parsescore.core.files import gc_paused
-    from parsescore.graph.api import match_files
-    from parsescore.graph.evaluate import build_report
-    from parsescore.graph.io import parse_id_fields
-    from parsescore.graph.unmatched import unmatched_details
-
-    if structural_align not in ("auto", "on", "off"):
-        raise InputError(f"--structural-align must be auto, on or off, got {structural_align!r}")
-    if enum_ids not in ("reference", "value"):
-        raise InputError(f"--enum-ids must be reference or value, got {enum_ids!r}")
-    if template is not None and (id_fields or root_class):
-        raise InputError("--id-fields/--root-class only apply without --template")
-    fields: dict[str, list[str]] | None = None
-    raw_fields: list[str] = []
-    if isinstance(id_fields, Mapping):
-        fields = {str(k): list(v) for k, v in id_fields.items()}
-        raw_fields = [f"{k}={','.join(v)}" for k, v in fields.items()]
-    elif id_fields:
-        raw_fields = list(id_fields)
-        fields = parse_id_fields(raw_fields)
     if _is_dataset(truth, pred):
         from parsescore.graph.dataset import evaluate_dataset
 
-        return evaluate_dataset(
-            truth,
-            pred,
-            template=template,
-            source=source,
-            structural_align=structural_align,
-            id_fields=fields,
-            raw_id_fields=raw_fields,
-            root_class=root_class,
-            strict=strict,
-            enum_ids=enum_ids,
-            normalise_source_accents=normalise_source_accents,
-            allow_missing=allow_missing,
-            jobs=jobs,
-            dask_scheduler=dask_scheduler,
-            cache=cache,
-            quiet=quiet,
-            name=name,
-        )
+        return evaluate_dataset(truth, pred, options)
     assert not isinstance(truth, Mapping) and not isinstance(pred, Mapping)
+    from parsescore.core.files import gc_paused
+    from parsescore.graph.api import match_files
+    from parsescore.graph.evaluate import build_report
+    from parsescore.graph.unmatched import unmatched_details
+
+    source = options.source
     if isinstance(source, Mapping) or (source is not None and Path(source).is_dir()):
         raise InputError(
             "--source is a folder (or mapping) of per-document sources, but --truth and --pred "
@@ -123,31 +70,15 @@ def evaluate(
             path=None if isinstance(source, Mapping) else source,
         )
     with gc_paused():
-        matching = match_files(
-            truth=truth,
-            pred=pred,
-            template=template,
-            source=source,
-            structural_align=structural_align,
-            id_fields=fields,
-            root_class=root_class,
-            strict=strict,
-            enum_ids=enum_ids,
-            normalise_source_accents=normalise_source_accents,
+        matching = match_files(truth=truth, pred=pred, options=options)
+        report = build_report(
+            matching, graph=str(pred), truth=str(truth), template=options.template
         )
-        report = build_report(matching, graph=str(pred), truth=str(truth), template=template)
-        options: dict[str, Any] = {}
-        if template is None:
-            options = {"id_fields": raw_fields, "root_class": root_class}
-        if enum_ids != "reference":
-            options["enum_ids"] = enum_ids
-        if normalise_source_accents:
-            options["normalise_source_accents"] = True
         result = to_result(
             report,
-            name=name or Path(pred).stem,
+            name=options.name or Path(pred).stem,
             source=None if source is None else str(source),
-            options=options,
+            options=options.recorded(dataset=False),
             details=unmatched_details(matching),
             computed=matching,
         )
@@ -181,8 +112,8 @@ def to_result(
     details: Mapping[str, Mapping[str, Any]],
     computed: Any = None,
 ) -> Result:
-    """The result of an eval.json built in this process, with what eval.json does not record
-    (the source path, the options without a template, the unmatched items)."""
+    """The result of an eval.json built in this process: :func:`read` of it, with what eval.json
+    does not record (the source path, the options without a template, the unmatched items)."""
     (result,) = read(report, Reader(None), name)
     merged = {
         item: result.details.get(item, {}) | dict(details.get(item, {})) for item in result.items
@@ -198,57 +129,79 @@ def to_result(
     )
 
 
-def _scores(
+def _count(value: Any, where: str, r: Reader) -> float:
+    """A tp/fp/fn count (kept an int when it is one, as eval.json writes it)."""
+    number = r.number(value, where)
+    return int(number) if number.is_integer() else number
+
+
+def rung_scores(
     entry: Mapping[str, Any], where: str, prefix: str, r: Reader
-) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
-    """Precision/recall/F1 per rung as metrics, and the rest of each rung (tp/fp/fn, ...)."""
+) -> tuple[dict[str, float], dict[str, float], dict[str, dict[str, Any]]]:
+    """An eval.json entry ``{rung: {tp, fp, fn, p, r, f1}}``: precision/recall/F1 per rung as
+    metrics (``node_strict_f1``), tp/fp/fn as counts (``node_strict_tp``) and each rung without
+    its scores (its tp/fp/fn, as the item's detail)."""
     values: dict[str, float] = {}
+    counts: dict[str, float] = {}
     rest: dict[str, dict[str, Any]] = {}
     for rung, scores in entry.items():
-        scores = r.mapping(scores, f"{where}.{rung}")
+        inner = f"{where}.{rung}"
+        scores = r.mapping(scores, inner)
         for short, long in SCORES.items():
-            number = r.optional_number(
-                r.key(scores, short, f"{where}.{rung}"), f"{where}.{rung}.{short}"
-            )
+            number = r.optional_number(r.key(scores, short, inner), f"{inner}.{short}")
             if number is not None:
                 values[f"{prefix}_{rung}_{long}"] = number
+        for count in _COUNTS:
+            counts[count_name(prefix, rung, count)] = _count(
+                r.key(scores, count, inner), f"{inner}.{count}", r
+            )
         rest[rung] = {k: v for k, v in scores.items() if k not in SCORES}
-    return values, rest
+    return values, counts, rest
 
 
-def micro_scores(
-    micro: Mapping[str, Any], where: str, r: Reader
-) -> tuple[dict[str, float], dict[str, Any]]:
-    """An eval.json ``micro`` as metrics (``node_strict_f1``, ...) and its tp/fp/fn per section
-    and rung."""
-    values: dict[str, float] = {}
-    counts: dict[str, Any] = {}
-    for section, prefix in (("nodes", "node"), ("edges", "edge")):
+def micro_rungs(micro: Mapping[str, Any], where: str, r: Reader) -> list[str]:
+    """The rungs an eval.json ``micro`` reports (its ``nodes``' keys, in eval.json's order)."""
+    nodes = r.mapping(r.key(micro, "nodes", where), f"{where}.nodes")
+    return [rung for rung in RUNGS if rung in nodes]
+
+
+def micro_counts(micro: Mapping[str, Any], where: str, r: Reader) -> dict[str, Any]:
+    """An eval.json ``micro``'s tp/fp/fn per section and rung (``Result.dataset["micro"]``)."""
+    found: dict[str, Any] = {}
+    for section, prefix in SECTIONS:
         if section in micro:
             inner = f"{where}.{section}"
-            found, counts[section] = _scores(r.mapping(micro[section], inner), inner, prefix, r)
-            values |= found
-    return values, counts
+            found[section] = rung_scores(r.mapping(micro[section], inner), inner, prefix, r)[2]
+    return found
 
 
 def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
     """The :class:`Result` of an eval.json (``parsescore graph --out``), or of the dataset
-    document (``--out`` with folders: :func:`~parsescore.graph.dataset.read_documents`)."""
+    document (``--out`` with folders: :func:`~parsescore.graph.dataset.read_documents`); its
+    totals are computed from the items' counts by the core (:func:`~parsescore.graph.micro.
+    totals_of`), so they equal eval.json's micro."""
+    from parsescore.graph.micro import totals_of
+
     if "documents" in doc and "nodes" not in doc:
         from parsescore.graph.dataset import read_documents
 
         return read_documents(doc, r, name)
     items: dict[str, dict[str, float]] = {}
+    counts: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
-    for section, prefix in (("nodes", "node"), ("edges", "edge")):
+    for section, prefix in SECTIONS:
         for label, entry in r.mapping(doc[section], f"key {section!r}").items():
             where = f"{section}.{label}"
             item = f"{prefix}:{label}"
-            items[item], details[item] = _scores(r.mapping(entry, where), where, prefix, r)
-    totals, micro_counts = micro_scores(r.mapping(doc["micro"], "key 'micro'"), "micro", r)
+            items[item], counts[item], details[item] = rung_scores(
+                r.mapping(entry, where), where, prefix, r
+            )
+    micro = r.mapping(doc["micro"], "key 'micro'")
+    given: dict[str, float] = {}
     verbatim = doc.get("verbatim_ratio")
     if isinstance(verbatim, int | float) and not isinstance(verbatim, bool):
-        totals["verbatim_ratio"] = float(verbatim)
+        given["verbatim_ratio"] = float(verbatim)
+    totals = totals_of(items, counts, micro_rungs(micro, "micro", r), given)
     alignment = doc.get("structural_alignment")
     mode = alignment.get("mode") if isinstance(alignment, dict) else None
     consumed = {*_INPUTS, "micro", "nodes", "edges", "verbatim_ratio"}
@@ -263,6 +216,8 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
             options={} if mode is None else {"structural_align": mode},
             details=details,
             # every other fact of eval.json (its shape is docling-graph's), with the micro counts
-            dataset={"micro": micro_counts} | {k: v for k, v in doc.items() if k not in consumed},
+            dataset={"micro": micro_counts(micro, "micro", r)}
+            | {k: v for k, v in doc.items() if k not in consumed},
+            counts=counts,
         )
     ]

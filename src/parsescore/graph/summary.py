@@ -1,7 +1,10 @@
-"""Rich terminal summaries of an eval.json report (the reference prints plain text)."""
+"""Rich terminal summaries of a graph result (the reference prints plain text), printed from the
+:class:`~parsescore.core.results.Result` alone: a loaded envelope or eval.json prints what the run
+printed."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Console
@@ -10,19 +13,22 @@ from rich.table import Table
 
 from parsescore.core.results import Result
 from parsescore.graph.evaluate import fanout_warnings
-from parsescore.graph.kind import RUNGS, is_documents
+from parsescore.graph.kind import RUNGS, SCORES, SECTIONS, is_documents
 
-__all__ = ["print_dataset_summary", "print_eval_summary", "summarise"]
-
-
-def _rungs(report: dict[str, Any]) -> list[str]:
-    return [r for r in RUNGS if r in report["micro"]["nodes"]]
+__all__ = ["summarise"]
 
 
-def _prf_cell(m: dict[str, Any] | None) -> str:
-    if not m:
+def _rungs(result: Result) -> list[str]:
+    """The rungs the result's totals report (eval.json's micro), in eval.json's order."""
+    return [r for r in RUNGS if f"node_{r}_f1" in result.totals]
+
+
+def _prf(values: Mapping[str, float], prefix: str, rung: str) -> str:
+    """``P/R/F1`` of one rung from metrics (``node_strict_precision``, ...), ``—`` without."""
+    names = [f"{prefix}_{rung}_{score}" for score in SCORES.values()]
+    if not all(name in values for name in names):
         return "—"
-    return f"{m['p']:.2f}/{m['r']:.2f}/{m['f1']:.2f}"
+    return "/".join(f"{values[name]:.2f}" for name in names)
 
 
 SHOWN_PAIRS = 20
@@ -37,56 +43,61 @@ def _more(console: Console, pairs: list[Any]) -> None:
         )
 
 
-def _micro_table(title: str, micro: dict[str, Any], rungs: list[str]) -> Table:
-    """P / R / F1 per rung and the strict counts, for nodes and edges."""
+def _micro_table(title: str, result: Result, rungs: list[str]) -> Table:
+    """P / R / F1 per rung (the totals) and the strict counts (``dataset["micro"]``), for nodes
+    and edges."""
     table = Table(title=title, title_justify="left")
     table.add_column("P / R / F1")
     for rung in rungs:
         table.add_column(rung)
     table.add_column("tp / fp / fn (strict)", justify="right")
-    for part in ("nodes", "edges"):
-        section = micro[part]
-        s = section["strict"]
+    micro = result.dataset["micro"]
+    for section, prefix in SECTIONS:
+        s = micro[section]["strict"]
         table.add_row(
-            part, *(_prf_cell(section.get(r)) for r in rungs), f"{s['tp']} / {s['fp']} / {s['fn']}"
+            section,
+            *(_prf(result.totals, prefix, r) for r in rungs),
+            f"{s['tp']} / {s['fp']} / {s['fn']}",
         )
     return table
 
 
-def print_eval_summary(report: dict[str, Any], console: Console | None = None) -> None:
-    """Micro scores, per-class and per-label tables, pairs, completeness, warnings, integrity."""
-    console = console or Console()
-    rungs = _rungs(report)
-    console.print(_micro_table(f"Graph evaluation — {report['graph']}", report["micro"], rungs))
+def print_eval_summary(result: Result, console: Console) -> None:
+    """One document: micro scores, per-class and per-label tables, pairs, completeness,
+    verbatim ratio, fan-out warnings, integrity."""
+    rungs = _rungs(result)
+    facts = result.dataset
+    console.print(_micro_table(f"Graph evaluation — {result.inputs['graph']}", result, rungs))
 
-    for title, section in (
-        ("Nodes per class", report["nodes"]),
-        ("Edges per label", report["edges"]),
+    for title, prefix, column in (
+        ("Nodes per class", "node", "class"),
+        ("Edges per label", "edge", "label"),
     ):
-        if not section:
+        members = [item for item in result.items if item.startswith(f"{prefix}:")]
+        if not members:
             continue
         table = Table(title=f"{title} (P / R / F1)", title_justify="left")
-        table.add_column("class" if title.startswith("Nodes") else "label")
+        table.add_column(column)
         for rung in rungs:
             table.add_column(rung)
         table.add_column("tp / fp / fn (strict)", justify="right")
-        for name, metrics in section.items():
-            s = metrics["strict"]
+        for item in members:
+            values = result.items[item]
             table.add_row(
-                escape(name),
-                *(_prf_cell(metrics.get(r)) for r in rungs),
-                f"{s['tp']} / {s['fp']} / {s['fn']}",
+                escape(item[len(prefix) + 1 :]),
+                *(_prf(values, prefix, r) for r in rungs),
+                "{tp} / {fp} / {fn}".format(**result.details[item]["strict"]),
             )
         console.print(table)
 
-    if report["relaxed_alias_pairs"]:
+    if facts["relaxed_alias_pairs"]:
         console.print("[bold]Alias pairs accepted by relaxed matching[/]")
-        for pair in report["relaxed_alias_pairs"][:SHOWN_PAIRS]:
+        for pair in facts["relaxed_alias_pairs"][:SHOWN_PAIRS]:
             console.print(
                 f"  {pair['class']}: {pair['truth']!r} ~ {pair['extracted']!r}", highlight=False
             )
-        _more(console, report["relaxed_alias_pairs"])
-    alignment = report["structural_alignment"]
+        _more(console, facts["relaxed_alias_pairs"])
+    alignment = facts["structural_alignment"]
     if alignment["synthetic_id_classes"]:
         console.print(
             "[bold]Synthetic-id classes[/] (truth ids absent from the source): "
@@ -102,22 +113,23 @@ def print_eval_summary(report: dict[str, Any], console: Console | None = None) -
                 highlight=False,
             )
         _more(console, alignment["pairs"])
-    filled = sum(c["filled"] for f in report["attribute_completeness"].values() for c in f.values())
-    expected = sum(
-        c["expected"] for f in report["attribute_completeness"].values() for c in f.values()
-    )
+    completeness = facts["attribute_completeness"]
+    filled = sum(c["filled"] for f in completeness.values() for c in f.values())
+    expected = sum(c["expected"] for f in completeness.values() for c in f.values())
     if expected:
         console.print(f"Attribute completeness (strict matches): {filled}/{expected}")
-    if report["verbatim_ratio"] is not None:
-        console.print(f"Verbatim ratio: {report['verbatim_ratio']} (n={report['verbatim_n']})")
-    for warning in fanout_warnings(report["edge_fanout"]):
+    if "verbatim_ratio" in result.totals:
+        console.print(
+            f"Verbatim ratio: {result.totals['verbatim_ratio']} (n={facts['verbatim_n']})"
+        )
+    for warning in fanout_warnings(facts["edge_fanout"]):
         console.print(
             f"[yellow]Fan-out warning[/] {warning['label']}: extracted top-source share "
             f"{warning['extracted_share']:.2f} ({warning['extracted_total']} edges) vs truth "
             f"{warning['truth_share']:.2f} — edges may be piled onto one parent",
             highlight=False,
         )
-    integrity = report["integrity"]
+    integrity = facts["integrity"]
     console.print(
         f"Integrity: empty-identity={len(integrity['empty_identity_nodes'])}, "
         f"orphans={len(integrity['orphan_nodes'])}, unkeyed extracted/truth="
@@ -126,28 +138,28 @@ def print_eval_summary(report: dict[str, Any], console: Console | None = None) -
     )
 
 
-def print_dataset_summary(result: Result, console: Console | None = None) -> None:
+def print_dataset_summary(result: Result, console: Console) -> None:
     """A dataset's micro scores over documents, each document's F1 and how its answer read."""
-    console = console or Console()
-    native = result.native
-    rungs = _rungs(native)
+    rungs = _rungs(result)
+    facts = result.dataset
     title = f"Graph evaluation — {len(result.items)} documents, micro over documents"
-    if isinstance(native.get("graph"), str):
-        title += f" — {native['graph']}"
-    console.print(_micro_table(title, native["micro"], rungs))
+    if isinstance(result.inputs.get("graph"), str):
+        title += f" — {result.inputs['graph']}"
+    console.print(_micro_table(title, result, rungs))
 
     table = Table(title="F1 per document", title_justify="left")
     table.add_column("document", overflow="fold")
-    for part in ("nodes", "edges"):
+    for section, _ in SECTIONS:
         for rung in rungs:
-            table.add_column(f"{part} {rung}", justify="right")
+            table.add_column(f"{section} {rung}", justify="right")
     table.add_column("answer")
-    unreadable, missing, fenced = native["unreadable"], native["missing"], native["fenced"]
-    for item, report in native["documents"].items():
-        cells = []
-        for part in ("nodes", "edges"):
-            section = report["micro"][part]
-            cells += [f"{section[r]['f1']:.2f}" if r in section else "—" for r in rungs]
+    unreadable, missing, fenced = facts["unreadable"], facts["missing"], facts["fenced"]
+    for item, values in result.items.items():
+        cells = [
+            f"{values[name]:.2f}" if (name := f"{prefix}_{r}_f1") in values else "—"
+            for _, prefix in SECTIONS
+            for r in rungs
+        ]
         answer = (
             "unreadable"
             if item in unreadable
@@ -159,21 +171,21 @@ def print_dataset_summary(result: Result, console: Console | None = None) -> Non
         )
         table.add_row(escape(item), *cells, answer)
     console.print(table)
-    if native["verbatim_ratio"] is not None:
+    if "verbatim_ratio" in result.totals:
         console.print(
-            f"Verbatim ratio (pooled): {native['verbatim_ratio']} "
-            f"({native['verbatim_hits']}/{native['verbatim_n']})",
+            f"Verbatim ratio (pooled): {result.totals['verbatim_ratio']} "
+            f"({facts['verbatim_hits']}/{facts['verbatim_n']})",
             highlight=False,
         )
 
 
 def summarise(result: Result, console: Console) -> None:
-    """The summary of a result scored in this process (one document's eval.json, or a
-    dataset's), then the answers line and the warnings (:func:`print_answers`)."""
+    """The summary of a graph result (one document's, or a dataset's), then the answers line
+    and the warnings (:func:`print_answers`)."""
     from parsescore.cli.common import print_answers
 
     if is_documents(result.dataset):
         print_dataset_summary(result, console)
     else:
-        print_eval_summary(result.native, console)
+        print_eval_summary(result, console)
     print_answers(result, console)

@@ -30,7 +30,6 @@ from typing import Any, get_args
 from pydantic import BaseModel, ValidationError
 
 from parsescore.core.errors import InputError
-from parsescore.core.files import load_json
 from parsescore.graph.canon import canonical_identity_value
 
 __all__ = [
@@ -40,7 +39,6 @@ __all__ = [
     "is_entity_model",
     "load_template",
     "truth_graph_from_data",
-    "truth_graph_from_file",
 ]
 
 
@@ -53,12 +51,15 @@ class GraphData:
         edges: ``{"source", "target", "label", ...}`` per edge.
         graph: graph-level metadata (``id_fields_map``, ``template_name``, audit keys).
         warnings: what was odd but scored as the reference scores it (dangling edges, ...).
+        fence: the info string of the chat answer's fenced block it was read from (``""``:
+            a block without one; None: not read from a fenced block).
     """
 
     nodes: list[dict[str, Any]]
     edges: list[dict[str, Any]]
     graph: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    fence: str | None = None
 
 
 def _failure(exc: BaseException) -> str:
@@ -755,13 +756,10 @@ def _validation_summary(exc: ValidationError, limit: int = 3) -> str:
     return "; ".join(parts)
 
 
-def truth_graph_from_file(path: str | Path, template: type[BaseModel]) -> GraphData:
-    """Validate a ground-truth JSON against the template and convert it into a graph."""
-    return truth_graph_from_data(load_json(path), path, template)
-
-
 def truth_graph_from_data(data: Any, path: str | Path, template: type[BaseModel]) -> GraphData:
-    """:func:`truth_graph_from_file` of a parsed ground truth (``path`` names it in errors)."""
+    """A parsed ground truth validated against the template and converted into a graph
+    (``path`` names it in errors; the ``instance`` reader,
+    :func:`parsescore.graph.io.read_instance`)."""
     try:
         instance = template.model_validate(data)
     except ValidationError as exc:

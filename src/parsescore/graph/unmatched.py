@@ -12,8 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from parsescore.graph.api import match_files
-from parsescore.graph.evaluate import AlignMode, GraphMatching, Key
+from parsescore.graph.api import graph_options, match_files
+from parsescore.graph.evaluate import GraphMatching, Key
+from parsescore.graph.options import AlignMode
 
 __all__ = ["Unmatched", "key_label", "unmatched_details", "unmatched_files", "unmatched_items"]
 
@@ -110,17 +111,14 @@ def unmatched_files(
     root_class: str | None = None,
 ) -> Unmatched:
     """:func:`unmatched_items` for the inputs of ``parsescore graph`` (same options)."""
-    return unmatched_items(
-        match_files(
-            truth=truth,
-            pred=pred,
-            template=template,
-            source=source,
-            structural_align=structural_align,
-            id_fields=id_fields,
-            root_class=root_class,
-        )
+    options = graph_options(
+        template=template,
+        source=source,
+        structural_align=structural_align,
+        id_fields=id_fields or (),
+        root_class=root_class,
     )
+    return unmatched_items(match_files(truth=truth, pred=pred, options=options))
 
 
 def unmatched_details(matching: GraphMatching) -> dict[str, dict[str, Any]]:
