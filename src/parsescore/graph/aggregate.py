@@ -54,6 +54,19 @@ def _completeness(section: dict[str, Any]) -> tuple[float | None, int]:
     return (round(filled / expected, 3) if expected else None), expected
 
 
+def _json_object(path: Path) -> dict[str, Any]:
+    """A JSON file that must hold an object (metadata.json, eval.json, dense_run_stats.json)."""
+    data = load_json(path)
+    if not isinstance(data, dict):
+        raise InputError(f"expected a JSON object, found {type(data).__name__}", path=path)
+    return data
+
+
+#: What a file of the wrong shape raises while its fields are read (a list where an object is
+#: expected, a string where a count is): bad input, named with the file.
+_SHAPE_ERRORS = (KeyError, TypeError, AttributeError, ValueError)
+
+
 def run_record(run_dir: Path, doc: str, contract: str, fmt: str, rep: int) -> dict[str, Any]:
     """One run directory's metrics as a flat record (metadata, eval.json, dense stats)."""
     row: dict[str, Any] = {
@@ -65,44 +78,59 @@ def run_record(run_dir: Path, doc: str, contract: str, fmt: str, rep: int) -> di
     }
     meta_path = run_dir / "metadata.json"
     if meta_path.exists():
-        meta = load_json(meta_path)
-        row["time_s"] = meta.get("processing_time_seconds")
-        results = meta.get("results") or {}
-        row["nodes"] = results.get("nodes")
-        row["edges"] = results.get("edges")
+        meta = _json_object(meta_path)
+        try:
+            row["time_s"] = meta.get("processing_time_seconds")
+            results = meta.get("results") or {}
+            row["nodes"] = results.get("nodes")
+            row["edges"] = results.get("edges")
+        except _SHAPE_ERRORS as exc:
+            raise InputError(
+                f"not a docling-graph metadata.json ({exc!r})", path=meta_path
+            ) from None
     eval_path = run_dir / "eval.json"
     if eval_path.exists():
-        ev = load_json(eval_path)
+        ev = _json_object(eval_path)
         try:
             row["node_strict"] = _micro(ev["nodes"], "strict")
             row["node_relaxed"] = _micro(ev["nodes"], "relaxed")
             row["edge_strict"] = _micro(ev["edges"], "strict")
             row["edge_relaxed"] = _micro(ev["edges"], "relaxed")
-        except (KeyError, TypeError, AttributeError) as exc:
+        except _SHAPE_ERRORS as exc:
             raise InputError(
                 f"not an eval.json with per-class strict/relaxed counts ({exc!r})", path=eval_path
             ) from None
-        micro = ev.get("micro", {})
-        node_aligned = micro.get("nodes", {}).get("aligned")
-        edge_aligned = micro.get("edges", {}).get("aligned")
-        if isinstance(node_aligned, dict):
-            row["node_aligned"] = node_aligned
-        if isinstance(edge_aligned, dict):
-            row["edge_aligned"] = edge_aligned
-        comp, comp_n = _completeness(ev.get("attribute_completeness", {}))
-        row["completeness"] = comp
-        row["completeness_n"] = comp_n
-        row["verbatim"] = ev.get("verbatim_ratio")
-        integrity = ev.get("integrity", {})
-        row["empty_identity"] = len(integrity.get("empty_identity_nodes", []))
-        row["orphans"] = len(integrity.get("orphan_nodes", []))
+        try:
+            micro = ev.get("micro", {})
+            node_aligned = micro.get("nodes", {}).get("aligned")
+            edge_aligned = micro.get("edges", {}).get("aligned")
+            if isinstance(node_aligned, dict):
+                row["node_aligned"] = node_aligned
+            if isinstance(edge_aligned, dict):
+                row["edge_aligned"] = edge_aligned
+            comp, comp_n = _completeness(ev.get("attribute_completeness", {}))
+            row["completeness"] = comp
+            row["completeness_n"] = comp_n
+            row["verbatim"] = ev.get("verbatim_ratio")
+            integrity = ev.get("integrity", {})
+            row["empty_identity"] = len(integrity.get("empty_identity_nodes", []))
+            row["orphans"] = len(integrity.get("orphan_nodes", []))
+        except _SHAPE_ERRORS as exc:
+            raise InputError(f"not an eval.json of script 16 ({exc!r})", path=eval_path) from None
     stats_path = run_dir / "debug" / "dense_run_stats.json"
     if stats_path.exists():
-        stats = load_json(stats_path)
+        stats = _json_object(stats_path)
         row["retention_pct"] = stats.get("retention_pct")
         row["merge_dropped"] = stats.get("merge_orphans_dropped")
         row["chunk_coverage_pct"] = stats.get("chunk_coverage_pct")
-        row["skeleton_nodes"] = stats.get("skeleton_nodes")
+        skeleton = stats.get("skeleton_nodes")
+        if skeleton is not None and (
+            isinstance(skeleton, bool) or not isinstance(skeleton, int | float)
+        ):
+            raise InputError(
+                f"skeleton_nodes must be a number, found {skeleton!r}", path=stats_path
+            )
+        row["skeleton_nodes"] = skeleton
         row["truncations"] = stats.get("truncation_count")
         row["parents_from_already_found"] = stats.get("parents_from_already_found")
     return row

@@ -255,7 +255,10 @@ class EvaluationReport(BaseModel):
 def _audit_count(key: str, value: Any) -> int:
     """Size of one audit payload (its shape varies per key)."""
     if key == "alias_reconciliation" and isinstance(value, Mapping):
-        return int(value.get("merged") or 0) or int(value.get("candidates") or 0)
+        try:
+            return int(value.get("merged") or 0) or int(value.get("candidates") or 0)
+        except (TypeError, ValueError):  # not counts: count the entries, as for other keys
+            return len(value)
     if isinstance(value, Mapping):
         try:
             return int(sum(int(v) for v in value.values()))
@@ -353,7 +356,8 @@ def _attribute_fields_from_graph(graph: GraphData) -> tuple[dict[str, list[str]]
     attributes = {cls: [n for n, used in names.items() if used] for cls, names in keys.items()}
     root = str(graph.graph.get("template_name") or "")
     id_map = graph.graph.get("id_fields_map")
-    identity = list(id_map.get(root, [])) if isinstance(id_map, dict) else []
+    names = id_map.get(root) if isinstance(id_map, dict) else None
+    identity = list(names) if isinstance(names, list) else []
     return attributes, root, [n for n in identity if isinstance(n, str)]
 
 
