@@ -344,3 +344,12 @@ def test_audit_counts_odd_metadata_instead_of_failing(tmp_path: Path, cli: Cli) 
     assert run.code == 0, run.err
     findings = json.loads((tmp_path / "audit.json").read_text("utf-8"))["per_document"][0]
     assert [f["key"] for f in findings["audit_findings"]] == ["alias_reconciliation"]
+
+
+def test_the_docs_list_the_declared_options_and_the_readers() -> None:
+    from parsescore.core.options import docs_table
+
+    docs = (Path(__file__).resolve().parents[2] / "docs/graph.md").read_text("utf-8")
+    assert docs_table(declared(GraphOptions)) in docs
+    for fmt in FORMATS:
+        assert f"| `{fmt.name}` | `{fmt.read.__name__}(" in docs

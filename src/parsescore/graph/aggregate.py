@@ -21,16 +21,7 @@ from rich.table import Table
 from parsescore.core.errors import InputError
 from parsescore.core.files import load_json, write_json, write_text
 
-__all__ = [
-    "CONTRACTS",
-    "AggregateResult",
-    "aggregate_tree",
-    "cell_summary",
-    "discover_runs",
-    "records_csv",
-    "render_synthesis",
-    "run_record",
-]
+__all__ = ["AggregateResult", "aggregate_tree"]
 
 CONTRACTS = ("direct", "dense")
 

@@ -23,18 +23,13 @@ from parsescore.graph.io import read_graph
 from parsescore.graph.template import GraphData, load_template
 
 __all__ = [
-    "AUDIT_KEY_RULEBOOK",
     "AuditFinding",
     "ClassFillRate",
     "DocumentEvaluation",
     "EvaluationReport",
     "EvaluationSummary",
     "GroundingReport",
-    "audit_graph",
     "audit_graph_file",
-    "declared_attribute_fields",
-    "load_source_map",
-    "print_audit_summary",
 ]
 
 AUDIT_KEY_RULEBOOK: dict[str, str] = {

@@ -12,18 +12,7 @@ import unicodedata
 from functools import cached_property, lru_cache
 from typing import Any
 
-__all__ = [
-    "NAME_LIKE_FIELDS",
-    "SubstringIndex",
-    "canonical_identity_value",
-    "digit_runs",
-    "drop_accents",
-    "is_filled",
-    "loose_text",
-    "normalise_entity_name",
-    "squash",
-    "strip_markup",
-]
+__all__: list[str] = []  # internal: the kind's own machinery
 
 NAME_LIKE_FIELDS = frozenset({"name", "title", "nom"})
 """Identity fields canonicalised as display names (UPPER_SNAKE) instead of alphanumerics."""

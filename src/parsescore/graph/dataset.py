@@ -40,7 +40,7 @@ from parsescore.shared.coverage import READABLE, Coverage, check_names
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-__all__ = ["Document", "collect_documents", "evaluate_dataset", "score_document"]
+__all__: list[str] = []  # internal: the kind's own machinery
 
 #: The suffix of truth and answer files in dataset mode.
 SUFFIX = ".json"

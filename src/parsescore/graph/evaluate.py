@@ -32,29 +32,7 @@ from parsescore.graph.micro import micro as micro_scores
 from parsescore.graph.options import AlignMode, EnumIds
 from parsescore.graph.template import GraphData
 
-__all__ = [
-    "META_KEYS",
-    "AlignMode",
-    "EnumIds",
-    "GraphMatching",
-    "IdentityIndex",
-    "Key",
-    "Rung",
-    "build_report",
-    "detect_synthetic_classes",
-    "edge_fanout",
-    "edge_key_sets",
-    "edge_keys",
-    "evaluate_graphs",
-    "match_graphs",
-    "node_class",
-    "node_key",
-    "pair_score",
-    "prf",
-    "relaxed_pairs",
-    "report_and_verbatim_hits",
-    "structural_pairs",
-]
+__all__ = ["GraphMatching", "build_report", "evaluate_graphs", "match_graphs"]
 
 Key = tuple[str, tuple[str, ...]]
 """Node identity: (class name, canonical values of its identity fields)."""

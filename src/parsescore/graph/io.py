@@ -23,14 +23,7 @@ from parsescore.shared.answers import Answer, unwrap_answer
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-__all__ = [
-    "answer_content",
-    "is_graph_json",
-    "load_source_text",
-    "read_graph",
-    "read_instance",
-    "source_from_text",
-]
+__all__ = ["is_graph_json", "read_graph", "read_instance"]
 
 MARKUP_SUFFIXES = frozenset({".dclg", ".dclx", ".xml"})
 

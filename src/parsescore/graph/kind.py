@@ -22,7 +22,7 @@ from parsescore.core.kinds import (
 from parsescore.graph.options import GraphOptions
 from parsescore.shared.coverage import READABLE
 
-__all__ = ["DOCUMENT_NOUNS", "FORMATS", "KIND", "RUNGS", "TOTALS", "count_name", "is_documents"]
+__all__ = ["KIND"]
 
 #: The matching rungs of docling-graph's script 16, in its order.
 RUNGS = ("strict", "relaxed", "aligned")

@@ -16,7 +16,7 @@ from typing import Any
 from parsescore.core.aggregate import summed_counts, total, totals
 from parsescore.graph.kind import RUNGS, SCORES, SECTIONS, TOTALS, count_name
 
-__all__ = ["document_counts", "entry_counts", "micro", "totals_of", "with_rungs"]
+__all__: list[str] = []  # internal: the kind's own machinery
 
 Counts = dict[str, dict[str, float]]
 

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from parsescore.core.errors import InputError
 from parsescore.core.options import AnswerOptions, DatasetOptions, option, recorded_options
 
-__all__ = ["AlignMode", "EnumIds", "GraphOptions", "parse_id_fields"]
+__all__ = ["AlignMode", "EnumIds", "GraphOptions"]
 
 #: ``--structural-align``: align the classes whose truth ids are absent from the source
 #: (``auto``), every class (``on``) or none (``off``).

@@ -24,7 +24,7 @@ from parsescore.report.html import (
     value_cell,
 )
 
-__all__ = ["counts", "drawing", "drilldown"]
+__all__ = ["counts", "drilldown"]
 
 _RED = "#c62828"
 

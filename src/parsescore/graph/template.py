@@ -32,14 +32,7 @@ from pydantic import BaseModel, ValidationError
 from parsescore.core.errors import InputError
 from parsescore.graph.canon import canonical_identity_value
 
-__all__ = [
-    "GraphData",
-    "collect_id_fields",
-    "graph_from_instance",
-    "is_entity_model",
-    "load_template",
-    "truth_graph_from_data",
-]
+__all__ = ["GraphData", "graph_from_instance", "load_template"]
 
 
 @dataclass

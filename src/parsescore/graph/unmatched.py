@@ -16,7 +16,7 @@ from parsescore.graph.api import graph_options, match_files
 from parsescore.graph.evaluate import GraphMatching, Key
 from parsescore.graph.options import AlignMode
 
-__all__ = ["Unmatched", "key_label", "unmatched_details", "unmatched_files", "unmatched_items"]
+__all__ = ["unmatched_files", "unmatched_items"]
 
 Unmatched = dict[str, dict[str, dict[str, dict[str, list[Any]]]]]
 """``{"nodes": {class: {rung: {"missing": [...], "extra": [...]}}}, "edges": {label: ...}}``."""
