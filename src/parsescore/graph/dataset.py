@@ -489,10 +489,11 @@ def read_documents(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]
         doc_micro = r.mapping(r.key(report, "micro", where), f"{where}.micro")
         values: dict[str, float] = {}
         found: dict[str, float] = {}
+        rest: dict[str, Any] = {}  # each rung's tp/fp/fn, as the item's detail keeps them
         for section, prefix in SECTIONS:
             if section in doc_micro:
                 inner = f"{where}.micro.{section}"
-                scores, section_counts, _ = rung_scores(
+                scores, section_counts, rest[section] = rung_scores(
                     r.mapping(doc_micro[section], inner), inner, prefix, r
                 )
                 values |= scores
@@ -503,7 +504,7 @@ def read_documents(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]
             raise r.fail(f"{where}.micro", f"no counts for {exc.args[0]}") from None
         readable = 0.0 if item in unreadable or item in missing else 1.0
         items[item] = values | {READABLE.name: readable}
-        details[item] = {"micro": micro_counts(doc_micro, f"{where}.micro", r)} | {
+        details[item] = {"micro": rest} | {
             k: v for k, v in report.items() if k not in _NOT_IN_DETAIL
         }
         alignment = report.get("structural_alignment")

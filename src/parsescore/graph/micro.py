@@ -66,17 +66,22 @@ def document_counts(
 def micro(counts: Counts, rungs: Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
     """eval.json's ``micro``: per section and rung, tp/fp/fn summed over the items of
     ``counts`` and precision, recall and F1 of the sums (the totals' declarations, rounded as
-    eval.json rounds them)."""
-    items = list(counts)
+    eval.json rounds them).
+
+    The counts are summed once (:func:`~parsescore.core.aggregate.summed_counts`) and each
+    score is the core's total of that one sum: integer counts sum exactly in any grouping, so
+    this is the total over the items, without summing them again for every score."""
     found: dict[str, dict[str, dict[str, Any]]] = {}
     for section, prefix in SECTIONS:
+        names = [count_name(prefix, rung, count) for rung in rungs for count in _COUNTS]
+        summed = {"all": dict(zip(names, summed_counts(counts, names, list(counts)), strict=True))}
         found[section] = {}
         for rung in rungs:
-            names = [count_name(prefix, rung, count) for count in _COUNTS]
-            sums = summed_counts(counts, names, items)
-            entry: dict[str, Any] = {c: int(v) for c, v in zip(_COUNTS, sums, strict=True)}
+            entry: dict[str, Any] = {
+                c: int(summed["all"][count_name(prefix, rung, c)]) for c in _COUNTS
+            }
             for short, score in SCORES.items():
-                entry[short] = total(_TOTAL[f"{prefix}_{rung}_{score}"], {}, counts, only=items)
+                entry[short] = total(_TOTAL[f"{prefix}_{rung}_{score}"], {}, summed, only=["all"])
             found[section][rung] = entry
     return found
 

@@ -131,6 +131,8 @@ def to_result(
 
 def _count(value: Any, where: str, r: Reader) -> float:
     """A tp/fp/fn count (kept an int when it is one, as eval.json writes it)."""
+    if type(value) is int:
+        return value
     number = r.number(value, where)
     return int(number) if number.is_integer() else number
 
@@ -152,9 +154,8 @@ def rung_scores(
             if number is not None:
                 values[f"{prefix}_{rung}_{long}"] = number
         for count in _COUNTS:
-            counts[count_name(prefix, rung, count)] = _count(
-                r.key(scores, count, inner), f"{inner}.{count}", r
-            )
+            value = scores[count] if count in scores else r.key(scores, count, inner)
+            counts[count_name(prefix, rung, count)] = _count(value, f"{inner}.{count}", r)
         rest[rung] = {k: v for k, v in scores.items() if k not in SCORES}
     return values, counts, rest
 
