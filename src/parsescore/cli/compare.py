@@ -31,7 +31,8 @@ def _p_value(value: float) -> str:
 
 
 def print_comparison(comparison: Comparison, console: Console | None = None) -> None:
-    """Two tables: each system's mean with its interval, then each difference with its p-value."""
+    """Two tables: each system's value of every statistic and mean with its interval, then each
+    difference with its p-value."""
     from rich import box
     from rich.console import Console
     from rich.markup import escape
@@ -44,13 +45,17 @@ def print_comparison(comparison: Comparison, console: Console | None = None) -> 
         f"items (seed {comparison.seed}, {comparison.n_resamples} bootstrap resamples)",
         highlight=False,
     )
+    # statistics of the items' summed counts (pooled, micro) under the kind's labels, then the
+    # per-item means under the metrics' names
+    entries = [(entry.label, entry) for entry in comparison.statistics.values()]
+    entries += list(comparison.metrics.items())
     means = Table(box=box.SIMPLE_HEAD)
     means.add_column("metric", overflow="fold")
     means.add_column("n", justify="right")
     means.add_column("system", overflow="fold")
-    means.add_column("mean", justify="right")
+    means.add_column("value", justify="right")
     means.add_column(f"{level} CI", justify="right", no_wrap=True)
-    for metric, entry in comparison.metrics.items():
+    for metric, entry in entries:
         arrow = "↑" if entry.higher_is_better else "↓"
         values = [s.mean for s in entry.systems.values()]
         best = max(values) if entry.higher_is_better else min(values)
@@ -75,10 +80,10 @@ def print_comparison(comparison: Comparison, console: Console | None = None) -> 
     diffs = Table(box=box.SIMPLE_HEAD)
     diffs.add_column("metric", overflow="fold")
     diffs.add_column("a − b", overflow="fold")
-    diffs.add_column("mean", justify="right")
+    diffs.add_column("difference", justify="right")
     diffs.add_column(f"{level} CI", justify="right", no_wrap=True)
     diffs.add_column("p", justify="right")
-    for metric, entry in comparison.metrics.items():
+    for metric, entry in entries:
         for k, d in enumerate(entry.differences):
             diffs.add_row(
                 escape(metric) if k == 0 else "",
@@ -99,8 +104,9 @@ def print_comparison(comparison: Comparison, console: Console | None = None) -> 
                 highlight=False,
             )
     console.print(
-        "↑ higher is better, ↓ lower is better; bold: the best mean. Means and intervals are "
-        "over the items every system has.",
+        "↑ higher is better, ↓ lower is better; bold: the best. Every number is over the items "
+        "every system has: a metric's name is the mean of the items' values; a total's label "
+        "(pooled, micro) is that statistic of the items' summed counts.",
         style="dim",
         highlight=False,
     )

@@ -28,6 +28,7 @@ from parsescore.core.compare import (
     DEFAULT_PERMUTATIONS,
     DEFAULT_RESAMPLES,
     Comparison,
+    MetricComparison,
     compare_results,
 )
 from parsescore.core.errors import InputError
@@ -462,26 +463,20 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
 
 
 def _comparison_tables(
-    kind: Kind, comparison: Comparison, metrics: Sequence[str], nouns: tuple[str, str]
+    comparison: Comparison, entries: Sequence[tuple[str, MetricComparison]]
 ) -> str:
+    """The values with their intervals, then the paired differences, of ``entries``
+    (``(title, comparison of one statistic or metric)``)."""
     level = f"{comparison.confidence * 100:g}%"
-
-    def title(metric: str) -> str:
-        """Per-item means are named apart from the overview's dataset-level numbers."""
-        return f"mean per {nouns[0]} of {kind.metric(metric).label}"
-
-    mean_rows: list[list[str]] = []
-    for metric in metrics:
-        entry = comparison.metrics[metric]
+    value_rows: list[list[str]] = []
+    for title, entry in entries:
         values = [s.mean for s in entry.systems.values()]
         best = max(values) if entry.higher_is_better else min(values)
         for k, (name, summary) in enumerate(entry.systems.items()):
             cls = "num best" if summary.mean == best and values.count(best) == 1 else "num"
-            mean_rows.append(
+            value_rows.append(
                 [
-                    e(f"{title(metric)} {'↑' if entry.higher_is_better else '↓'}")
-                    if k == 0
-                    else "",
+                    e(f"{title} {'↑' if entry.higher_is_better else '↓'}") if k == 0 else "",
                     str(len(entry.items)) if k == 0 else "",
                     e(name),
                     f'<span class="{cls}">{fmt(summary.mean)}</span>',
@@ -489,40 +484,40 @@ def _comparison_tables(
                 ]
             )
     diff_rows: list[list[str]] = []
-    for metric in metrics:
-        for k, d in enumerate(comparison.metrics[metric].differences):
+    for title, entry in entries:
+        for k, d in enumerate(entry.differences):
             significant = d.p_value < 0.05
             diff_rows.append(
                 [
-                    e(title(metric)) if k == 0 else "",
+                    e(title) if k == 0 else "",
                     e(f"{d.a} − {d.b}"),
                     f"{d.mean_difference:+.4f}",
                     f"[{d.ci_low:+.4f}, {d.ci_high:+.4f}]",
                     f'<span class="sig">{_p(d.p_value)}</span>' if significant else _p(d.p_value),
                 ]
             )
-    means = html_table(
+    values_table = html_table(
         [
-            ("metric", False),
+            ("statistic", False),
             ("n", True),
             ("system", False),
-            (f"mean over {e(nouns[1])}", True),
+            ("value", True),
             (f"{level} CI", True),
         ],
-        mean_rows,
+        value_rows,
     )
     diffs = html_table(
         [
-            ("metric", False),
+            ("statistic", False),
             ("a − b", False),
-            ("mean difference", True),
+            ("difference", True),
             (f"{level} CI", True),
             ("p", True),
         ],
         diff_rows,
     )
     return (
-        f'<div class="cmp-means">{means}</div><h4>Differences a − b (paired)</h4>'
+        f'<div class="cmp-means">{values_table}</div><h4>Differences a − b (paired)</h4>'
         f'<div class="cmp-diffs">{diffs}</div>'
     )
 
@@ -553,14 +548,24 @@ def _comparison(kind: Kind, members: Sequence[System], options: ReportOptions) -
             out.append(
                 f'<p class="note">Only in {e(name)} ({len(items)}, not compared): {e(shown)}</p>'
             )
-    headline = [m for m in kind.headline_metrics() if m in comparison.metrics]
-    rest = [m for m in comparison.metrics if m not in headline]
-    if headline:
-        out.append(_comparison_tables(kind, comparison, headline, nouns))
+    # the dataset's numbers under the overview's names first (pooled, micro: statistics of the
+    # items' summed counts), then per-item means, named as means
+    headline_totals = {m.name for m in kind.headline_totals()}
+    headline_metrics = set(kind.headline_metrics())
+    statistics = [(entry.label, entry) for entry in comparison.statistics.values()]
+    means = [
+        (f"mean per {nouns[0]} of {kind.metric(metric).label}", entry)
+        for metric, entry in comparison.metrics.items()
+    ]
+    first = [s for s in statistics if s[1].metric in headline_totals]
+    first += [m for m in means if m[1].metric in headline_metrics]
+    rest = [s for s in (*statistics, *means) if s not in first]
+    if first:
+        out.append(_comparison_tables(comparison, first))
     if rest:
         out.append(
             f"<details><summary>All other metrics ({len(rest)})</summary>"
-            f"{_comparison_tables(kind, comparison, rest, nouns)}</details>"
+            f"{_comparison_tables(comparison, rest)}</details>"
         )
     out.append("</section>")
     return "".join(out)
