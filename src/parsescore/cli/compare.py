@@ -5,9 +5,11 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
+import click
 import typer
 
 from parsescore.cli.common import PermutationsOption, ResamplesOption, SeedOption
@@ -112,6 +114,17 @@ def print_comparison(comparison: Comparison, console: Console | None = None) -> 
     )
 
 
+def _formatted(comparison: Comparison, format: str, metrics: list[str] | None) -> str:
+    """The comparison as text in ``format`` (markdown, latex, csv: the columns ``metrics``, else
+    the headline ones; or json, every number)."""
+    from parsescore.core.files import dump_json
+
+    if format == "json":
+        return dump_json(comparison.to_json())
+    writers = {"markdown": comparison.to_markdown, "latex": comparison.to_latex}
+    return writers.get(format, comparison.to_csv)(metrics)
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``compare`` subcommand to a typer app."""
 
@@ -139,13 +152,27 @@ def register(app: typer.Typer) -> None:
             typer.Option("--name", help="System name of each file, in order (default: stem)."),
         ] = None,
         out: Annotated[
-            Path | None, typer.Option("--out", help="Write the comparison as JSON.")
+            Path | None,
+            typer.Option(
+                "--out",
+                help="Write the comparison here, in the format its extension names: .md "
+                "(Markdown), .tex (LaTeX), .csv, else JSON (every number).",
+            ),
         ] = None,
+        format: Annotated[
+            str,
+            typer.Option(
+                "--format",
+                click_type=click.Choice(["table", "markdown", "latex", "csv", "json"]),
+                help="What to print: table (the terminal's tables, the default), or the "
+                "systems × metrics table as markdown, latex or csv, or json.",
+            ),
+        ] = "table",
     ) -> None:
         """Compare systems: means with 95% paired-bootstrap intervals, differences, p-values."""
         from parsescore.cli.common import announce, console
         from parsescore.core.compare import compare_results
-        from parsescore.core.files import write_json
+        from parsescore.core.files import write_json, write_text
         from parsescore.core.results import load_systems
 
         if seed < 0:
@@ -164,7 +191,16 @@ def register(app: typer.Typer) -> None:
             n_permutations=permutations,
         )
         out_console = console(width=120)  # piped: wide enough for one line per row
-        print_comparison(comparison, out_console)
+        if format == "table":
+            print_comparison(comparison, out_console)
+        else:
+            sys.stdout.write(_formatted(comparison, format, metric))
         if out is not None:
-            write_json(out, comparison.to_json())
-            announce(out_console, out)
+            from parsescore.core.leaderboard import FORMATS
+
+            written = FORMATS.get(out.suffix.lower(), "json")
+            if written == "json":
+                write_json(out, comparison.to_json())
+            else:
+                write_text(out, _formatted(comparison, written, metric))
+            announce(out_console if format == "table" else console(stderr=True), out)

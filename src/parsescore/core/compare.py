@@ -157,6 +157,25 @@ class Comparison:
     confidence: float
     statistics: dict[str, MetricComparison] = field(default_factory=dict)
 
+    def to_markdown(self, metrics: Sequence[str] | None = None) -> str:
+        """Systems × metrics (default: the headline ones) as a Markdown table
+        (:mod:`parsescore.core.leaderboard`)."""
+        from parsescore.core.leaderboard import to_markdown
+
+        return to_markdown(self, metrics)
+
+    def to_latex(self, metrics: Sequence[str] | None = None) -> str:
+        """Systems × metrics as a LaTeX ``tabular`` (booktabs rules)."""
+        from parsescore.core.leaderboard import to_latex
+
+        return to_latex(self, metrics)
+
+    def to_csv(self, metrics: Sequence[str] | None = None) -> str:
+        """Systems × metrics as CSV: each value and its interval bounds, exactly."""
+        from parsescore.core.leaderboard import to_csv
+
+        return to_csv(self, metrics)
+
     def to_json(self) -> dict[str, Any]:
         """``{"systems", ["statistics": {s: {...}},] "metrics": {m: {"systems", "differences"}},
         "only_in"}``; ``statistics`` (the summed-count statistics) only when there are any."""

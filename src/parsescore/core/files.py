@@ -27,6 +27,7 @@ from typing import Any
 from parsescore.core.errors import InputError
 
 __all__ = [
+    "csv_text",
     "decode_text",
     "dump_json",
     "env_limit",
@@ -321,3 +322,18 @@ def write_text(path: str | Path, text: str) -> None:
 def write_json(path: str | Path, obj: Any) -> None:
     """Write deterministic JSON atomically."""
     write_text(path, dump_json(obj))
+
+
+#: What a spreadsheet takes for the start of a formula in a cell.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(cell: str) -> str:
+    """A text cell of a CSV output, made inert for spreadsheets: a cell a spreadsheet would run as
+    a formula (starting with ``= + - @``, a tab or a carriage return) gets a leading ``'``.
+    Numbers are written with ``repr`` and never pass through here.
+
+    >>> csv_text('=HYPERLINK("http://example.com")'), csv_text("model_a")
+    ('\'=HYPERLINK("http://example.com")', 'model_a')
+    """
+    return f"'{cell}" if cell.startswith(_FORMULA_START) else cell
