@@ -65,12 +65,14 @@ def build_app() -> App:
             app.command(kind.name, help=kind.command.help)(kind_command(kind))
         if kind.cli is not None:
             kind.cli(app)
+    from parsescore.cli import bench as bench_cli
     from parsescore.cli import compare as compare_cli
     from parsescore.cli import predict as predict_cli
     from parsescore.cli import report as report_cli
     from parsescore.cli import schema as schema_cli
 
     compare_cli.register(app)
+    bench_cli.register(app)
     schema_cli.register(app)
     report_cli.register(app)
 

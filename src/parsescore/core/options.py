@@ -188,6 +188,16 @@ class Option:
             self.name, inspect.Parameter.KEYWORD_ONLY, default=self.default, annotation=annotation
         )
 
+    def marker(self) -> Any:
+        """The typer marker of this option's flag, for a command that writes its own signature
+        (``Annotated[int, option.marker()]``); an option with choices goes through
+        :meth:`cli_parameter`."""
+        import typer
+
+        if self.choices:
+            raise TypeError(f"option {self.name!r} has choices: use cli_parameter()")
+        return typer.Option(*self.flags, help=self.help, min=self.minimum, max=self.maximum)
+
 
 def _annotated(hint: Any, marker: Any) -> Any:
     from typing import Annotated

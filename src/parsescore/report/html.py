@@ -173,10 +173,17 @@ class System:
     result: Result
     path: Path | None = None
     notes: Mapping[str, Any] = field(default_factory=dict)
+    dataset: str = ""
 
     @property
     def kind(self) -> str:
         return self.result.kind
+
+    @property
+    def group(self) -> str:
+        """The report groups (overview, comparison, plots) systems of one kind on one dataset:
+        ``kind`` or ``kind/dataset`` when the report names datasets (``parsescore bench``)."""
+        return f"{self.kind}/{self.dataset}" if self.dataset else self.kind
 
     @property
     def name(self) -> str:
@@ -379,12 +386,24 @@ def item_details(system: System, item: str, body: str, extra: str = "") -> str:
 
 
 def _by_kind(systems: Sequence[System]) -> dict[str, list[System]]:
+    """Systems by group (:attr:`System.group`): kinds in registry order, datasets in the order
+    they come."""
     groups: dict[str, list[System]] = {}
     for kind in kinds():
-        members = [s for s in systems if s.kind == kind.name]
-        if members:
-            groups[kind.name] = members
+        for system in systems:
+            if system.kind == kind.name:
+                groups.setdefault(system.group, []).append(system)
     return groups
+
+
+def _kind_of(members: Sequence[System]) -> Kind:
+    return get_kind(members[0].kind)
+
+
+def _title(members: Sequence[System]) -> str:
+    """A group's heading: the kind's title, and the dataset's name when the report has them."""
+    dataset = members[0].dataset
+    return _kind_of(members).title + (f" — {dataset}" if dataset else "")
 
 
 def _best(higher: bool | None, values: Sequence[float | None]) -> float | None:
@@ -413,19 +432,21 @@ def _overview_metrics(kind: Kind, members: Sequence[System]) -> list[Metric]:
 
 
 def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) -> str:
-    present = {name: _overview_metrics(get_kind(name), members) for name, members in groups.items()}
+    present = {
+        name: _overview_metrics(_kind_of(members), members) for name, members in groups.items()
+    }
     counted = {
-        name: [label for label, _ in _counts(get_kind(name), members[0])]
+        name: [label for label, _ in _counts(_kind_of(members), members[0])]
         for name, members in groups.items()
     }
     width = 1 + max(len(counted[name]) + len(columns) for name, columns in present.items())
     out = ['<div class="scroll"><table id="overview-table">']
     for name, members in groups.items():
-        kind = get_kind(name)
+        kind = _kind_of(members)
         columns = present[name]
         pad = width - 1 - len(counted[name]) - len(columns)
-        out.append(f'<tbody class="kind" data-kind="{e(name)}">')
-        out.append(f'<tr class="kind-title"><th colspan="{width}">{e(kind.title)}</th></tr>')
+        out.append(f'<tbody class="kind" data-kind="{e(kind.name)}">')
+        out.append(f'<tr class="kind-title"><th colspan="{width}">{e(_title(members))}</th></tr>')
         out.append('<tr class="kind-head"><th>system</th>')
         out += [f'<th class="num">{e(label)}</th>' for label in counted[name]]
         out += [f'<th class="num">{e(m.label)} {m.arrow}</th>' for m in columns]
@@ -449,7 +470,7 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
             out.append(f'<tr class="system-row">{"".join(cells)}</tr>')
         out.append("</tbody>")
     out.append("</table></div>")
-    notes = "; ".join(get_kind(name).totals_note for name in groups)
+    notes = "; ".join(dict.fromkeys(_kind_of(members).totals_note for members in groups.values()))
     out.append(
         f'<p class="note">Dataset-level numbers as each kind computes them ({e(notes)}); the '
         "comparison below gives means per item, named so. ↑ higher is better, ↓ lower is "
@@ -523,7 +544,7 @@ def _comparison_tables(
 
 
 def _comparison(kind: Kind, members: Sequence[System], options: ReportOptions) -> str:
-    out = [f'<section class="comparison" data-kind="{e(kind.name)}"><h3>{e(kind.title)}</h3>']
+    out = [f'<section class="comparison" data-kind="{e(kind.name)}"><h3>{e(_title(members))}</h3>']
     try:
         comparison = compare_results(
             [s.result for s in members],
@@ -596,7 +617,7 @@ def figure(svg: str | Sequence[str], caption: str, css_class: str) -> str:
 
 
 def _plots(kind: Kind, members: Sequence[System], salt: Salt) -> str:
-    out = [f'<section class="plots" data-kind="{e(kind.name)}"><h3>{e(kind.title)}</h3>']
+    out = [f'<section class="plots" data-kind="{e(kind.name)}"><h3>{e(_title(members))}</h3>']
     metrics = [
         (m, kind.metric(m).higher_is_better is not False)
         for m in kind.headline_metrics()
@@ -759,7 +780,8 @@ def render_pages(systems: Sequence[System], options: ReportOptions | None = None
         "<header>",
         f"<h1>{e(options.title)}</h1>",
         f'<p class="muted">{len(systems)} system{"s" if len(systems) != 1 else ""} · '
-        f"{e(', '.join(get_kind(k).title.lower() for k in groups))} · parsescore "
+        f"{e(', '.join(dict.fromkeys(_kind_of(m).title.lower() for m in groups.values())))} "
+        "· parsescore "
         f"{e(__version__)}</p>",
         '<nav><a href="#overview">Overview</a>',
         '<a href="#comparison">Comparison</a>' if compared else "",
@@ -771,12 +793,12 @@ def render_pages(systems: Sequence[System], options: ReportOptions | None = None
     ]
     if compared:
         body.append('<section id="comparison"><h2>Comparison of systems</h2>')
-        body += [_comparison(get_kind(k), members, options) for k, members in compared.items()]
+        body += [_comparison(_kind_of(members), members, options) for members in compared.values()]
         body.append("</section>")
     body.append('<section id="plots"><h2>Plots</h2>')
-    for name, members in groups.items():
+    for members in groups.values():
         try:
-            body.append(_plots(get_kind(name), members, salt))
+            body.append(_plots(_kind_of(members), members, salt))
         except ImportError as error:  # matplotlib is the optional ``plot`` extra
             body.append(f'<p class="note">No plots: {e(error)}</p>')
             break
@@ -787,8 +809,8 @@ def render_pages(systems: Sequence[System], options: ReportOptions | None = None
         '<button type="button" data-open="0">Collapse all</button></p>'
     )
     pages: dict[str, str] = {}
-    for name, members in groups.items():
-        body.append(f"<h3>{e(get_kind(name).title)}</h3>")
+    for members in groups.values():
+        body.append(f"<h3>{e(_title(members))}</h3>")
         body += [_drilldown(s, anchors[id(s)], options, pages) for s in members]
     body.append("</section>")
     return {"index.html": _page(options.title, "\n".join(part for part in body if part))} | pages
