@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
-import click
 import typer
 
 from parsescore.cli.common import PermutationsOption, ResamplesOption, SeedOption
@@ -160,10 +159,9 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         format: Annotated[
-            str,
+            Literal["table", "markdown", "latex", "csv", "json"],
             typer.Option(
                 "--format",
-                click_type=click.Choice(["table", "markdown", "latex", "csv", "json"]),
                 help="What to print: table (the terminal's tables, the default), or the "
                 "systems × metrics table as markdown, latex or csv, or json.",
             ),
