@@ -6,8 +6,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
@@ -124,6 +125,48 @@ def _formatted(comparison: Comparison, format: str, metrics: list[str] | None) -
     return writers.get(format, comparison.to_csv)(metrics)
 
 
+def _grouped(
+    compared: Mapping[str, Comparison], by: str | None, format: str, metrics: list[str] | None
+) -> str:
+    """The comparisons as text in ``format``; with ``--by``, one per value: JSON ``{"by",
+    "groups": {value: comparison}}``, a section (Markdown, LaTeX) or a leading column (CSV)."""
+    from parsescore.core.files import csv_text, dump_json
+
+    if by is None:
+        return _formatted(compared[""], format, metrics)
+    if format == "json":
+        return dump_json({"by": by, "groups": {v: c.to_json() for v, c in compared.items()}})
+    if format == "csv":
+        lines: list[str] = []
+        for value, comparison in compared.items():
+            header, *rows = _formatted(comparison, "csv", metrics).splitlines()
+            if not lines:
+                lines.append(f"{csv_text(by)},{header}")
+            lines += [f"{_csv_cell(csv_text(value))},{row}" for row in rows]
+        return "\n".join(lines) + "\n"
+    sections = []
+    for value, comparison in compared.items():
+        text = _formatted(comparison, format, metrics)
+        title = f"{by} = {value}"
+        if format == "markdown":
+            sections.append(f"### {title}\n\n{text}")
+        else:
+            from parsescore.core.leaderboard import latex_escape
+
+            sections.append(f"% {title}\n\\paragraph{{{latex_escape(title)}}}\n{text}")
+    return "\n".join(sections)
+
+
+def _csv_cell(text: str) -> str:
+    """One CSV cell (quoted when it holds a comma, a quote or a newline)."""
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="").writerow([text])
+    return buffer.getvalue()
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``compare`` subcommand to a typer app."""
 
@@ -158,19 +201,35 @@ def register(app: typer.Typer) -> None:
                 "(Markdown), .tex (LaTeX), .csv, else JSON (every number).",
             ),
         ] = None,
+        by: Annotated[
+            str | None,
+            typer.Option(
+                "--by",
+                help="Compare per value of this item attribute (the kind's, e.g. a table's "
+                "structure, or a column of --attributes): one comparison per value.",
+            ),
+        ] = None,
+        attributes: Annotated[
+            Path | None,
+            typer.Option(
+                "--attributes",
+                help="A CSV of the items' attributes for --by: an id column, then one column "
+                "per attribute.",
+            ),
+        ] = None,
         format: Annotated[
-            Literal["table", "markdown", "latex", "csv", "json"],
+            Literal["terminal", "markdown", "latex", "csv", "json"],
             typer.Option(
                 "--format",
-                help="What to print: table (the terminal's tables, the default), or the "
+                help="What to print: terminal (tables for reading, the default), or the "
                 "systems × metrics table as markdown, latex or csv, or json.",
             ),
-        ] = "table",
+        ] = "terminal",
     ) -> None:
         """Compare systems: means with 95% paired-bootstrap intervals, differences, p-values."""
         from parsescore.cli.common import announce, console
         from parsescore.core.compare import compare_results
-        from parsescore.core.files import write_json, write_text
+        from parsescore.core.files import write_text
         from parsescore.core.results import load_systems
 
         if seed < 0:
@@ -181,24 +240,34 @@ def register(app: typer.Typer) -> None:
                 "compare needs at least two systems: give two or more result files "
                 "(or one file holding several)"
             )
-        comparison = compare_results(
-            systems,
-            metrics=list(metric) if metric else None,
-            seed=seed,
-            n_resamples=resamples,
-            n_permutations=permutations,
-        )
-        out_console = console(width=120)  # piped: wide enough for one line per row
-        if format == "table":
-            print_comparison(comparison, out_console)
+        if attributes is not None:
+            from parsescore.core.breakdown import read_attributes, with_attributes
+
+            labels = read_attributes(attributes)
+            systems = [with_attributes(s, labels, source=str(attributes)) for s in systems]
+        settings: dict[str, Any] = {
+            "metrics": list(metric) if metric else None,
+            "seed": seed,
+            "n_resamples": resamples,
+            "n_permutations": permutations,
+        }
+        if by is None:
+            compared = {"": compare_results(systems, **settings)}
         else:
-            sys.stdout.write(_formatted(comparison, format, metric))
+            from parsescore.core.compare import compare_by
+
+            compared = dict(compare_by(systems, by, **settings))
+        out_console = console(width=120)  # piped: wide enough for one line per row
+        for value, comparison in compared.items():
+            if format == "terminal":
+                if by is not None:
+                    out_console.rule(f"{by} = {value}", align="left")
+                print_comparison(comparison, out_console)
+        if format != "terminal":
+            sys.stdout.write(_grouped(compared, by, format, metric))
         if out is not None:
             from parsescore.core.leaderboard import FORMATS
 
             written = FORMATS.get(out.suffix.lower(), "json")
-            if written == "json":
-                write_json(out, comparison.to_json())
-            else:
-                write_text(out, _formatted(comparison, written, metric))
-            announce(out_console if format == "table" else console(stderr=True), out)
+            write_text(out, _grouped(compared, by, written, metric))
+            announce(out_console if format == "terminal" else console(stderr=True), out)

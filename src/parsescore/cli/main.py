@@ -245,11 +245,13 @@ def _default_run(kind: Kind) -> Callable[[Mapping[str, Any]], None]:
     """Evaluate, print the kind's summary, write ``--out``/``--result``/``--csv``."""
 
     def run(values: Mapping[str, Any]) -> None:
-        from parsescore.cli.common import console, write_outputs
+        from parsescore.cli.common import console, print_summary, write_outputs
+        from parsescore.core.api import finish
 
         scored = resolved(kind.evaluate)(values["truth"], values["pred"], values["options"])
+        scored = finish(scored, values["options"])
         out_console = console()
-        kind.summarise(scored, out_console)
+        print_summary(scored, out_console)
         write_outputs(
             [scored],
             out_console,

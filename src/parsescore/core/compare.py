@@ -654,3 +654,42 @@ def _describe(rule: Aggregate) -> str:
     if isinstance(rule, FromCounts):
         return f"{rule.score} of Σ{rule.tp}, Σ{rule.fp}, Σ{rule.fn}"
     return "mean"
+
+
+def compare_by(
+    results: Sequence[Result],
+    field: str,
+    **settings: Any,
+) -> dict[str, Comparison]:
+    """One comparison per value of the item attribute ``field`` (``--by``), each over the
+    shared items that have that value (an item's value is the first result's that has it; the
+    kind's declared order of values first). ``settings`` are :func:`compare_results`'s."""
+    from dataclasses import replace
+
+    from parsescore.core.breakdown import groups
+
+    results = list(results)
+    if not results:
+        raise InputError("compare needs at least two results, got 0")
+    labelled = dict(results[0].attributes)
+    for result in results[1:]:
+        for item, values in result.attributes.items():
+            labelled.setdefault(item, values)
+    merged = replace(results[0], attributes=labelled)
+    order = next((a.values for a in get_kind(merged.kind).attributes if a.name == field), ())
+    out: dict[str, Comparison] = {}
+    for value, items in groups(merged, field, order).items():
+        chosen = set(items)
+        subsets = [
+            replace(
+                r,
+                items={i: m for i, m in r.items.items() if i in chosen},
+                counts={i: c for i, c in r.counts.items() if i in chosen},
+            )
+            for r in results
+        ]
+        try:
+            out[value] = compare_results(subsets, **settings)
+        except InputError as error:
+            raise InputError(f"{field} = {value}: {error}") from None
+    return out

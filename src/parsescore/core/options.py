@@ -292,6 +292,15 @@ class NamedOptions:
     name: str | None = option(
         None, "The system's name in the result (default: the prediction's name).", flag="--name"
     )
+    by: tuple[str, ...] = option(
+        (),
+        "Break the totals down by this item attribute (repeatable): one of the kind's "
+        "attributes, or a column of --attributes.",
+    )
+    attributes: Path | Mapping[str, Mapping[str, str]] | None = option(
+        None,
+        "A CSV of the items' attributes for --by: an id column, then one column per attribute.",
+    )
 
 
 @dataclass(frozen=True)

@@ -105,6 +105,9 @@ class Result:
         counts: ``{item_id: {count: value}}``: the counts behind an item's metrics (tp/fp/fn,
             errors/elements, ...) that totals, intervals and breakdowns of summed-count metrics
             are built from (:mod:`parsescore.core.aggregate`); an item without any has no entry.
+        attributes: ``{item_id: {attribute: value}}``: what an item is (a table's structure,
+            a diagram's size bin, a page's language, or a user's own labels), by which totals
+            and comparisons break down (:mod:`parsescore.core.breakdown`, ``--by``).
         native: the kind's own ``--out`` document for this result (what the reference's format
             fixes), when it was scored in this process; not part of the envelope.
         computed: the kind's own result object (its matches, its batch scores), when scored in
@@ -125,6 +128,7 @@ class Result:
     details: dict[str, dict[str, Any]] = field(default_factory=dict)
     dataset: dict[str, Any] = field(default_factory=dict)
     counts: dict[str, dict[str, float]] = field(default_factory=dict)
+    attributes: dict[str, dict[str, str]] = field(default_factory=dict)
     native: Any = field(default=None, compare=False, repr=False)
     computed: Any = field(default=None, compare=False, repr=False)
     warnings: tuple[str, ...] = ()
@@ -210,6 +214,8 @@ class Result:
         record: dict[str, Any] = {"id": item, "metrics": metrics}
         if item in self.counts:
             record["counts"] = self.counts[item]
+        if item in self.attributes:
+            record["attributes"] = self.attributes[item]
         record["detail"] = self.details.get(item, {})
         return record
 
@@ -365,6 +371,9 @@ def _expected() -> str:
     )
 
 
+#: The keys of an envelope's item record, in the order they are written.
+_ITEM_KEYS = ("id", "metrics", "counts", "attributes", "detail")
+
 _ENVELOPE_KEYS = (
     ENVELOPE_KEY,
     "version",
@@ -409,12 +418,13 @@ def _envelope(doc: Mapping[str, Any], r: Reader, name: str | None) -> Result:
     items: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
     counts: dict[str, dict[str, float]] = {}
+    attributes: dict[str, dict[str, str]] = {}
     for k, item in enumerate(r.array(doc["items"], "items")):
         where = f"items[{k}]"
         item = r.mapping(item, where)
-        extra = [key for key in item if key not in ("id", "metrics", "counts", "detail")]
+        extra = [key for key in item if key not in _ITEM_KEYS]
         if extra:
-            raise r.fail(where, f"unknown key {extra[0]!r}; expected id, metrics, counts, detail")
+            raise r.fail(where, f"unknown key {extra[0]!r}; expected {', '.join(_ITEM_KEYS)}")
         ident = r.string(r.key(item, "id", where), f"{where}.id")
         if ident in items:
             raise r.fail(f"{where}.id", f"item {ident!r} appears twice")
@@ -427,6 +437,11 @@ def _envelope(doc: Mapping[str, Any], r: Reader, name: str | None) -> Result:
             counts[ident] = {
                 name: r.number(value, f"{where}.counts.{name}")
                 for name, value in r.mapping(item["counts"], f"{where}.counts").items()
+            }
+        if "attributes" in item:
+            attributes[ident] = {
+                name: r.string(value, f"{where}.attributes.{name}")
+                for name, value in r.mapping(item["attributes"], f"{where}.attributes").items()
             }
         detail = r.mapping(r.key(item, "detail", where), f"{where}.detail")
         if detail:
@@ -447,6 +462,7 @@ def _envelope(doc: Mapping[str, Any], r: Reader, name: str | None) -> Result:
         details=details,
         dataset=dict(r.mapping(doc["dataset"], "dataset")),
         counts=counts,
+        attributes=attributes,
         warnings=tuple(warnings),
     )
 
