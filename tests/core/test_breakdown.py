@@ -137,3 +137,24 @@ def test_compare_by_compares_within_each_value(text_kind, folders, tmp_path: Pat
     doc = json.loads(out.read_text())
     assert doc["by"] == "length" and list(doc["groups"]) == ["short", "long"]
     assert doc["groups"]["long"] == long.to_json()
+
+
+def test_the_report_compares_within_each_value(text_kind, folders, tmp_path: Path, cli) -> None:
+    labels = tmp_path / "labels.csv"
+    labels.write_text("id,topic\na,greeting\nc,greeting\nb,letters\n", encoding="utf-8")
+    for name in ("a", "b"):
+        parsescore.evaluate("text", folders["truth"], folders[name], name=name).write(
+            tmp_path / f"{name}.json"
+        )
+    common = ("--resamples", "200", "--permutations", "200")
+    run = cli("report", tmp_path / "a.json", tmp_path / "b.json", "--out", tmp_path / "r",
+              "--by", "length", *common)  # fmt: skip
+    assert run.code == 0, run.err
+    page = (tmp_path / "r" / "index.html").read_text()
+    assert '<h4 class="by">By length</h4>' in page
+    assert "length = short" in page and "length = long" in page
+    run = cli("report", tmp_path / "a.json", tmp_path / "b.json", "--out", tmp_path / "r2",
+              "--by", "topic", "--attributes", labels, *common)  # fmt: skip
+    assert run.code == 0, run.err
+    page = (tmp_path / "r2" / "index.html").read_text()
+    assert "topic = greeting" in page and "topic = letters" in page and "topic = (none)" in page

@@ -29,6 +29,7 @@ from parsescore.core.compare import (
     DEFAULT_RESAMPLES,
     Comparison,
     MetricComparison,
+    compare_by,
     compare_results,
 )
 from parsescore.core.errors import InputError
@@ -156,13 +157,15 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
 @dataclass(frozen=True)
 class ReportOptions:
     """Settings of the comparison and of the drill-down (``max_items``: items per system with
-    their detail on the main page, and per detail page; 0 puts every item on the main page)."""
+    their detail on the main page, and per detail page; 0 puts every item on the main page;
+    ``by``: an item attribute to compare within each value of)."""
 
     seed: int = 0
     n_resamples: int = DEFAULT_RESAMPLES
     n_permutations: int = DEFAULT_PERMUTATIONS
     max_items: int = 200
     title: str = "parsescore report"
+    by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -588,7 +591,46 @@ def _comparison(kind: Kind, members: Sequence[System], options: ReportOptions) -
             f"<details><summary>All other metrics ({len(rest)})</summary>"
             f"{_comparison_tables(comparison, rest)}</details>"
         )
+    if options.by:
+        headline = headline_totals | headline_metrics
+        out.append(_comparison_by(kind, members, options, options.by, headline))
     out.append("</section>")
+    return "".join(out)
+
+
+def _comparison_by(
+    kind: Kind, members: Sequence[System], options: ReportOptions, field: str, headline: set[str]
+) -> str:
+    """The headline comparison within each value of the item attribute ``field`` (``--by``)."""
+    try:
+        per_value = compare_by(
+            [s.result for s in members],
+            field,
+            seed=options.seed,
+            n_resamples=options.n_resamples,
+            n_permutations=options.n_permutations,
+        )
+    except InputError as error:
+        return f'<p class="note">No breakdown by {e(field)}: {e(error)}</p>'
+    nouns = members[0].result.nouns()
+    out = [f'<h4 class="by">By {e(field)}</h4>']
+    for value, comparison in per_value.items():
+        entries = [
+            (entry.label, entry)
+            for entry in comparison.statistics.values()
+            if entry.metric in headline
+        ]
+        entries += [
+            (f"mean per {nouns[0]} of {kind.metric(metric).label}", entry)
+            for metric, entry in comparison.metrics.items()
+            if metric in headline
+        ]
+        out.append(
+            f'<h5>{e(field)} = {e(value)} <span class="muted">'
+            f"({len(comparison.common_items)} {e(nouns[1])})</span></h5>"
+        )
+        if entries:
+            out.append(_comparison_tables(comparison, entries))
     return "".join(out)
 
 
