@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,6 +23,16 @@ if TYPE_CHECKING:
     from parsescore.core.compare import Comparison
 
 __all__ = ["print_comparison", "register"]
+
+
+class OutputFormat(StrEnum):
+    """What ``compare`` prints (an enum: every typer release shows and checks it alike)."""
+
+    terminal = "terminal"
+    markdown = "markdown"
+    latex = "latex"
+    csv = "csv"
+    json = "json"
 
 
 def _number(value: float) -> str:
@@ -218,13 +229,13 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         format: Annotated[
-            Literal["terminal", "markdown", "latex", "csv", "json"],
+            OutputFormat,
             typer.Option(
                 "--format",
                 help="What to print: terminal (tables for reading, the default), or the "
                 "systems × metrics table as markdown, latex or csv, or json.",
             ),
-        ] = "terminal",
+        ] = OutputFormat.terminal,
     ) -> None:
         """Compare systems: means with 95% paired-bootstrap intervals, differences, p-values."""
         from parsescore.cli.common import announce, console
