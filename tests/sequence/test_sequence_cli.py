@@ -277,7 +277,10 @@ def test_bad_files_are_reported_and_the_run_goes_on(tmp_path: Path, cli: Cli) ->
         (["--truth", "{missing}", "--pred", "{file}"], "no such file or directory"),
         (["--truth", "{file}", "--pred", "{dir}"], "both be files or both be directories"),
         (["--truth", "{file}"], "give --truth and at least one --pred"),
-        (["--truth", "{file}", "--pred", "{file}", "--threshold", "1.5"], "between 0 and 1"),
+        (
+            ["--truth", "{file}", "--pred", "{file}", "--threshold", "1.5"],
+            "not in the range 0<=x<=1",
+        ),
         (["--repo", "{dir}", "--truth-ref", "main"], "needs --truth-ref and at least one"),
         (["--truth", "{file}", "--pred", "{file}", "--pred-ref", "x"], "need --repo"),
         (["--truth", "{emptydir}", "--pred", "{emptydir}"], "no sequence-diagram scripts"),
