@@ -167,25 +167,31 @@ class Option:
 
     def cli_parameter(self) -> inspect.Parameter:
         """The typer parameter of this option's flag (its type, default, help and choices)."""
-        import click
+        import enum
+
         import typer
 
         extra: dict[str, Any] = {}
+        help_text = self.help
         if self.choices:
-            extra["click_type"] = click.Choice(self.choices)
-            help_text = f"{self.help} One of: {', '.join(self.choices)}."
-        else:
-            help_text = self.help
+            help_text += f" One of: {', '.join(self.choices)}."
         if self.minimum is not None:
             extra["min"] = self.minimum
         if self.maximum is not None:
             extra["max"] = self.maximum
         hint = self.python_type()
+        default = self.default
         if self.choices:
-            hint = str | None if self.default is None else str
+            # an enum of the choices: every typer release shows and checks it alike (typer has
+            # no ``click_type`` in every release); check() takes the member's value
+            choice = enum.StrEnum(  # type: ignore[misc]
+                f"{self.name}_choice", {c: c for c in self.choices}
+            )
+            hint = choice | None if self.default is None else choice
+            default = None if self.default is None else choice(self.default)
         annotation = _annotated(hint, typer.Option(*self.flags, help=help_text, **extra))
         return inspect.Parameter(
-            self.name, inspect.Parameter.KEYWORD_ONLY, default=self.default, annotation=annotation
+            self.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
         )
 
     def marker(self) -> Any:

@@ -433,9 +433,11 @@ def _envelope(doc: Mapping[str, Any], r: Reader, name: str | None) -> Result:
             metric: r.number(value, f"{where}.metrics.{metric}")
             for metric, value in metrics.items()
         }
-        if "counts" in item:
+        if "counts" in item:  # whole counts stay integers, so the envelope round-trips
             counts[ident] = {
-                name: r.number(value, f"{where}.counts.{name}")
+                name: value
+                if isinstance(value, int) and not isinstance(value, bool)
+                else r.number(value, f"{where}.counts.{name}")
                 for name, value in r.mapping(item["counts"], f"{where}.counts").items()
             }
         if "attributes" in item:
