@@ -205,6 +205,8 @@ def run_models(
     """The whole command: score every model (:func:`parsescore.sequence.result.evaluate`),
     print, write the files (``result`` / ``csv``: one per model, see
     :func:`~parsescore.cli.common.per_system_paths`; ``options.report``: the report folder)."""
+    from parsescore.cli.common import print_breakdowns
+    from parsescore.core.api import finish
     from parsescore.core.files import write_json
     from parsescore.sequence.report import unique_names, write_report
     from parsescore.sequence.result import evaluate, sources
@@ -214,7 +216,7 @@ def run_models(
     pairs = _pairs(truth, preds, options)
     if options.report is not None:
         output_folder(options.report, force=options.force, option="--report")
-    results = [evaluate(t, p, options) for t, p in pairs]
+    results = [finish(evaluate(t, p, options), options) for t, p in pairs]
     names = unique_names([r.name for r in results])
     _print(results, names, console, worst=options.worst)
     for name, scored in zip(names, results, strict=True):
@@ -222,6 +224,7 @@ def run_models(
             console.print(f"[{name}]", end=" ", highlight=False, markup=False)
             scored = replace(scored, warnings=tuple(f"[{name}] {w}" for w in scored.warnings))
         print_answers(scored, console)
+        print_breakdowns(scored, console)
     if options.check_syntax:
         pred_sources = [sources(t, p, repo=options.repo)[1] for t, p in pairs]
         _syntax_check(names, pred_sources, console, err_console, options.pred_format)
