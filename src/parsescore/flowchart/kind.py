@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from parsescore.core.kinds import Kind, Metric, PredictParts, ReportParts, lazy
+from parsescore.core.kinds import CommandParts, Kind, Metric, PredictParts, ReportParts, lazy
+from parsescore.flowchart.options import FlowchartOptions
 from parsescore.shared.coverage import READABLE
 
 __all__ = ["KIND"]
@@ -56,7 +57,15 @@ KIND = Kind(
     documents={"flowchart": "parsescore flowchart --out"},
     recognised="`parsescore flowchart` (keys kind, diagrams)",
     schema=lazy("parsescore.flowchart.schema:schema_defs"),
-    cli=lazy("parsescore.flowchart.cli:register"),
+    options=FlowchartOptions,
+    command=CommandParts(
+        help="Flowchart parsing benchmark (Flowde-compatible): text, labels, flow, extra text.",
+        truth="Ground-truth folder with nodes/ labels/ flow/ additional_texts/, or of one "
+        ".mmd/.mermaid/.dot/.gv file per flowchart.",
+        pred="Prediction folder (.json, .mmd, .mermaid, .dot, .gv files, chat answers too); "
+        "repeat for separately parsed parts.",
+        pred_many=True,
+    ),
     report=ReportParts(
         prepare=None,
         plots=lazy("parsescore.flowchart.report_html:plots_html"),

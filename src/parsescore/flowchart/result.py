@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from parsescore import __version__
 from parsescore.core.errors import InputError
+from parsescore.core.options import recorded_options
 from parsescore.core.results import Reader, Result
 from parsescore.flowchart.benchmark import ParsingBenchmark, use_runner
 from parsescore.flowchart.dataset import (
@@ -27,7 +28,6 @@ from parsescore.flowchart.dataset import (
     check_same_stems,
 )
 from parsescore.flowchart.edges import EdgeLabels
-from parsescore.flowchart.formats import FORMATS
 from parsescore.flowchart.load import (
     TRUTH_PARTS,
     check_truth_files,
@@ -38,6 +38,7 @@ from parsescore.flowchart.load import (
     load_true_diagram_options,
 )
 from parsescore.flowchart.models import DiagramOptions, FlowScores, NodeMatches, TextListMatches
+from parsescore.flowchart.options import FlowchartOptions, recorded
 from parsescore.shared.coverage import READABLE, Coverage, check_names
 from parsescore.shared.distance import levenshtein, levenshtein_with_text_normalisation
 from parsescore.shared.scores import Counts, micro_counts
@@ -52,26 +53,11 @@ FLOW_SCORES = ("precision", "recall", "f1", "jaccard")
 #: ``--distance``: Flowde's default (normalised text) or raw Levenshtein.
 DISTANCES = {"normalised": levenshtein_with_text_normalisation, "raw": levenshtein}
 
-Distance = Literal["normalised", "raw"]
-
 
 def evaluate(
     truth: str | Path | Mapping[str, str],
     pred: str | Path | Sequence[str | Path] | Mapping[str, str],
-    *,
-    expected_num_diagrams: int | None = None,
-    allow_missing: bool = False,
-    strict: bool = False,
-    distance: Distance = "normalised",
-    jobs: int = 1,
-    dask_scheduler: str | None = None,
-    cache: str | Path | None = None,
-    quiet: bool = False,
-    name: str | None = None,
-    pred_format: str = "auto",
-    truth_format: str = "auto",
-    check_syntax: bool = False,
-    mermaid_dir: str | Path | None = None,
+    options: FlowchartOptions,
 ) -> Result:
     """Score the answers ``pred`` against the ground truth ``truth``.
 
@@ -93,23 +79,9 @@ def evaluate(
     ``ParsingBenchmark``'s, plus ``edge_label_cost`` where both sides carry edge labels and
     ``readable`` (1.0 or 0.0) per flowchart.
     """
-    if distance not in DISTANCES:
-        raise InputError(f"distance must be normalised or raw, got {distance!r}")
-    for fmt in (pred_format, truth_format):
-        if fmt not in FORMATS:
-            raise InputError(f"unknown flowchart format {fmt!r}; expected one of {FORMATS}")
-    options: dict[str, Any] = {
-        "distance": distance,
-        "allow_missing": allow_missing,
-        "expected_num_diagrams": expected_num_diagrams,
-    }
-    if pred_format != "auto" or truth_format != "auto":
-        options |= {"pred_format": pred_format, "truth_format": truth_format}
-    if check_syntax:
-        options["check_syntax"] = True
+    pred_format = options.pred_format
     preds = _pred_inputs(pred)
-    truth_read = _read_truth(truth, truth_format, expected_num_diagrams, preds)
-    options["expected_num_diagrams"] = len(truth_read.stems)
+    truth_read = _read_truth(truth, options.truth_format, options.expected_num_diagrams, preds)
     if isinstance(pred, Mapping):
         sources = [answers_from_texts(pred, pred_format)]
         names = ["the answers"]
@@ -142,17 +114,19 @@ def evaluate(
         )
     known = set(truth_stems)
     sources = [[read for read in answers if read.stem in known] for answers in sources]
-    if check_syntax:
-        unavailable = check_mermaid_syntax([r for answers in sources for r in answers], mermaid_dir)
+    if options.check_syntax:
+        unavailable = check_mermaid_syntax(
+            [r for answers in sources for r in answers], options.mermaid_dir
+        )
         if unavailable:
             warnings.append(unavailable)
     read = check_answers(sources, names)
-    if strict and read.unreadable:
+    if options.strict and read.unreadable:
         first = read.unreadable[min(read.unreadable)]
         assert first.error is not None
         raise first.error
 
-    empty = sorted(set(read.unreadable) | (set() if allow_missing else set(missing)))
+    empty = sorted(set(read.unreadable) | (set() if options.allow_missing else set(missing)))
     labelled = {"mermaid", "dot"}
     pred_edge_labels = {
         r.stem: r.edge_labels
@@ -170,13 +144,20 @@ def evaluate(
         list(read.diagrams.values()),
         read.structure,
         empty=empty,
-        distance_fn=DISTANCES[distance],
+        distance_fn=DISTANCES[options.distance],
         true_edge_labels=truth_read.edge_labels,
         pred_edge_labels=pred_edge_labels,
         true_paths=truth_read.paths,
-        show_progress=False if quiet else None,
+        show_progress=False if options.quiet else None,
     )
-    use_runner(bench, jobs=jobs, dask_scheduler=dask_scheduler, cache_dir=cache, quiet=quiet)
+    use_runner(
+        bench,
+        jobs=options.jobs,
+        dask_scheduler=options.dask_scheduler,
+        cache_dir=options.cache,
+        quiet=options.quiet,
+        key=recorded_options(options),
+    )
     coverage = Coverage(
         len(truth_stems),
         missing,
@@ -194,13 +175,13 @@ def evaluate(
     formats = _formats_read(truth_read.formats, [r.fmt for answers in sources for r in answers])
     if formats:
         inputs["formats"] = formats
-    warnings = coverage.warnings("diagrams", allow_missing=allow_missing) + warnings
+    warnings = coverage.warnings("diagrams", allow_missing=options.allow_missing) + warnings
     default_name = "answers" if isinstance(pred, Mapping) else Path(preds[0]).name
     return to_result(
         bench,
         inputs=inputs,
-        options=options,
-        name=name or default_name,
+        options=recorded(options, len(truth_read.stems)),
+        name=options.name or default_name,
         coverage=coverage,
         warnings=warnings,
     )
