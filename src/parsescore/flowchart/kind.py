@@ -12,6 +12,7 @@ from typing import Any
 from parsescore.core.kinds import (
     CommandParts,
     Dataset,
+    Format,
     FromCounts,
     Items,
     Kind,
@@ -25,7 +26,7 @@ from parsescore.core.kinds import (
 from parsescore.flowchart.options import FlowchartOptions
 from parsescore.shared.coverage import READABLE
 
-__all__ = ["KIND", "TOTALS"]
+__all__ = ["FORMATS", "KIND", "TOTALS"]
 
 
 def _detect(doc: Mapping[str, Any]) -> bool:
@@ -76,6 +77,34 @@ TOTALS = (
     ),
 )
 
+#: The formats a flowchart is read from (the reader registry), in ``auto``'s order: by
+#: extension in a folder, by content for texts given in memory. The readers are in
+#: :mod:`parsescore.flowchart.formats`; ``--pred-format`` / ``--truth-format`` take these names
+#: and ``auto`` (:data:`parsescore.flowchart.options.FormatName`).
+FORMATS = (
+    Format(
+        "json",
+        "Flowde's JSON (a truth: nodes/ labels/ flow/ additional_texts/ folders)",
+        (".json",),
+        read=lazy("parsescore.flowchart.formats:read_json"),
+        detect=lazy("parsescore.flowchart.formats:is_json"),
+    ),
+    Format(
+        "mermaid",
+        "Mermaid flowchart / graph",
+        (".mmd", ".mermaid"),
+        read=lazy("parsescore.flowchart.formats:read_mermaid"),
+        detect=lazy("parsescore.flowchart.formats:is_mermaid"),
+    ),
+    Format(
+        "dot",
+        "Graphviz DOT",
+        (".dot", ".gv"),
+        read=lazy("parsescore.flowchart.formats:read_dot"),
+        detect=lazy("parsescore.flowchart.formats:is_dot"),
+    ),
+)
+
 KIND = Kind(
     name="flowchart",
     title="Flowcharts",
@@ -98,6 +127,7 @@ KIND = Kind(
     recognised="`parsescore flowchart` (keys kind, diagrams)",
     schema=lazy("parsescore.flowchart.schema:schema_defs"),
     options=FlowchartOptions,
+    formats=FORMATS,
     command=CommandParts(
         help="Flowchart parsing benchmark (Flowde-compatible): text, labels, flow, extra text.",
         truth="Ground-truth folder with nodes/ labels/ flow/ additional_texts/, or of one "
