@@ -36,7 +36,7 @@ from parsescore.flowchart.models import (
 from parsescore.shared.distance import DistanceFnProtocol, levenshtein_with_text_normalisation
 from parsescore.shared.scores import macro_mean
 
-__all__ = ["ParsingBenchmark"]
+__all__ = ["ParsingBenchmark", "use_runner"]
 
 N_DIAGRAMS_IN_BENCHMARK = 346
 """Flowde's default ``expected_num_diagrams`` (its research dataset's size)."""

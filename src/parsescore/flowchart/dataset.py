@@ -41,19 +41,15 @@ from parsescore.flowchart.models import Diagram, PredDiagramStructure
 from parsescore.shared.answers import Answer, unwrap_answer
 
 __all__ = [
-    "FULL",
-    "ReadAnswer",
-    "ReadAnswers",
     "answers_from_folder",
     "answers_from_texts",
     "check_answers",
     "check_mermaid_syntax",
     "check_same_stems",
-    "read_answer",
 ]
 
 #: The parts every Mermaid or DOT answer gives, assumed when no answer is readable.
-FULL = PredDiagramStructure(node_text=True, labels=True, flow=True, additional_texts=True)
+_FULL = PredDiagramStructure(node_text=True, labels=True, flow=True, additional_texts=True)
 
 
 @dataclass
@@ -81,7 +77,7 @@ class ReadAnswer:
         return f"{where}: {self.error.reason}" if where else self.error.reason
 
 
-def read_answer(text: str, stem: str, source: str, fmt: str) -> ReadAnswer:
+def _read_answer(text: str, stem: str, source: str, fmt: str) -> ReadAnswer:
     """Unwrap and read one answer; ``fmt`` is the format expected (by extension, or forced),
     ``auto`` reads it by content."""
     names = tuple(entry.name for entry in KIND.formats)
@@ -116,7 +112,7 @@ def answers_from_folder(directory: Path, fmt: str) -> list[ReadAnswer]:
             read.refuse(exc)
             answers.append(read)
             continue
-        answers.append(read_answer(text, path.stem, str(path), expected))
+        answers.append(_read_answer(text, path.stem, str(path), expected))
     return answers
 
 
@@ -127,7 +123,7 @@ def answers_from_texts(texts: Mapping[str, str], fmt: str) -> list[ReadAnswer]:
         text = texts[stem]
         if not isinstance(text, str):
             raise InputError(f"the answer {stem!r} should be a string, found {type(text).__name__}")
-        answers.append(read_answer(text, stem, f"answer {stem!r}", fmt))
+        answers.append(_read_answer(text, stem, f"answer {stem!r}", fmt))
     return answers
 
 
@@ -202,7 +198,7 @@ def check_answers(sources: Sequence[Sequence[ReadAnswer]], names: Sequence[str])
     stems = [read.stem for read in sources[0]]
     checked = [_check_source(answers) for answers in sources]
     if len(sources) == 1 and checked[0] is None:
-        checked = [(FULL, {"node_number", "text", "labels", "points_to"})]
+        checked = [(_FULL, {"node_number", "text", "labels", "points_to"})]
     for answers, found in zip(sources, checked, strict=True):
         if found is None:  # the parts this folder holds are unknown
             first = next(read for read in answers if read.error is not None)

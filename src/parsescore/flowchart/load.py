@@ -34,13 +34,13 @@ from parsescore.flowchart.models import (
 )
 
 __all__ = [
-    "FlowchartTypeError",
-    "FormatTruth",
-    "PredDiagramSource",
     "PredDiagramSources",
-    "TruthFiles",
+    "PredParts",
     "check_pred_document",
+    "check_pred_file",
     "check_truth_files",
+    "combined_structure",
+    "flowchart_files",
     "format_truth_from_texts",
     "format_truth_paths",
     "is_format_truth",
@@ -48,7 +48,7 @@ __all__ = [
     "load_format_truth",
     "load_pred_diagrams",
     "load_true_diagram_options",
-    "read_flowchart_file",
+    "no_files_message",
     "validate_pred_diagram_sources",
 ]
 
@@ -161,7 +161,7 @@ def no_files_message(what: str) -> str:
     return f"no {what} {first} files found (nor {nor})"
 
 
-def read_flowchart_file(path: Path, fmt: str = "auto") -> tuple[Any, EdgeLabels | None]:
+def _read_flowchart_file(path: Path, fmt: str = "auto") -> tuple[Any, EdgeLabels | None]:
     """A file's content as Flowde JSON, and its edge labels (None for JSON files)."""
     return flowde_data(read_flowchart(read_text(path), format_of(path, fmt) or "json", path=path))
 
@@ -185,7 +185,7 @@ def _check_pred_directory(directory: Path, fmt: str = "auto") -> PredDiagramSour
     preds: list[dict[str, Any]] = []
     edge_labels: list[EdgeLabels | None] = []
     for path in paths:
-        data, labels = read_flowchart_file(path, fmt)
+        data, labels = _read_flowchart_file(path, fmt)
         _expect(data, dict, path=path, where="top level", what="a prediction file")
         preds.append(data)
         edge_labels.append(labels)

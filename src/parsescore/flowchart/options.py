@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from parsescore.core.options import AnswerOptions, DatasetOptions, option, recorded_options
 
-__all__ = ["Distance", "FlowchartOptions", "FormatName", "recorded"]
+__all__ = ["FlowchartOptions", "recorded"]
 
 #: ``--distance``: Flowde's default (normalised text) or raw Levenshtein.
 Distance = Literal["normalised", "raw"]

@@ -1,11 +1,12 @@
 """Flowchart results: scoring a dataset (:func:`evaluate`), its ``--out`` document and its
 :class:`~parsescore.core.results.Result`, and reading that document back (:func:`read`).
 
-The ``--out`` document records every number and every match: per diagram the chosen option,
-the costs, the flow counts with missing and extra edges, each node pair with both texts and its
-cost, each label and additional-text pair. The :class:`Result` is built from the same typed
-matches: per diagram the three edit costs and the four flow scores as metrics, the rest of the
-record as its detail.
+One direction: the matches → the ``--out`` document (:func:`native_document`: per diagram the
+chosen option, the costs, the flow counts and scores with missing and extra edges, each node pair
+with both texts and its cost, each label and additional-text pair; the totals by their
+declarations) → the :class:`Result`, made by reading that document with :func:`read`'s code (per
+diagram the costs, flow scores and ``readable`` as metrics, the flow tp/fp/fn as counts, the rest
+of the record as its detail), so that a document read back is the result the run had.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from parsescore.flowchart.options import FlowchartOptions, recorded
 from parsescore.shared.coverage import READABLE, Coverage, check_names
 from parsescore.shared.distance import levenshtein, levenshtein_with_text_normalisation
 
-__all__ = ["COSTS", "DISTANCES", "FLOW_SCORES", "evaluate", "read", "to_result"]
+__all__ = ["evaluate", "read", "to_result"]
 
 #: A diagram's edit costs (lower is better), as metrics and as keys of its record; the last
 #: only where truth and prediction carry edge labels (Mermaid, DOT).
@@ -63,7 +64,9 @@ def evaluate(
     pred: str | Path | Sequence[str | Path] | Mapping[str, str],
     options: FlowchartOptions,
 ) -> Result:
-    """Score the answers ``pred`` against the ground truth ``truth``.
+    """Score the answers ``pred`` against the ground truth ``truth`` with ``options``
+    (:class:`~parsescore.flowchart.options.FlowchartOptions`, checked by
+    :func:`parsescore.evaluate`, which takes them as keywords).
 
     ``truth`` is a folder holding ``nodes/ labels/ flow/ additional_texts/``, or one Mermaid/DOT
     file per flowchart (``.mmd .mermaid .dot .gv``), or ``{id: Mermaid or DOT text}``; ``pred``
@@ -179,7 +182,6 @@ def evaluate(
     formats = _formats_read(truth_read.formats, [r.fmt for answers in sources for r in answers])
     if formats:
         inputs["formats"] = formats
-    warnings = coverage.warnings("diagrams", allow_missing=options.allow_missing) + warnings
     default_name = "answers" if isinstance(pred, Mapping) else Path(preds[0]).name
     return to_result(
         bench,
@@ -346,10 +348,11 @@ def to_result(
 ) -> Result:
     """The benchmark's :class:`Result`: its ``--out`` document (:func:`native_document`), read
     back by the code of :func:`read`, with what that document has no place for (the edges
-    truth and prediction share, the warnings, the benchmark itself)."""
+    truth and prediction share, ``warnings`` beyond the missing and unreadable answers, the
+    benchmark itself)."""
     doc, matched_edges = native_document(bench, inputs=inputs, options=options, coverage=coverage)
     result = _result(doc, Reader(None), name, matched_edges=matched_edges)
-    return replace(result, native=doc, computed=bench, warnings=tuple(warnings))
+    return replace(result, native=doc, computed=bench, warnings=(*result.warnings, *warnings))
 
 
 def native_document(
@@ -542,6 +545,7 @@ def _result(
         details=details,
         dataset=_dataset_facts(doc),
         counts=counts,
+        warnings=_coverage_warnings(doc),
     )
 
 
@@ -571,6 +575,21 @@ def _detail(diagram: Mapping[str, Any], matched_edges: list[list[int]] | None) -
         else:
             detail[key] = value
     return detail
+
+
+def _coverage_warnings(doc: Mapping[str, Any]) -> tuple[str, ...]:
+    """The warnings about missing and unreadable answers, from what a document of the dataset
+    path records (its ``unreadable``, ``missing_predictions`` and options)."""
+    options = doc.get("options")
+    if "unreadable" not in doc or not isinstance(options, Mapping):
+        return ()
+    truth, facts = options.get("expected_num_diagrams"), _dataset_facts(doc)
+    if not isinstance(truth, int) or not isinstance(facts.get("unreadable"), Mapping):
+        return ()
+    if not isinstance(facts.get("missing", []), list):
+        return ()
+    coverage = Coverage.from_facts(truth, facts)
+    return tuple(coverage.warnings("diagrams", allow_missing=options.get("allow_missing") is True))
 
 
 def _dataset_facts(doc: Mapping[str, Any]) -> dict[str, Any]:
