@@ -49,7 +49,10 @@ def test_recorded_options_are_the_declared_scoring_ones() -> None:
 
 
 def test_docs_options_table_is_the_declaration() -> None:
-    assert docs_table(declared(FlowchartOptions)) in DOCS.read_text(encoding="utf-8")
+    table = docs_table(declared(FlowchartOptions))
+    assert table in DOCS.read_text(encoding="utf-8"), (
+        "docs/flowchart.md's options table is not the declarations': paste\n" + table
+    )
 
 
 def test_docs_formats_table_is_the_registry() -> None:
