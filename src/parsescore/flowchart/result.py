@@ -553,12 +553,12 @@ def _position(order: Sequence[str], key: str) -> int:
     return order.index(key) if key in order else len(order)
 
 
-def _count(r: Reader, value: Any, where: str) -> float:
-    """A flow count: a whole number, 0 or more (a float, as an envelope reads it back)."""
+def _count(r: Reader, value: Any, where: str) -> int:
+    """A flow count: a whole number, 0 or more (an integer, as the envelope keeps it)."""
     number = r.number(value, where)
     if number < 0 or not number.is_integer():
         raise r.fail(where, f"expected a count (a whole number, 0 or more), found {value!r}")
-    return number
+    return int(number)
 
 
 def _detail(diagram: Mapping[str, Any], matched_edges: list[list[int]] | None) -> dict[str, Any]:
