@@ -239,7 +239,7 @@ def test_any_start_of_the_key_of_six_or_more_is_redacted(length: int) -> None:
     start = KEY[:length]
     for form in (start, json.dumps(start)[1:-1], quote(start), entities(start, True)):
         assert redact(f"said {form} here") == "said [redacted] here", form
-    assert redact(f"said {KEY[:KEY_PREFIX - 1]} here") == f"said {KEY[:KEY_PREFIX - 1]} here"
+    assert redact(f"said {KEY[: KEY_PREFIX - 1]} here") == f"said {KEY[: KEY_PREFIX - 1]} here"
 
 
 def test_redaction_of_a_hostile_body_stays_linear() -> None:
