@@ -11,14 +11,23 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from parsescore_textkind import KIND as TEXT
+
+import parsescore
+from cli_helpers import Cli
+from parsescore.core.kinds import Kind, registered
+from parsescore.report.sources import MARKER
 
 HERE = Path(__file__).resolve().parent
 
@@ -89,3 +98,107 @@ def test_workers_end_when_the_parent_is_killed(tmp_path: Path, mode: str) -> Non
     assert not left, f"workers {left} still run {seconds:.1f} s after the parent was killed"
     print(f"{mode}: {len(workers)} workers gone {seconds:.2f} s after kill -9")
     assert seconds < 3, seconds
+
+
+# ----------------------------------------------------------------------------- report folder
+
+
+@pytest.fixture
+def text_kind() -> Iterator[Kind]:
+    with registered(TEXT) as kind:
+        yield kind
+
+
+def _text_result(tmp_path: Path, name: str, count: int) -> Path:
+    """A text-kind result envelope of ``count`` items (``name.json``)."""
+    truth, pred = tmp_path / f"{name}-truth", tmp_path / name
+    truth.mkdir()
+    pred.mkdir()
+    for i in range(count):
+        (truth / f"t{i:03d}.txt").write_text(f"text number {i}", encoding="utf-8")
+        (pred / f"t{i:03d}.txt").write_text(f"text numbr {i}", encoding="utf-8")
+    path = tmp_path / f"{name}.json"
+    result = parsescore.evaluate("text", truth, pred)
+    path.write_text(json.dumps(result.to_json()), encoding="utf-8")
+    return path
+
+
+def _pages(folder: Path) -> set[str]:
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_rewritten_report_keeps_no_page_of_the_earlier_one(
+    tmp_path: Path, cli: Cli, text_kind: Kind
+) -> None:
+    """A report of 12 items (2 per page: 5 detail pages) rewritten with 3 items (1 detail
+    page): items/ holds the new page only, and every file the report did not write stays."""
+    big, small = _text_result(tmp_path, "big", 12), _text_result(tmp_path, "small", 3)
+    out = tmp_path / "report"
+    first = cli("report", big, "--out", out, "--max-items", "2")
+    assert first.code == 0, first.err
+    old_items = {p for p in _pages(out) if p.startswith("items/")}
+    assert len(old_items) == 5
+    # files the report did not write: the user's own, and a page the user edited since
+    (out / "items" / "notes.html").write_text("mine", encoding="utf-8")
+    (out / "items" / "mine.txt").write_text("mine", encoding="utf-8")
+    (out / "keep.html").write_text("mine", encoding="utf-8")
+    edited = sorted(old_items)[-1]
+    (out / edited).write_text("edited by hand", encoding="utf-8")
+    second = cli("report", small, "--out", out, "--max-items", "2", "--force")
+    assert second.code == 0, second.err
+    marker = json.loads((out / MARKER).read_text(encoding="utf-8"))
+    written = set(marker["files"])
+    new_items = {p for p in written if p.startswith("items/")}
+    assert len(new_items) == 1 and "index.html" in written
+    assert _pages(out) == written | {
+        MARKER,
+        ".parsescore",
+        "items/notes.html",
+        "items/mine.txt",
+        "keep.html",
+        edited,
+    }
+    for page in written:  # the marker's hashes are the pages' bytes
+        digest = hashlib.sha256((out / page).read_bytes()).hexdigest()
+        assert marker["files"][page] == digest
+    index = (out / "index.html").read_text(encoding="utf-8")
+    for page in old_items - new_items - {edited}:
+        assert not (out / page).exists()
+        assert page not in index
+
+
+def test_a_forged_marker_removes_nothing_outside_the_report(
+    tmp_path: Path, text_kind: Kind
+) -> None:
+    """A marker listing files outside the folder, files not named like pages, or links: none of
+    them is removed, even with the right hash."""
+    from parsescore.report import ReportOptions, write_report
+
+    result = _text_result(tmp_path, "small", 3)
+    out = tmp_path / "report"
+    (out / "items").mkdir(parents=True)
+    victim = tmp_path / "victim.html"
+    victim.write_text("outside", encoding="utf-8")
+    (out / "index.md").write_text("mine", encoding="utf-8")
+    target = tmp_path / "target.html"
+    target.write_text("linked", encoding="utf-8")
+    (out / "items" / "link.html").symlink_to(target)
+
+    def sha(path: Path) -> str:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+
+    forged = {
+        "../victim.html": sha(victim),
+        "index.md": sha(out / "index.md"),
+        "items/link.html": sha(target),
+        "items/../../victim.html": sha(victim),
+        str(victim): sha(victim),
+    }
+    (out / MARKER).write_text(json.dumps({"parsescore_report": 1, "files": forged}))
+    write_report([result], out, options=ReportOptions(max_items=2))
+    assert victim.read_text() == "outside" and (out / "index.md").is_file()
+    assert (out / "items" / "link.html").is_symlink() and target.is_file()
+    for junk in ("not json", "[1, 2]", '{"parsescore_report": 1, "files": [1]}'):
+        (out / MARKER).write_text(junk)
+        write_report([result], out, options=ReportOptions(max_items=2))
+        assert (out / "index.html").is_file()
