@@ -1,9 +1,10 @@
-"""Run ``run_items`` with ``--jobs 2`` on items that keep their worker busy (the workers test
-of tests/hostile/test_hostile_round2_core.py kills this process with SIGKILL).
+"""Run ``run_items`` with ``--jobs 2`` on items that keep their worker busy (the workers tests
+of tests/hostile/test_hostile_round2_core.py kill this process, or press Ctrl-C).
 
-Usage: ``python round2_workers.py FOLDER MODE`` where MODE is ``sleep`` (each worker sleeps in
-its item), ``busy`` (each worker computes) or ``idle`` (one worker finishes its item and waits
-for more). Each worker writes its pid to ``FOLDER/pid-<pid>`` when it starts an item.
+Usage: ``python round2_workers.py FOLDER MODE [--cli]``. MODE: ``sleep`` (each worker sleeps
+in its item), ``busy`` (each worker computes) or ``idle`` (one worker finishes its item and
+waits for more). ``--cli``: run the items as the work of a command (``parsescore demo``). Each
+worker writes its pid to ``FOLDER/pid-<pid>`` when it starts an item.
 """
 
 from __future__ import annotations
@@ -39,4 +40,15 @@ if __name__ == "__main__":
 
     folder, mode = sys.argv[1], sys.argv[2]
     items = [(folder, mode, i) for i in range(2)]
-    run_items(importable_score, items, kind="demo", options={}, jobs=2, quiet=True)
+    if sys.argv[3:] != ["--cli"]:
+        run_items(importable_score, items, kind="demo", options={}, jobs=2, quiet=True)
+        sys.exit(0)
+    # as a command: `parsescore demo` whose work is these items
+    import parsescore.core.demo
+    from parsescore.cli.main import main
+
+    def demo(out: Path) -> None:
+        run_items(importable_score, items, kind="demo", options={}, jobs=2, quiet=True)
+
+    parsescore.core.demo.run_demo = demo
+    main(["demo", "--out", str(Path(folder) / "out")])

@@ -20,6 +20,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from parsescore_textkind import KIND as TEXT
@@ -98,6 +99,121 @@ def test_workers_end_when_the_parent_is_killed(tmp_path: Path, mode: str) -> Non
     assert not left, f"workers {left} still run {seconds:.1f} s after the parent was killed"
     print(f"{mode}: {len(workers)} workers gone {seconds:.2f} s after kill -9")
     assert seconds < 3, seconds
+
+
+def test_ctrl_c_of_a_jobs_run_is_one_error_line_and_leaves_no_worker(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the terminal's process group) while ``--jobs 2`` workers are busy:
+    ``error: interrupted``, exit status 130, no traceback (neither the command's nor a
+    worker's), and the workers end at once instead of finishing their items."""
+    run = subprocess.Popen(
+        [sys.executable, str(HERE / "round2_workers.py"), str(tmp_path), "sleep", "--cli"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(tmp_path.glob("pid-*"))) < 2:
+            assert run.poll() is None, run.stderr.read() if run.stderr else ""
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.05)
+        workers = [int(p.name.removeprefix("pid-")) for p in tmp_path.glob("pid-*")]
+        os.killpg(run.pid, signal.SIGINT)
+        start = time.monotonic()
+        _, err = run.communicate(timeout=30)
+        seconds = time.monotonic() - start
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    text = err.decode()
+    assert run.returncode == 130, text
+    assert text.strip().splitlines() == ["error: interrupted"], text
+    assert seconds < 5, seconds  # the items would sleep 120 s
+    time.sleep(0.5)
+    assert not [pid for pid in workers if _alive(pid)]
+
+
+def _arguments(command: Any, folder: Path) -> list[str]:
+    """Values for every required parameter of a click command that its parser accepts: an
+    existing file or folder for a path, the first choice of a choice, ``1`` otherwise. (Read
+    by their documented attributes: typer has used click's classes and its own copies.)"""
+    (folder / "f.json").write_text("{}", encoding="utf-8")
+    argv: list[str] = []
+    for param in command.params:
+        if not param.required:
+            continue
+        kind = param.type
+        if hasattr(kind, "file_okay"):
+            value = str(folder / "f.json" if kind.file_okay else folder)
+        elif hasattr(kind, "choices"):
+            value = str(next(iter(kind.choices)))
+        else:
+            value = "1"
+        if param.param_type_name == "option":
+            argv += [param.opts[0], value]
+        else:
+            argv += [value] * max(param.nargs, 1)
+    return argv
+
+
+def _commands() -> list[str]:
+    import typer
+
+    from parsescore.cli.main import build_app
+
+    return sorted(typer.main.get_command(build_app()).commands)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_ctrl_c_is_error_interrupted_for_every_command(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+) -> None:
+    """Ctrl-C as a command starts its work: ``error: interrupted``, exit status 130."""
+    import typer
+
+    import parsescore.cli.common
+    from parsescore.cli.main import build_app, main
+
+    def interrupt(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(parsescore.cli.common, "check_not_inputs", interrupt)
+    click_command = typer.main.get_command(build_app()).commands[command]  # type: ignore[attr-defined]
+    with pytest.raises(SystemExit) as stop:
+        main([command, *_arguments(click_command, tmp_path)])
+    err = capsys.readouterr().err
+    assert stop.value.code == 130, err
+    assert err.strip().splitlines() == ["error: interrupted"], err
+
+
+@pytest.mark.parametrize("where", ["build", "parse"])
+def test_ctrl_c_before_a_command_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """Ctrl-C while the CLI is built or while it reads its arguments (typer's own handling
+    would exit 130 quietly)."""
+    import typer
+
+    import parsescore.cli.main
+    from parsescore.cli.main import build_app, main
+
+    def interrupt(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    if where == "build":
+        monkeypatch.setattr(parsescore.cli.main, "build_app", interrupt)
+    else:
+        demo = typer.main.get_command(build_app()).commands["demo"]  # type: ignore[attr-defined]
+        monkeypatch.setattr(type(demo), "parse_args", interrupt)
+    with pytest.raises(SystemExit) as stop:
+        main(["demo", "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert stop.value.code == 130, err
+    assert err.strip().splitlines() == ["error: interrupted"], err
 
 
 # ----------------------------------------------------------------------------- report folder

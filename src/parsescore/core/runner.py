@@ -292,8 +292,12 @@ def _watch_parent(expected: int | None) -> None:
     another process, so its parent pid changes) and ends the worker at once. ``expected`` is
     the parent's pid when known (fork and spawn: the command's process), to catch a parent
     that ended before this ran."""
+    import signal
     import threading
 
+    # Ctrl-C reaches every process of the terminal's group: the command stops the workers
+    # itself (a worker's own KeyboardInterrupt would only print a traceback)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _parent_death_signal()
     parent = os.getppid()
     if expected is not None and parent != expected:
@@ -330,8 +334,20 @@ def _run_pool(
             for future in done:
                 error = future.exception()
                 yield futures[future], None if error else future.result(), error
+    except (KeyboardInterrupt, GeneratorExit):
+        # Ctrl-C, or the caller stopped reading (an item failed): the running items' records
+        # are not wanted, so their workers end now instead of finishing them
+        _stop_workers(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            process.terminate()
 
 
 def _dask_client(address: str) -> Any:
