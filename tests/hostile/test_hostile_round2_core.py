@@ -11,9 +11,12 @@
 from __future__ import annotations
 
 import contextlib
+import csv
 import hashlib
+import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -28,6 +31,8 @@ from parsescore_textkind import KIND as TEXT
 import parsescore
 from cli_helpers import Cli
 from parsescore.core.kinds import Kind, registered
+from parsescore.core.markdown import markdown_text
+from parsescore.core.results import Result
 from parsescore.report.sources import MARKER
 
 HERE = Path(__file__).resolve().parent
@@ -318,3 +323,170 @@ def test_a_forged_marker_removes_nothing_outside_the_report(
         (out / MARKER).write_text(junk)
         write_report([result], out, options=ReportOptions(max_items=2))
         assert (out / "index.html").is_file()
+
+
+# ----------------------------------------------------------------------------- CSV
+
+
+FORMULAS = [
+    '=HYPERLINK("http://evil.example/?q=1","click")',
+    "+1+2",
+    "-2+3",
+    "@SUM(A1)",
+    "\tx",
+    "\rx",
+]
+
+
+def _cells(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text, newline="")))
+
+
+def _assert_inert(cell: str) -> None:
+    assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")), repr(cell)
+
+
+def test_result_csv_ids_stay_text_and_numbers_stay_numbers(text_kind: Kind) -> None:
+    items = {name: {"cer": -0.25 if name == "+1+2" else 0.5} for name in [*FORMULAS, "plain"]}
+    result = Result("text", "sys", items, {"cer": 0.5})
+    rows = _cells(result.to_csv())
+    assert rows[0][0] == "id"
+    ids = {row[0]: row[1] for row in rows[1:]}
+    for name in FORMULAS:
+        assert ids[f"'{name}"] in ("0.5", "-0.25")  # the cell reads back as the id, quoted
+    assert ids["'+1+2"] == "-0.25"  # a negative number is a number, not a formula to defuse
+    assert ids["plain"] == "0.5"
+    for row in rows:
+        _assert_inert(row[0])
+
+
+def test_csv_of_a_command_and_of_compare_stay_text(
+    tmp_path: Path, cli: Cli, text_kind: Kind
+) -> None:
+    """``--csv`` of a kind's command (item ids from file names), ``compare --format csv`` with
+    system names and ``--by`` values that look like formulas."""
+    truth, pred = tmp_path / "truth", tmp_path / "pred"
+    truth.mkdir()
+    pred.mkdir()
+    stems = ["=cmd|' -C calc'!A0", "+1+2", "@SUM(A1)", "-1", "ok"]
+    for stem in stems:
+        (truth / f"{stem}.txt").write_text("hello", encoding="utf-8")
+        (pred / f"{stem}.txt").write_text("hallo", encoding="utf-8")
+    table = tmp_path / "items.csv"
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    run = cli("text", "--truth", truth, "--pred", pred, "--csv", table, "--result", one)
+    assert run.code == 0, run.err
+    rows = _cells(table.read_text(encoding="utf-8"))
+    assert sorted(row[0] for row in rows[1:]) == sorted(
+        f"'{s}" if s[0] in "=+-@" else s for s in stems
+    )
+    shutil.copy(one, two)
+    labels = tmp_path / "labels.csv"
+    labels.write_text(
+        "id,group\n" + "".join(f'"{s}",=HYPERLINK("x")\n' for s in stems), encoding="utf-8"
+    )
+    for extra in ([], ["--by", "group", "--attributes", str(labels)]):
+        out = cli("compare", one, two, "--name", "=1+1", "--name", "@me", "--format", "csv", *extra)
+        assert out.code == 0, out.err
+        for row in _cells(out.out):
+            for cell in row:
+                _assert_inert(cell)
+
+
+# ----------------------------------------------------------------------------- Markdown
+
+HOSTILE_TEXTS = [
+    "<script>alert(1)</script>",
+    '<img src=x onerror="alert(1)">',
+    "<!-- comment --><iframe src=javascript:alert(1)>",
+    "[click](javascript:alert(1))",
+    "[click](JaVaScRiPt:alert(1))",
+    "[click](java&#115;cript:alert(1))",
+    "<javascript:alert(1)>",
+    "&lt;b&gt; &#60;script&#62;",
+    "![x](data:text/html;base64,PHNjcmlwdD4=)",
+    "[ref]\n\n[ref]: javascript:alert(1)",
+]
+
+
+def _rendered(markdown: str) -> str:
+    from markdown_it import MarkdownIt
+
+    return str(MarkdownIt("commonmark", {"html": True}).enable("table").render(markdown))
+
+
+def _assert_no_html(rendered: str) -> None:
+    import re
+
+    tags = set(re.findall(r"<([a-zA-Z!][a-zA-Z0-9]*)", rendered))
+    assert tags <= {
+        "h1",
+        "h2",
+        "h3",
+        "p",
+        "a",
+        "code",
+        "pre",
+        "table",
+        "thead",
+        "tbody",
+        "tr",
+        "th",
+        "td",
+        "strong",
+        "img",
+        "em",
+        "ul",
+        "li",
+    }, (tags, rendered)
+    for href in re.findall(r'(?:href|src)="([^"]*)"', rendered):
+        assert not re.match(r"\s*(javascript|vbscript|data|file):", href, re.I), rendered
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXTS)
+def test_demo_index_renders_no_answer_text_as_html(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """``index.md`` of ``parsescore demo`` from a kind's section quoting an answer: its Markdown
+    stays (heading, table, code), nothing renders as HTML."""
+    import parsescore.core.demo
+    from parsescore.core.kinds import DemoOutput
+
+    section = (
+        f"## Hostile\n\n| item | answer |\n|---|---|\n| a | {text} |\n\n{text}\n\n"
+        f"`<code>` and\n\n```\n<kept in a fence>\n```\n"
+    )
+
+    class Stub:
+        name = "stub"
+
+        @staticmethod
+        def demo(out: Path) -> DemoOutput:
+            return DemoOutput(section, [])
+
+    monkeypatch.setattr(parsescore.core.demo, "kinds", lambda: [Stub()])
+    index = parsescore.core.demo.run_demo(tmp_path / "demo")
+    written = index.read_text(encoding="utf-8")
+    html = _rendered(written)
+    _assert_no_html(html)
+    assert "<table>" in html and "<h2>Hostile</h2>" in html
+    assert "<code>&lt;code&gt;</code>" in html and "&lt;kept in a fence&gt;" in html
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXTS[:4])
+def test_compare_markdown_renders_no_system_name_as_html(
+    tmp_path: Path, cli: Cli, text_kind: Kind, text: str
+) -> None:
+    one = _text_result(tmp_path, "one", 2)
+    two = tmp_path / "two.json"
+    shutil.copy(one, two)
+    out = cli("compare", one, two, "--name", text, "--name", "b", "--format", "markdown")
+    assert out.code == 0, out.err
+    _assert_no_html(_rendered(out.out))
+
+
+def test_markdown_text_shows_the_text_itself() -> None:
+    for text in HOSTILE_TEXTS:
+        html = _rendered(markdown_text(text))
+        _assert_no_html(html)
+        assert html.startswith("<p>") and "<a" not in html
