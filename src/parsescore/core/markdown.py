@@ -7,7 +7,8 @@ Two helpers:
   escaped, line breaks become spaces;
 - :func:`inert_markdown`: a whole document (e.g. ``index.md`` of ``parsescore demo``, built from
   the kinds' sections) with its Markdown kept (headings, tables, emphasis, links, code) but no
-  raw HTML (``<`` and ``&`` are escaped outside code) and no link to a ``javascript:``,
+  raw HTML (outside code, ``<`` and the ``&`` of a character reference are escaped) and no
+  link to a ``javascript:``,
   ``vbscript:``, ``data:`` or ``file:`` address.
 
 >>> markdown_text('<img src=x onerror=alert(1)> *bold*')
@@ -52,15 +53,20 @@ def _inert_line(line: str) -> str:
     return "".join(pieces)
 
 
+#: An ``&`` that starts a character reference (``&#115;``, ``&#x73;``, ``&lt;``); any other ``&``
+#: is shown as it is by Markdown, and is left so.
+_REFERENCE = re.compile(r"&(?=#|[A-Za-z][A-Za-z0-9]*;)")
+
+
 def _escape_html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;")
+    return _REFERENCE.sub("&amp;", text).replace("<", "&lt;")
 
 
 def inert_markdown(document: str) -> str:
     """``document`` with its Markdown kept but nothing a viewer would render as HTML: outside
-    fenced code blocks and code spans, ``&`` and ``<`` are escaped (no tag, comment, autolink
-    or character reference survives), and a link to a ``javascript:``, ``vbscript:``,
-    ``data:`` or ``file:`` address loses its scheme's colon."""
+    fenced code blocks and code spans, ``<`` and an ``&`` starting a character reference are
+    escaped (no tag, comment, autolink or character reference survives), and a link to a
+    ``javascript:``, ``vbscript:``, ``data:`` or ``file:`` address loses its scheme's colon."""
     lines = document.split("\n")
     out: list[str] = []
     fence: str | None = None
