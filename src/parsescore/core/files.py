@@ -334,8 +334,8 @@ def csv_text(cell: str) -> str:
     a formula (starting with ``= + - @``, a tab or a carriage return) gets a leading ``'``.
     Numbers are written with ``repr`` and never pass through here.
 
-    >>> csv_text('=HYPERLINK("http://example.com")'), csv_text("model_a")
-    ('\'=HYPERLINK("http://example.com")', 'model_a')
+    >>> csv_text("=HYPERLINK(1)"), csv_text("+1+2"), csv_text("model_a")
+    ("'=HYPERLINK(1)", "'+1+2", 'model_a')
     """
     return f"'{cell}" if cell.startswith(_FORMULA_START) else cell
 
