@@ -65,8 +65,9 @@ MAX_CHUNK = 64
 _CACHE_FORMAT = 2
 
 
-class DaskUnavailableError(RuntimeError):
-    """``--dask-scheduler`` was given but the ``dask`` extra is not installed."""
+class DaskUnavailableError(InputError, RuntimeError):
+    """``--dask-scheduler`` was given but the ``dask`` extra is not installed (an option the
+    installation cannot honour: one ``error:`` line, as any bad option)."""
 
 
 @dataclass(frozen=True, slots=True)
