@@ -141,41 +141,37 @@ def _grouped(
 ) -> str:
     """The comparisons as text in ``format``; with ``--by``, one per value: JSON ``{"by",
     "groups": {value: comparison}}``, a section (Markdown, LaTeX) or a leading column (CSV)."""
-    from parsescore.core.files import csv_text, dump_json
+    from parsescore.core.files import csv_rows, csv_text, dump_json
 
     if by is None:
         return _formatted(compared[""], format, metrics)
     if format == "json":
         return dump_json({"by": by, "groups": {v: c.to_json() for v, c in compared.items()}})
     if format == "csv":
-        lines: list[str] = []
+        import csv
+        import io
+
+        table: list[list[str]] = []
         for value, comparison in compared.items():
-            header, *rows = _formatted(comparison, "csv", metrics).splitlines()
-            if not lines:
-                lines.append(f"{csv_text(by)},{header}")
-            lines += [f"{_csv_cell(csv_text(value))},{row}" for row in rows]
-        return "\n".join(lines) + "\n"
+            text = _formatted(comparison, "csv", metrics)
+            header, *rows = csv.reader(io.StringIO(text, newline=""))
+            if not table:
+                table.append([csv_text(by), *header])
+            table += [[csv_text(value), *row] for row in rows]
+        return csv_rows(table)
     sections = []
     for value, comparison in compared.items():
         text = _formatted(comparison, format, metrics)
         title = f"{by} = {value}"
         if format == "markdown":
-            sections.append(f"### {title}\n\n{text}")
+            from parsescore.core.markdown import inert_markdown
+
+            sections.append(f"### {inert_markdown(title)}\n\n{text}")  # the table is inert
         else:
             from parsescore.core.leaderboard import latex_escape
 
             sections.append(f"% {title}\n\\paragraph{{{latex_escape(title)}}}\n{text}")
     return "\n".join(sections)
-
-
-def _csv_cell(text: str) -> str:
-    """One CSV cell (quoted when it holds a comma, a quote or a newline)."""
-    import csv
-    import io
-
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="").writerow([text])
-    return buffer.getvalue()
 
 
 def register(app: typer.Typer) -> None:

@@ -366,8 +366,9 @@ def run_bench(
     """Score every system of every dataset into ``out`` (see the module docstring)."""
     from parsescore.core.api import evaluate
     from parsescore.core.compare import compare_results
-    from parsescore.core.files import write_json, write_text
+    from parsescore.core.files import csv_rows, csv_text, write_json, write_text
     from parsescore.core.leaderboard import to_csv, to_latex, to_markdown
+    from parsescore.core.markdown import inert_markdown
 
     say = announce or (lambda _: None)
     by_dataset: dict[str, tuple[Result, ...]] = {}
@@ -414,12 +415,15 @@ def run_bench(
         write_json(path, comparison.to_json())
         files.append(path)
         title = f"{dataset.name} ({get_kind(dataset.kind).title.lower()})"
-        boards["md"].append(f"## {title}\n\n{to_markdown(comparison)}")
+        heading = inert_markdown(f"## {title}")  # the table is inert already
+        boards["md"].append(f"{heading}\n\n{to_markdown(comparison)}")
         boards["tex"].append(f"% {title}\n{to_latex(comparison)}")
-        csv_text = to_csv(comparison).splitlines()
+        first, *rows = _csv_table(to_csv(comparison))
         if not boards["csv"]:
-            boards["csv"].append("dataset," + csv_text[0])
-        boards["csv"] += [f"{dataset.name},{line}" for line in csv_text[1:]]
+            boards["csv"].append(csv_rows([["dataset", *first]]).removesuffix("\n"))
+        named = [[csv_text(dataset.name), *row] for row in rows]
+        if named:
+            boards["csv"].append(csv_rows(named).removesuffix("\n"))
     if boards["md"]:
         header = f"# {bench.title}\n\n"
         for suffix, parts in boards.items():
@@ -460,3 +464,11 @@ def _predicted(dataset: BenchDataset, system: BenchSystem, folder: Path, quiet: 
     }
     target = folder.parent / f"{system.name}.predictions.json"
     return parts.pred_for_run(dataset.truth, folder, done, target)
+
+
+def _csv_table(text: str) -> list[list[str]]:
+    """The rows of CSV text (a quoted cell may hold a line break)."""
+    import csv
+    import io
+
+    return list(csv.reader(io.StringIO(text, newline="")))

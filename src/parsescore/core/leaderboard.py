@@ -10,15 +10,14 @@ metric's display format (:meth:`parsescore.core.kinds.Metric.show`); CSV holds t
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from parsescore.core.errors import InputError
-from parsescore.core.files import csv_text
+from parsescore.core.files import csv_rows, csv_text
 from parsescore.core.kinds import Metric, get_kind
+from parsescore.core.markdown import inert_markdown
 
 if TYPE_CHECKING:
     from parsescore.core.compare import Comparison, MetricComparison
@@ -112,7 +111,8 @@ def to_markdown(comparison: Comparison, metrics: Sequence[str] | None = None) ->
                 value = f"**{value}**"
             cells.append(f"{value} {interval}")
         lines.append(f"| {escape(system)} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + f"\n\n{_note(comparison)}\n"
+    # a system's name (a file stem, a --name) renders as text, never as HTML
+    return inert_markdown("\n".join(lines) + f"\n\n{_note(comparison)}\n")
 
 
 _LATEX_SPECIAL = {
@@ -166,16 +166,14 @@ def to_latex(comparison: Comparison, metrics: Sequence[str] | None = None) -> st
 def to_csv(comparison: Comparison, metrics: Sequence[str] | None = None) -> str:
     """One row per system: per column its value and interval bounds, exactly (``repr``)."""
     cols = columns(comparison, metrics)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
     header = ["system"]
     for column in cols:
         header += [column.title, f"{column.title} ci_low", f"{column.title} ci_high"]
-    writer.writerow([csv_text(cell) for cell in header])
+    rows = [[csv_text(cell) for cell in header]]
     for system in comparison.systems:
         row = [csv_text(system)]
         for column in cols:
             summary = column.entry.systems[system]
             row += [repr(summary.mean), repr(summary.ci_low), repr(summary.ci_high)]
-        writer.writerow(row)
-    return buffer.getvalue()
+        rows.append(row)
+    return csv_rows(rows)

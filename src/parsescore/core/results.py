@@ -27,8 +27,6 @@ reads its own).
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from parsescore import __version__
 from parsescore.core.errors import InputError
-from parsescore.core.files import dump_json, load_json, write_json, write_text
+from parsescore.core.files import csv_rows, csv_text, dump_json, load_json, write_json, write_text
 from parsescore.core.kinds import get_kind, kind_names, kinds
 
 if TYPE_CHECKING:
@@ -178,15 +176,17 @@ class Result:
         """One row per item: an ``id`` column, then one column per metric (``--csv``).
 
         Values are written exactly (``repr`` of the float, which reads back to the same
-        number); a metric an item does not have is an empty cell.
+        number); a metric an item does not have is an empty cell. Text cells (the ids, the
+        header) are made inert for spreadsheets (:func:`parsescore.core.files.csv_text`: a
+        leading ``'`` before ``= + - @``, a tab or a carriage return); numbers stay numbers.
         """
         metrics = self.metrics()
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["id", *metrics])
+        rows = [[csv_text(cell) for cell in ("id", *metrics)]]
         for item, values in self.items.items():
-            writer.writerow([item, *(repr(values[m]) if m in values else "" for m in metrics)])
-        return buffer.getvalue()
+            rows.append(
+                [csv_text(item), *(repr(values[m]) if m in values else "" for m in metrics)]
+            )
+        return csv_rows(rows)
 
     def to_json(self) -> dict[str, Any]:
         """The result envelope (``parsescore schema result``): same result, same JSON.

@@ -8,12 +8,16 @@ plots or detail kept in a file beside the result.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from parsescore.core.errors import InputError
-from parsescore.core.files import write_text
+from parsescore.core.files import write_bytes, write_text
 from parsescore.core.kinds import get_kind
 from parsescore.core.results import Result, load_results, system_names
 from parsescore.report.html import ReportOptions, System, render_pages
@@ -77,6 +81,59 @@ def load_report_systems(
     return systems
 
 
+#: The report's own list of the files it wrote (with their sha256), in the report folder.
+MARKER = ".parsescore-report.json"
+_MARKER_VERSION = 1
+_PAGE_NAME = re.compile(r"(?:index|items/[A-Za-z0-9][A-Za-z0-9._-]*)\.html")
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _written_before(folder: Path) -> dict[str, str]:
+    """The pages an earlier report wrote into ``folder`` (its marker: page → sha256); nothing
+    when there is no marker or it is not one (then no file is removed)."""
+    marker = folder / MARKER
+    if marker.is_symlink() or not marker.is_file():
+        return {}
+    try:
+        doc = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return {}
+    files = doc.get("files") if isinstance(doc, dict) else None
+    if not isinstance(doc, dict) or doc.get("parsescore_report") != _MARKER_VERSION:
+        return {}
+    if not isinstance(files, dict):
+        return {}
+    return {k: v for k, v in files.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _remove_stale(folder: Path, before: dict[str, str], now: set[str]) -> list[str]:
+    """Remove the pages of the earlier report that this one did not write again: only a
+    regular file (not a link) named like a report page, inside the folder, whose bytes are
+    still those the report wrote (a file edited or put there since is kept)."""
+    removed = []
+    for name, digest in sorted(before.items()):
+        if name in now or not _PAGE_NAME.fullmatch(name):
+            continue
+        path = folder / name
+        try:
+            if path.is_symlink() or not path.is_file() or path.parent.is_symlink():
+                continue
+            if _sha256(path.read_bytes()) != digest:
+                continue
+            path.unlink()
+        except OSError:
+            continue
+        removed.append(name)
+    items = folder / "items"
+    if removed and items.is_dir() and not items.is_symlink() and not any(items.iterdir()):
+        with contextlib.suppress(OSError):
+            items.rmdir()
+    return removed
+
+
 def write_report(
     sources: Sequence[str | Path | Result],
     out_dir: str | Path,
@@ -87,8 +144,20 @@ def write_report(
 ) -> Path:
     """Load the result files (or take the results), render the pages and write
     ``out_dir/index.html`` (and ``out_dir/items/*.html`` for systems with more items than
-    ``options.max_items``), each atomically; returns the main page's path."""
+    ``options.max_items``), each atomically; returns the main page's path.
+
+    The folder's marker (:data:`MARKER`) lists the pages written and their sha256: a report
+    written again into the folder removes the earlier report's pages it does not write again
+    (e.g. ``items/*.html`` of a larger run), never a file the report did not write."""
     pages = render_pages(load_report_systems(sources, names, datasets), options)
+    folder = Path(out_dir)
+    before = _written_before(folder)
+    written: dict[str, str] = {}
     for name, text in pages.items():
-        write_text(Path(out_dir) / name, text)
-    return Path(out_dir) / "index.html"
+        data = text.encode("utf-8")
+        write_bytes(folder / name, data)
+        written[name] = _sha256(data)
+    _remove_stale(folder, before, set(pages))
+    marker = {"parsescore_report": _MARKER_VERSION, "files": dict(sorted(written.items()))}
+    write_text(folder / MARKER, json.dumps(marker, indent=1) + "\n")
+    return folder / "index.html"
