@@ -158,9 +158,9 @@ def main() -> None:
                     label if "jobs" in label else "",
                 )
             cache = Path(tmp) / "cache"
-            score_model(truth_src, pred_src, jobs=2, cache_dir=cache)
+            score_model(truth_src, pred_src, jobs=2, cache=cache)
             times["all cached (jobs 1)"], models["cached"] = timed(
-                lambda: score_model(truth_src, pred_src, cache_dir=cache)
+                lambda: score_model(truth_src, pred_src, cache=cache)
             )
             assert all(m == models["jobs 1"] for m in models.values()), "sequence results differ"
             report("Sequence diagrams (parse + diff + categorise)", args.diagrams, times)

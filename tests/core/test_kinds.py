@@ -8,8 +8,10 @@ import ast
 import csv
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from parsescore_textkind import KIND as TEXT
@@ -131,7 +133,7 @@ def test_an_unregistered_kind_is_unknown_everywhere(texts, cli) -> None:
 def test_evaluate_names_the_options_a_kind_has(text_kind, texts) -> None:
     with pytest.raises(InputError, match=r"text: .*'threshold'.*its options: name"):
         parsescore.evaluate("text", texts["truth"], texts["bad"], threshold=0.3)
-    with pytest.raises(InputError, match=r"flowchart: .*its options: expected_num_diagrams"):
+    with pytest.raises(InputError, match=r"flowchart: .*its options: .*expected_num_diagrams"):
         parsescore.evaluate("flowchart", "t", "p", structure_only=True)
 
 
@@ -244,3 +246,30 @@ def test_a_kind_whose_schema_lacks_its_envelope_parts_is_named() -> None:
     incomplete = replace(TEXT, schema=lambda: {"text": {"type": "object"}})
     with registered(incomplete), pytest.raises(ValueError, match=r"'text'.*text_detail"):
         schema("result")
+
+
+def _command_flags(cli: Any, command: str) -> set[str]:
+    """Every ``--flag`` spelling ``parsescore COMMAND --help`` lists."""
+    run = cli(command, "--help")
+    assert run.code == 0, run.err
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", run.out)) - {"--help"}
+
+
+def test_every_command_has_exactly_its_declared_flags(text_kind, cli) -> None:
+    """A kind's command is built from its options model: its flags are the declared ones plus
+    the common --truth/--pred/--out/--result/--csv, for every kind with a command."""
+    from parsescore.core.options import declared
+
+    common = {"--truth", "--pred", "--out", "--result", "--csv"}
+    checked = []
+    for kind in kinds():
+        if kind.command is None or kind.options is None:
+            continue
+        expected = set(common) | set(kind.command.pred_flags)
+        for option in declared(kind.options):
+            if option.where != "api":
+                for spelling in option.flags:
+                    expected |= {f for f in spelling.split("/")}
+        assert _command_flags(cli, kind.name) == expected, kind.name
+        checked.append(kind.name)
+    assert "text" in checked

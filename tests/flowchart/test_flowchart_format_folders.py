@@ -160,8 +160,10 @@ def test_folder_errors_name_the_file_and_place(tmp_path: Path, cli: Cli) -> None
     (truth / "a.mmd").write_text("classDiagram\n  class A\n")
     run = cli("flowchart", "--truth", truth, "--pred", pred)
     assert run.code == 2 and "not a flowchart" in run.err and "line 1, column 1" in run.err
-    with pytest.raises(InputError, match="unknown flowchart format"):
+    with pytest.raises(InputError, match="option 'pred_format' must be one of auto, json, mermaid"):
         evaluate("flowchart", truth, pred, pred_format="xml")
+    run = cli("flowchart", "--truth", truth, "--pred", pred, "--truth-format", "xml")
+    assert run.code == 2 and "'xml' is not one of 'auto', 'json', 'mermaid', 'dot'" in run.err
 
 
 def test_predict_and_run_in_mermaid(tmp_path: Path, cli: Cli) -> None:

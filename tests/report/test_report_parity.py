@@ -13,17 +13,17 @@ from parsescore.sequence.report_html import figure67_rates
 
 
 def test_figure67_equals_the_sequence_kinds_plot_data(tmp_path):
-    from parsescore.sequence.cli import run_sequence
+    from parsescore.sequence.cli import run_models
     from parsescore.sequence.demo import DEMO_DATA
+    from parsescore.sequence.options import SequenceOptions
     from parsescore.sequence.report import bin_error_rates
 
     out = tmp_path / "results.json"
-    results = run_sequence(
+    results = run_models(
         DEMO_DATA / "truth",
         [DEMO_DATA / "model_a", DEMO_DATA / "model_b"],
+        SequenceOptions(report=tmp_path, quiet=True),
         out=out,
-        report=tmp_path,
-        quiet=True,
     )
     models = [result.computed for result in results]
     systems = load_report_systems([out])

@@ -277,7 +277,10 @@ def test_bad_files_are_reported_and_the_run_goes_on(tmp_path: Path, cli: Cli) ->
         (["--truth", "{missing}", "--pred", "{file}"], "no such file or directory"),
         (["--truth", "{file}", "--pred", "{dir}"], "both be files or both be directories"),
         (["--truth", "{file}"], "give --truth and at least one --pred"),
-        (["--truth", "{file}", "--pred", "{file}", "--threshold", "1.5"], "between 0 and 1"),
+        (
+            ["--truth", "{file}", "--pred", "{file}", "--threshold", "1.5"],
+            "not in the range 0<=x<=1",
+        ),
         (["--repo", "{dir}", "--truth-ref", "main"], "needs --truth-ref and at least one"),
         (["--truth", "{file}", "--pred", "{file}", "--pred-ref", "x"], "need --repo"),
         (["--truth", "{emptydir}", "--pred", "{emptydir}"], "no sequence-diagram scripts"),
@@ -539,3 +542,15 @@ def test_worst_files_are_listed_worst_first(tmp_path: Path, cli: Cli) -> None:
     assert result.code == 0, result.err
     worst = result.out[result.out.index("Worst files") :]
     assert "bad.puml" in worst and "good.puml" not in worst
+
+
+def test_missing_dask_extra_is_a_one_line_error(
+    tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    truth, pred = write(tmp_path / "t.puml", TRUTH), write(tmp_path / "p.puml", PRED)
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    result = cli("sequence", "--truth", str(truth), "--pred", str(pred), "--dask-scheduler", "x:1")
+    assert result.code == 2 and "Traceback" not in result.err
+    assert result.err.startswith("error: --dask-scheduler needs the dask extra")

@@ -43,6 +43,8 @@ __all__ = [
     "output_folder",
     "per_system_paths",
     "print_answers",
+    "print_breakdowns",
+    "print_summary",
     "warn",
     "wide_console",
     "write_outputs",
@@ -208,6 +210,42 @@ def warn(err: Console, message: str) -> None:
     from rich.markup import escape
 
     err.print(f"[yellow]warning:[/] {escape(message)}", highlight=False)
+
+
+def print_summary(result: Result, out: Console) -> None:
+    """A result's summary as its command prints it: the kind's own (from the ``Result``
+    alone), then a table per breakdown (``--by``)."""
+    from parsescore.core.kinds import get_kind
+
+    get_kind(result.kind).summarise(result, out)
+    print_breakdowns(result, out)
+
+
+def print_breakdowns(result: Result, out: Console) -> None:
+    """One table per ``--by`` field: each value's item count and headline totals."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from parsescore.core.kinds import get_kind
+
+    found = result.dataset.get("breakdown")
+    if not isinstance(found, dict):
+        return
+    kind = get_kind(result.kind)
+    for field, values in found.items():
+        shown = [m for m in kind.headline_totals() if any(m.name in v for v in values.values())]
+        table = Table(title=f"by {field}", title_justify="left")
+        table.add_column(field, overflow="fold")
+        table.add_column(result.nouns()[1], justify="right")
+        for metric in shown:
+            table.add_column(f"{metric.label} {metric.arrow}", justify="right")
+        for value, totals in values.items():
+            table.add_row(
+                escape(value),
+                f"{totals['items']:.0f}",
+                *(metric.show(totals.get(metric.name)) for metric in shown),
+            )
+        out.print(table)
 
 
 def print_answers(result: Result, out: Console) -> None:

@@ -5,8 +5,11 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Mapping
+from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,6 +25,16 @@ if TYPE_CHECKING:
 __all__ = ["print_comparison", "register"]
 
 
+class OutputFormat(StrEnum):
+    """What ``compare`` prints (an enum: every typer release shows and checks it alike)."""
+
+    terminal = "terminal"
+    markdown = "markdown"
+    latex = "latex"
+    csv = "csv"
+    json = "json"
+
+
 def _number(value: float) -> str:
     return f"{value:.4f}"
 
@@ -31,7 +44,8 @@ def _p_value(value: float) -> str:
 
 
 def print_comparison(comparison: Comparison, console: Console | None = None) -> None:
-    """Two tables: each system's mean with its interval, then each difference with its p-value."""
+    """Two tables: each system's value of every statistic and mean with its interval, then each
+    difference with its p-value."""
     from rich import box
     from rich.console import Console
     from rich.markup import escape
@@ -44,13 +58,17 @@ def print_comparison(comparison: Comparison, console: Console | None = None) -> 
         f"items (seed {comparison.seed}, {comparison.n_resamples} bootstrap resamples)",
         highlight=False,
     )
+    # statistics of the items' summed counts (pooled, micro) under the kind's labels, then the
+    # per-item means under the metrics' names
+    entries = [(entry.label, entry) for entry in comparison.statistics.values()]
+    entries += list(comparison.metrics.items())
     means = Table(box=box.SIMPLE_HEAD)
     means.add_column("metric", overflow="fold")
     means.add_column("n", justify="right")
     means.add_column("system", overflow="fold")
-    means.add_column("mean", justify="right")
+    means.add_column("value", justify="right")
     means.add_column(f"{level} CI", justify="right", no_wrap=True)
-    for metric, entry in comparison.metrics.items():
+    for metric, entry in entries:
         arrow = "↑" if entry.higher_is_better else "↓"
         values = [s.mean for s in entry.systems.values()]
         best = max(values) if entry.higher_is_better else min(values)
@@ -75,10 +93,10 @@ def print_comparison(comparison: Comparison, console: Console | None = None) -> 
     diffs = Table(box=box.SIMPLE_HEAD)
     diffs.add_column("metric", overflow="fold")
     diffs.add_column("a − b", overflow="fold")
-    diffs.add_column("mean", justify="right")
+    diffs.add_column("difference", justify="right")
     diffs.add_column(f"{level} CI", justify="right", no_wrap=True)
     diffs.add_column("p", justify="right")
-    for metric, entry in comparison.metrics.items():
+    for metric, entry in entries:
         for k, d in enumerate(entry.differences):
             diffs.add_row(
                 escape(metric) if k == 0 else "",
@@ -99,11 +117,61 @@ def print_comparison(comparison: Comparison, console: Console | None = None) -> 
                 highlight=False,
             )
     console.print(
-        "↑ higher is better, ↓ lower is better; bold: the best mean. Means and intervals are "
-        "over the items every system has.",
+        "↑ higher is better, ↓ lower is better; bold: the best. Every number is over the items "
+        "every system has: a metric's name is the mean of the items' values; a total's label "
+        "(pooled, micro) is that statistic of the items' summed counts.",
         style="dim",
         highlight=False,
     )
+
+
+def _formatted(comparison: Comparison, format: str, metrics: list[str] | None) -> str:
+    """The comparison as text in ``format`` (markdown, latex, csv: the columns ``metrics``, else
+    the headline ones; or json, every number)."""
+    from parsescore.core.files import dump_json
+
+    if format == "json":
+        return dump_json(comparison.to_json())
+    writers = {"markdown": comparison.to_markdown, "latex": comparison.to_latex}
+    return writers.get(format, comparison.to_csv)(metrics)
+
+
+def _grouped(
+    compared: Mapping[str, Comparison], by: str | None, format: str, metrics: list[str] | None
+) -> str:
+    """The comparisons as text in ``format``; with ``--by``, one per value: JSON ``{"by",
+    "groups": {value: comparison}}``, a section (Markdown, LaTeX) or a leading column (CSV)."""
+    from parsescore.core.files import csv_rows, csv_text, dump_json
+
+    if by is None:
+        return _formatted(compared[""], format, metrics)
+    if format == "json":
+        return dump_json({"by": by, "groups": {v: c.to_json() for v, c in compared.items()}})
+    if format == "csv":
+        import csv
+        import io
+
+        table: list[list[str]] = []
+        for value, comparison in compared.items():
+            text = _formatted(comparison, "csv", metrics)
+            header, *rows = csv.reader(io.StringIO(text, newline=""))
+            if not table:
+                table.append([csv_text(by), *header])
+            table += [[csv_text(value), *row] for row in rows]
+        return csv_rows(table)
+    sections = []
+    for value, comparison in compared.items():
+        text = _formatted(comparison, format, metrics)
+        title = f"{by} = {value}"
+        if format == "markdown":
+            from parsescore.core.markdown import inert_markdown
+
+            sections.append(f"### {inert_markdown(title)}\n\n{text}")  # the table is inert
+        else:
+            from parsescore.core.leaderboard import latex_escape
+
+            sections.append(f"% {title}\n\\paragraph{{{latex_escape(title)}}}\n{text}")
+    return "\n".join(sections)
 
 
 def register(app: typer.Typer) -> None:
@@ -133,13 +201,42 @@ def register(app: typer.Typer) -> None:
             typer.Option("--name", help="System name of each file, in order (default: stem)."),
         ] = None,
         out: Annotated[
-            Path | None, typer.Option("--out", help="Write the comparison as JSON.")
+            Path | None,
+            typer.Option(
+                "--out",
+                help="Write the comparison here, in the format its extension names: .md "
+                "(Markdown), .tex (LaTeX), .csv, else JSON (every number).",
+            ),
         ] = None,
+        by: Annotated[
+            str | None,
+            typer.Option(
+                "--by",
+                help="Compare per value of this item attribute (the kind's, e.g. a table's "
+                "structure, or a column of --attributes): one comparison per value.",
+            ),
+        ] = None,
+        attributes: Annotated[
+            Path | None,
+            typer.Option(
+                "--attributes",
+                help="A CSV of the items' attributes for --by: an id column, then one column "
+                "per attribute.",
+            ),
+        ] = None,
+        format: Annotated[
+            OutputFormat,
+            typer.Option(
+                "--format",
+                help="What to print: terminal (tables for reading, the default), or the "
+                "systems × metrics table as markdown, latex or csv, or json.",
+            ),
+        ] = OutputFormat.terminal,
     ) -> None:
         """Compare systems: means with 95% paired-bootstrap intervals, differences, p-values."""
         from parsescore.cli.common import announce, console
         from parsescore.core.compare import compare_results
-        from parsescore.core.files import write_json
+        from parsescore.core.files import write_text
         from parsescore.core.results import load_systems
 
         if seed < 0:
@@ -150,15 +247,34 @@ def register(app: typer.Typer) -> None:
                 "compare needs at least two systems: give two or more result files "
                 "(or one file holding several)"
             )
-        comparison = compare_results(
-            systems,
-            metrics=list(metric) if metric else None,
-            seed=seed,
-            n_resamples=resamples,
-            n_permutations=permutations,
-        )
+        if attributes is not None:
+            from parsescore.core.breakdown import read_attributes, with_attributes
+
+            labels = read_attributes(attributes)
+            systems = [with_attributes(s, labels, source=str(attributes)) for s in systems]
+        settings: dict[str, Any] = {
+            "metrics": list(metric) if metric else None,
+            "seed": seed,
+            "n_resamples": resamples,
+            "n_permutations": permutations,
+        }
+        if by is None:
+            compared = {"": compare_results(systems, **settings)}
+        else:
+            from parsescore.core.compare import compare_by
+
+            compared = dict(compare_by(systems, by, **settings))
         out_console = console(width=120)  # piped: wide enough for one line per row
-        print_comparison(comparison, out_console)
+        for value, comparison in compared.items():
+            if format == "terminal":
+                if by is not None:
+                    out_console.rule(f"{by} = {value}", align="left")
+                print_comparison(comparison, out_console)
+        if format != "terminal":
+            sys.stdout.write(_grouped(compared, by, format, metric))
         if out is not None:
-            write_json(out, comparison.to_json())
-            announce(out_console, out)
+            from parsescore.core.leaderboard import FORMATS
+
+            written = FORMATS.get(out.suffix.lower(), "json")
+            write_text(out, _grouped(compared, by, written, metric))
+            announce(out_console if format == "terminal" else console(stderr=True), out)

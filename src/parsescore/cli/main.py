@@ -65,12 +65,14 @@ def build_app() -> App:
             app.command(kind.name, help=kind.command.help)(kind_command(kind))
         if kind.cli is not None:
             kind.cli(app)
+    from parsescore.cli import bench as bench_cli
     from parsescore.cli import compare as compare_cli
     from parsescore.cli import predict as predict_cli
     from parsescore.cli import report as report_cli
     from parsescore.cli import schema as schema_cli
 
     compare_cli.register(app)
+    bench_cli.register(app)
     schema_cli.register(app)
     report_cli.register(app)
 
@@ -103,6 +105,12 @@ def _error(message: str, hint: str = "") -> None:
     if hint:
         sys.stderr.write(f"{hint}\n")
     sys.stderr.flush()
+
+
+def _interrupted() -> typing.NoReturn:
+    """Ctrl-C: ``error: interrupted`` and exit status 130, for every command."""
+    _error("interrupted")
+    sys.exit(130)
 
 
 def _framework_error(exc: BaseException) -> tuple[int, str] | None:
@@ -163,7 +171,10 @@ def guard_outputs(function: Callable[..., Any]) -> Callable[..., Any]:
             else:
                 inputs[name] = [p for p in paths if p.is_file()]
         check_not_inputs(inputs, outputs)
-        return function(**params)
+        try:
+            return function(**params)
+        except KeyboardInterrupt:
+            raise typer.Abort from None  # Ctrl-C: error: interrupted, exit status 130
 
     return guarded
 
@@ -243,11 +254,13 @@ def _default_run(kind: Kind) -> Callable[[Mapping[str, Any]], None]:
     """Evaluate, print the kind's summary, write ``--out``/``--result``/``--csv``."""
 
     def run(values: Mapping[str, Any]) -> None:
-        from parsescore.cli.common import console, write_outputs
+        from parsescore.cli.common import console, print_summary, write_outputs
+        from parsescore.core.api import finish
 
         scored = resolved(kind.evaluate)(values["truth"], values["pred"], values["options"])
+        scored = finish(scored, values["options"])
         out_console = console()
-        kind.summarise(scored, out_console)
+        print_summary(scored, out_console)
         write_outputs(
             [scored],
             out_console,
@@ -263,13 +276,12 @@ def _default_run(kind: Kind) -> Callable[[Mapping[str, Any]], None]:
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app; bad input is one ``error:`` line and exit status 2."""
     args = list(sys.argv[1:] if argv is None else argv)
-    app = build_app()
     try:
+        app = build_app()
         # bare ``parsescore`` shows the help (not a usage error holding the whole help)
         code: Any = app(args=args or ["--help"], prog_name="parsescore", standalone_mode=False)
-    except typer.Abort:
-        _error("interrupted")
-        sys.exit(130)
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-C, wherever it came
+        _interrupted()
     except typer.Exit as stop:
         sys.exit(stop.exit_code)
     except Exception as exc:
@@ -287,6 +299,8 @@ def main(argv: list[str] | None = None) -> None:
             _error(str(exc))
             sys.exit(2)
         raise
+    if code == 130:  # typer's own answer to Ctrl-C (typer.Exit(130), returned quietly)
+        _interrupted()
     sys.exit(code if isinstance(code, int) else 0)
 
 

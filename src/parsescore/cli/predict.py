@@ -180,7 +180,7 @@ def run_predict(
     except PredictInterrupted as stop:
         _print_summary(stop.summary, console)
         err.print(f"[yellow]{escape(str(stop))}[/]", highlight=False)
-        raise typer.Exit(130) from None
+        raise typer.Abort from None  # error: interrupted, exit status 130
     _print_summary(summary, console)
     return summary
 

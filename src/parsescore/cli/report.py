@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -48,6 +48,22 @@ def register(app: typer.Typer) -> None:
                 "others go to pages of as many in DIR/items/ (0: all on the main page).",
             ),
         ] = 200,
+        by: Annotated[
+            str | None,
+            typer.Option(
+                "--by",
+                help="Also compare within each value of this item attribute (the kind's, or "
+                "a column of --attributes).",
+            ),
+        ] = None,
+        attributes: Annotated[
+            Path | None,
+            typer.Option(
+                "--attributes",
+                help="A CSV of the items' attributes for --by: an id column, then one column "
+                "per attribute.",
+            ),
+        ] = None,
         force: ForceOption = False,
     ) -> None:
         """Write a static HTML report: overview, comparison, plots, per-item drawings."""
@@ -65,8 +81,16 @@ def register(app: typer.Typer) -> None:
             n_permutations=permutations,
             max_items=max_items,
             title=title,
+            by=by,
         )
-        target = write_report(
-            list(results), out, names=list(name) if name else None, options=options
-        )
+        sources: list[Any] = list(results)
+        if attributes is not None:
+            from parsescore.core.breakdown import read_attributes, with_attributes
+            from parsescore.core.results import load_systems
+
+            labels = read_attributes(attributes)
+            loaded = load_systems(list(results), list(name) if name else None)
+            sources = [with_attributes(r, labels, source=str(attributes)) for r in loaded]
+            name = None
+        target = write_report(sources, out, names=list(name) if name else None, options=options)
         announce(console(), target)

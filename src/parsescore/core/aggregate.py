@@ -19,11 +19,15 @@ every kind, with the references' arithmetic (a mean is ``sum(values) / n`` in it
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from parsescore.core.kinds import Dataset, FromCounts, Items, Mean, Metric, Ratio, Sum
+from parsescore.core.kinds import Aggregate, Dataset, FromCounts, Items, Mean, Metric, Ratio, Sum
 from parsescore.shared.scores import Counts, safe_ratio
 
-__all__ = ["summed_counts", "total", "totals"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["count_names", "statistic", "summed_counts", "total", "totals"]
 
 ItemValues = Mapping[str, Mapping[str, float]]
 
@@ -87,3 +91,42 @@ def totals(
         if value is not None:
             found[metric.name] = value
     return found
+
+
+def count_names(rule: Aggregate) -> tuple[str, ...]:
+    """The counts a summed-count aggregation reads, in the order :func:`statistic` takes them
+    (``()`` for a mean, a sum of values, the number of items or a dataset number)."""
+    if isinstance(rule, Ratio):
+        return (rule.numerator, rule.denominator)
+    if isinstance(rule, FromCounts):
+        return (rule.tp, rule.fp, rule.fn)
+    return ()
+
+
+def statistic(rule: Aggregate, sums: np.ndarray) -> np.ndarray:
+    """A summed-count aggregation of every row of ``sums`` (shape ``(r, c)``: the counts of
+    :func:`count_names`, summed), with the same arithmetic as :func:`total` (bit for bit)."""
+    import numpy as np
+
+    sums = np.asarray(sums, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if isinstance(rule, Ratio):
+            numerator, denominator = sums[:, 0], sums[:, 1]
+            ratio = np.where(denominator != 0, numerator / denominator, rule.empty)
+            return np.asarray(ratio * rule.scale, dtype=np.float64)
+        if isinstance(rule, FromCounts):
+            tp, fp, fn = sums[:, 0], sums[:, 1], sums[:, 2]
+            precision = np.where(tp + fp != 0, tp / (tp + fp), 0.0)
+            recall = np.where(tp + fn != 0, tp / (tp + fn), 0.0)
+            scores = {
+                "precision": precision,
+                "recall": recall,
+                "f1": np.where(
+                    precision + recall != 0,
+                    2 * precision * recall / (precision + recall),
+                    0.0,
+                ),
+                "jaccard": np.where(tp + fp + fn != 0, tp / (tp + fp + fn), 1.0),
+            }
+            return np.asarray(scores[rule.score], dtype=np.float64)
+    raise TypeError(f"{rule!r} is not an aggregation of summed counts")

@@ -7,6 +7,7 @@ tests call it directly.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 from typing import Any
 
 from parsescore.core.errors import InputError
@@ -14,7 +15,7 @@ from parsescore.core.kinds import get_kind, resolved
 from parsescore.core.options import declared, options_model
 from parsescore.core.results import Result
 
-__all__ = ["PAIR_ID", "evaluate", "score_pair"]
+__all__ = ["PAIR_ID", "evaluate", "finish", "score_pair"]
 
 #: The id of the one item :func:`score_pair` scores.
 PAIR_ID = "pair"
@@ -50,8 +51,21 @@ def evaluate(kind: str, truth: Any, pred: Any, **options: Any) -> Result:
         result: Result = scorer(truth, pred, **options)
         return result
     model: Any = options_model(described.options, kind, options)
-    scored: Result = scorer(truth, pred, model)
-    return scored
+    return finish(scorer(truth, pred, model), model)
+
+
+def finish(result: Result, options: Any) -> Result:
+    """What the core adds to a kind's result from the options every kind takes: the user's
+    item attributes (``attributes``) and the breakdowns of the totals (``by``)."""
+    from parsescore.core.breakdown import read_attributes, with_attributes, with_breakdowns
+
+    extra = getattr(options, "attributes", None)
+    if extra is not None:
+        if isinstance(extra, Mapping):
+            result = with_attributes(result, extra, source="the attributes given")
+        else:
+            result = with_attributes(result, read_attributes(extra), source=str(extra))
+    return with_breakdowns(result, tuple(getattr(options, "by", ())))
 
 
 def score_pair(kind: str, truth: str, answer: str, **options: Any) -> dict[str, float]:

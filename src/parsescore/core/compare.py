@@ -27,15 +27,36 @@ The procedure, exactly (so that anyone can reproduce it from the seed):
 Each metric (and each pair) starts a fresh generator from ``seed``, so adding or removing a
 metric or a system never changes the resamples or sign vectors another one sees (metrics on
 the same items are computed together, from that one shared draw).
+
+**Summed-count statistics** (``Comparison.statistics``): a kind's total that is a function of
+per-item counts summed over the items (``Ratio``: ``scale * Σnumerator / Σdenominator``, e.g. the
+pooled error %; ``FromCounts``: precision, recall, F1 = 2PR/(P+R) or Jaccard of Σtp, Σfp, Σfn,
+e.g. micro F1) is compared on the shared items sorted by id, when every result carries those
+counts on every shared item, with the same draws:
+
+* its value is the function of the counts summed over the items;
+* **bootstrap**: resample row ``r`` (the same ``rng.integers(0, n, size=(n_resamples, n))`` as the
+  means, from a fresh ``Generator(PCG64(seed))``) sums each system's counts over the drawn items,
+  each as often as it is drawn, and applies the function; a difference ``a - b`` is resampled as
+  ``stat_a(row) - stat_b(row)``; intervals are the same percentiles;
+* **paired test** (approximate randomisation, two-sided): a sign vector (the same vectors as the
+  means' test: every one of the ``2**n`` when ``2**n <= n_permutations``, in order of their bit
+  codes, else ``1 - 2 * rng.integers(0, 2, size=(n_permutations, n))``) swaps the two systems'
+  counts on each item whose sign is ``-1``; its statistic is ``|stat(Σa') - stat(Σb')|`` of the
+  swapped systems' summed counts; it reaches the observed ``|stat(Σa) - stat(Σb)|`` within a
+  slack of ``1e-10 * (|stat(Σa)| + |stat(Σb)|)``; p is ``count / 2**n`` (exact) or ``(count + 1)
+  / (n_permutations + 1)``. Each statistic and each pair starts a fresh generator from ``seed``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from parsescore.core.aggregate import count_names, statistic, summed_counts
 from parsescore.core.errors import InputError
+from parsescore.core.kinds import Aggregate, FromCounts, Metric, Ratio, get_kind
 from parsescore.core.results import Result
 
 if TYPE_CHECKING:
@@ -47,9 +68,11 @@ __all__ = [
     "MetricComparison",
     "SystemSummary",
     "bootstrap_means",
+    "bootstrap_statistics",
     "compare_results",
     "paired_permutation_pvalue",
     "permutation_pvalues",
+    "statistic_pvalue",
 ]
 
 #: Largest number of array elements materialised at once (index matrix × rows).
@@ -89,8 +112,12 @@ class MetricComparison:
         metric: the metric's name.
         higher_is_better: direction of the metric (for display; the numbers do not use it).
         items: the items compared (sorted ids).
-        systems: ``{name: SystemSummary}`` in system order.
+        systems: ``{name: SystemSummary}`` in system order (for a summed-count statistic,
+            ``mean`` is the statistic's value over the items).
         differences: every pair ``(a, b)`` with ``a`` before ``b`` in system order.
+        label: the kind's label of a summed-count statistic (the overview's name).
+        statistic: ``mean`` (of the items' values), or how a summed-count statistic is
+            computed (``100 × Σerrors / Σelements``, ``f1 of Σtp, Σfp, Σfn``).
     """
 
     metric: str
@@ -98,6 +125,8 @@ class MetricComparison:
     items: tuple[str, ...]
     systems: dict[str, SystemSummary]
     differences: list[DifferenceSummary]
+    label: str = ""
+    statistic: str = "mean"
 
 
 @dataclass(frozen=True)
@@ -110,6 +139,9 @@ class Comparison:
         metrics: ``{metric: MetricComparison}``.
         only_in: ``{name: [items]}``: for every system, its items that some other system lacks
             (left out of every number).
+        statistics: ``{total: MetricComparison}``: the kind's totals that are functions of
+            summed per-item counts (micro F1, pooled error rates), headline ones first, when
+            every result carries those counts on every shared item.
         common_items: items every system has.
         seed, n_resamples, n_permutations, confidence: the settings used.
     """
@@ -123,11 +155,56 @@ class Comparison:
     n_resamples: int
     n_permutations: int
     confidence: float
+    statistics: dict[str, MetricComparison] = field(default_factory=dict)
+
+    def to_markdown(self, metrics: Sequence[str] | None = None) -> str:
+        """Systems × metrics (default: the headline ones) as a Markdown table
+        (:mod:`parsescore.core.leaderboard`)."""
+        from parsescore.core.leaderboard import to_markdown
+
+        return to_markdown(self, metrics)
+
+    def to_latex(self, metrics: Sequence[str] | None = None) -> str:
+        """Systems × metrics as a LaTeX ``tabular`` (booktabs rules)."""
+        from parsescore.core.leaderboard import to_latex
+
+        return to_latex(self, metrics)
+
+    def to_csv(self, metrics: Sequence[str] | None = None) -> str:
+        """Systems × metrics as CSV: each value and its interval bounds, exactly."""
+        from parsescore.core.leaderboard import to_csv
+
+        return to_csv(self, metrics)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"systems", "metrics": {m: {"systems", "differences"}}, "only_in"}``."""
-        return {
-            "systems": list(self.systems),
+        """``{"systems", ["statistics": {s: {...}},] "metrics": {m: {"systems", "differences"}},
+        "only_in"}``; ``statistics`` (the summed-count statistics) only when there are any."""
+        doc: dict[str, Any] = {"systems": list(self.systems)}
+        if self.statistics:
+            doc["statistics"] = {
+                name: {
+                    "label": entry.label,
+                    "statistic": entry.statistic,
+                    "items": len(entry.items),
+                    "systems": {
+                        system: {"value": s.mean, "ci_low": s.ci_low, "ci_high": s.ci_high}
+                        for system, s in entry.systems.items()
+                    },
+                    "differences": [
+                        {
+                            "a": d.a,
+                            "b": d.b,
+                            "difference": d.mean_difference,
+                            "ci_low": d.ci_low,
+                            "ci_high": d.ci_high,
+                            "p_value": d.p_value,
+                        }
+                        for d in entry.differences
+                    ],
+                }
+                for name, entry in self.statistics.items()
+            }
+        return doc | {
             "metrics": {
                 metric: {
                     "systems": {
@@ -158,6 +235,24 @@ def _generator(seed: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(seed))
 
 
+def _resample_weights(n: int, n_resamples: int, seed: int) -> Iterator[tuple[int, int, np.ndarray]]:
+    """``(start, stop, weights)`` chunks of the bootstrap: ``weights[r, i]`` is how often item
+    ``i`` is drawn in resample ``start + r`` of ``rng.integers(0, n, size=(n_resamples, n))``
+    (drawn in row chunks from ``rng = Generator(PCG64(seed))``; the stream is the same)."""
+    import numpy as np
+
+    rng = _generator(seed)
+    chunk = max(1, _CHUNK_ELEMENTS // n)
+    for start in range(0, n_resamples, chunk):
+        stop = min(n_resamples, start + chunk)
+        indices = rng.integers(0, n, size=(stop - start, n))
+        # How often each item is drawn in each resample: a resampled sum is then one row of a
+        # matrix product (fast for many rows) instead of a gather of n values per row.
+        offsets = (np.arange(stop - start, dtype=np.int64) * n)[:, None]
+        counts = np.bincount((indices + offsets).ravel(), minlength=(stop - start) * n)
+        yield start, stop, counts.reshape(stop - start, n).astype(np.float64)
+
+
 def bootstrap_means(
     rows: np.ndarray, *, n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0
 ) -> np.ndarray:
@@ -172,18 +267,69 @@ def bootstrap_means(
     if rows.ndim != 2 or rows.shape[1] == 0:
         raise ValueError(f"rows must have shape (k, n) with n >= 1, got {rows.shape}")
     k, n = rows.shape
-    rng = _generator(seed)
     out = np.empty((k, n_resamples), dtype=np.float64)
-    chunk = max(1, _CHUNK_ELEMENTS // n)
-    for start in range(0, n_resamples, chunk):
-        stop = min(n_resamples, start + chunk)
-        indices = rng.integers(0, n, size=(stop - start, n))
-        # How often each item is drawn in each resample: a resampled mean is then one row of a
-        # matrix product (fast for many rows) instead of a gather of n values per row.
-        offsets = (np.arange(stop - start, dtype=np.int64) * n)[:, None]
-        counts = np.bincount((indices + offsets).ravel(), minlength=(stop - start) * n)
-        out[:, start:stop] = rows @ counts.reshape(stop - start, n).T.astype(np.float64) / n
+    for start, stop, weights in _resample_weights(n, n_resamples, seed):
+        out[:, start:stop] = rows @ weights.T / n
     return out
+
+
+def bootstrap_statistics(
+    rule: Aggregate,
+    counts: np.ndarray,
+    *,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> np.ndarray:
+    """A summed-count statistic of every system over the same bootstrap resamples.
+
+    ``counts`` has shape ``(k, n, c)``: system, item, the ``c`` counts ``rule`` reads
+    (:func:`count_names`). Resample ``r`` sums each system's counts over the items drawn (with
+    their multiplicity; the draws of :func:`bootstrap_means`) and applies ``rule`` to the sums.
+    Returns shape ``(k, n_resamples)``.
+    """
+    import numpy as np
+
+    counts = np.asarray(counts, dtype=np.float64)
+    k, n, _ = counts.shape
+    out = np.empty((k, n_resamples), dtype=np.float64)
+    for start, stop, weights in _resample_weights(n, n_resamples, seed):
+        for s in range(k):
+            out[s, start:stop] = statistic(rule, weights @ counts[s])
+    return out
+
+
+def _sign_vectors(n: int, n_permutations: int, seed: int) -> Iterator[np.ndarray]:
+    """Chunks of the test's sign vectors (rows of ±1.0): all ``2**n`` in order of their bit
+    codes when ``2**n <= n_permutations`` (sign ``i`` of code ``c`` is ``-1`` when bit ``i``
+    is set), else ``1 - 2 * rng.integers(0, 2, size=(n_permutations, n))`` drawn in row chunks
+    from ``rng = Generator(PCG64(seed))``."""
+    import numpy as np
+
+    chunk = max(1, _CHUNK_ELEMENTS // n)
+    if _exact(n, n_permutations):
+        total = 1 << n
+        bits = np.arange(n, dtype=np.int64)
+        for start in range(0, total, chunk):
+            codes = np.arange(start, min(total, start + chunk), dtype=np.int64)
+            yield (1 - 2 * ((codes[:, None] >> bits) & 1)).astype(np.float64)
+        return
+    rng = _generator(seed)
+    for start in range(0, n_permutations, chunk):
+        stop = min(n_permutations, start + chunk)
+        yield (1 - 2 * rng.integers(0, 2, size=(stop - start, n))).astype(np.float64)
+
+
+def _exact(n: int, n_permutations: int) -> bool:
+    return n < 63 and (1 << n) <= n_permutations
+
+
+def _p_value(count: np.ndarray, n: int, n_permutations: int) -> np.ndarray:
+    """``count / 2**n`` (exact), else ``(count + 1) / (n_permutations + 1)``."""
+    import numpy as np
+
+    if _exact(n, n_permutations):
+        return np.asarray(count / (1 << n), dtype=np.float64)
+    return np.asarray((count + 1) / (n_permutations + 1), dtype=np.float64)
 
 
 def permutation_pvalues(
@@ -204,21 +350,46 @@ def permutation_pvalues(
     observed = np.abs(d.sum(axis=1))
     threshold = observed - _TIE_SLACK * np.abs(d).sum(axis=1)
     count = np.zeros(d.shape[0], dtype=np.int64)
-    chunk = max(1, _CHUNK_ELEMENTS // n)
-    if n < 63 and (1 << n) <= n_permutations:
-        total = 1 << n
-        bits = np.arange(n, dtype=np.int64)
-        for start in range(0, total, chunk):
-            codes = np.arange(start, min(total, start + chunk), dtype=np.int64)
-            signs = (1 - 2 * ((codes[:, None] >> bits) & 1)).astype(np.float64)
-            count += np.count_nonzero(np.abs(signs @ d.T) >= threshold, axis=0)
-        return np.asarray(count / total, dtype=np.float64)
-    rng = _generator(seed)
-    for start in range(0, n_permutations, chunk):
-        stop = min(n_permutations, start + chunk)
-        signs = (1 - 2 * rng.integers(0, 2, size=(stop - start, n))).astype(np.float64)
+    for signs in _sign_vectors(n, n_permutations, seed):
         count += np.count_nonzero(np.abs(signs @ d.T) >= threshold, axis=0)
-    return (count + 1) / (n_permutations + 1)
+    return _p_value(count, n, n_permutations)
+
+
+def statistic_pvalue(
+    rule: Aggregate,
+    a: np.ndarray,
+    b: np.ndarray,
+    *,
+    n_permutations: int = DEFAULT_PERMUTATIONS,
+    seed: int = 0,
+) -> float:
+    """Paired approximate-randomisation p-value of a summed-count statistic (two-sided).
+
+    ``a`` and ``b`` are the two systems' counts, shape ``(n, c)``. A sign vector swaps the two
+    systems' counts on every item whose sign is ``-1``; its statistic is ``|rule(Σa') -
+    rule(Σb')|`` of the swapped systems' summed counts, and "reaches" the observed one (no swap)
+    within ``1e-10 * (|rule(Σa)| + |rule(Σb)|)``. Sign vectors and p-values as
+    :func:`permutation_pvalues`.
+    """
+    import numpy as np
+
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    n = a.shape[0]
+    sum_a, sum_b = a.sum(axis=0), b.sum(axis=0)
+    stat_a = statistic(rule, sum_a[None, :])[0]
+    stat_b = statistic(rule, sum_b[None, :])[0]
+    threshold = abs(stat_a - stat_b) - _TIE_SLACK * (abs(stat_a) + abs(stat_b))
+    # Swapping item i moves d_i = a_i - b_i from a to b: with signs s, Σa' = m + (s·d)/2 and
+    # Σb' = m - (s·d)/2 where m = (Σa + Σb)/2 (exact for whole counts).
+    middle = (sum_a + sum_b) / 2
+    d = a - b
+    count = 0
+    for signs in _sign_vectors(n, n_permutations, seed):
+        half = (signs @ d) / 2
+        swapped = np.abs(statistic(rule, middle + half) - statistic(rule, middle - half))
+        count += int(np.count_nonzero(swapped >= threshold))
+    return float(_p_value(np.asarray([count]), n, n_permutations)[0])
 
 
 def paired_permutation_pvalue(
@@ -309,17 +480,23 @@ def compare_results(
         return tuple(item for item in common_items if all(metric in r.items[item] for r in results))
 
     available = {metric: items for metric in results[0].metrics() if (items := measured(metric))}
+    counted = _counted_statistics(kind, results, common_items)
     if metrics is None:
         chosen = list(available)
+        chosen_statistics = list(counted)
     else:
-        chosen = list(dict.fromkeys(metrics))
-        unknown = [m for m in chosen if m not in available]
+        asked = list(dict.fromkeys(metrics))
+        unknown = [m for m in asked if m not in available and m not in counted]
         if unknown:
+            known = [*counted, *available]
             raise InputError(
                 f"unknown metric {unknown[0]!r} (not in every result on the shared items); "
-                f"known: {', '.join(available) or '(none)'}"
+                f"known: {', '.join(known) or '(none)'}"
             )
-    if not chosen:
+        chosen = [m for m in asked if m in available]
+        chosen_statistics = [m for m in asked if m in counted and m not in available]
+        chosen_statistics += [m for m in asked if m in counted and m in available]
+    if not chosen and not chosen_statistics:
         raise InputError("the results have no metric in common on their shared items")
 
     pairs = [(i, j) for i in range(len(results)) for j in range(i + 1, len(results))]
@@ -366,6 +543,12 @@ def compare_results(
                 metric, results[0].higher_is_better(metric), items, systems, differences
             )
     out = {metric: out_by_metric[metric] for metric in chosen}
+    statistics = {
+        name: _compare_statistic(
+            counted[name], results, pairs, seed, n_resamples, n_permutations, confidence
+        )
+        for name in chosen_statistics
+    }
     return Comparison(
         kind,
         names,
@@ -376,4 +559,137 @@ def compare_results(
         n_resamples,
         n_permutations,
         confidence,
+        statistics,
     )
+
+
+@dataclass(frozen=True)
+class _Counted:
+    metric: Metric
+    items: tuple[str, ...]
+
+
+def _counted_statistics(
+    kind: str, results: Sequence[Result], common_items: tuple[str, ...]
+) -> dict[str, _Counted]:
+    """The kind's totals that are functions of summed counts (headline ones first) whose counts
+    every result carries on every shared item."""
+    declared = get_kind(kind).totals
+    ordered = [m for m in declared if m.headline] + [m for m in declared if not m.headline]
+    found: dict[str, _Counted] = {}
+    for metric in ordered:
+        needed = count_names(metric.aggregate)
+        if not needed or metric.higher_is_better is None:
+            continue
+        if all(
+            name in r.counts.get(item, {})
+            for r in results
+            for item in common_items
+            for name in needed
+        ):
+            found[metric.name] = _Counted(metric, common_items)
+    return found
+
+
+def _compare_statistic(
+    counted: _Counted,
+    results: Sequence[Result],
+    pairs: Sequence[tuple[int, int]],
+    seed: int,
+    n_resamples: int,
+    n_permutations: int,
+    confidence: float,
+) -> MetricComparison:
+    """Intervals and paired tests of one summed-count statistic (see the module docstring)."""
+    import numpy as np
+
+    rule = counted.metric.aggregate
+    names = count_names(rule)
+    items = counted.items
+    counts = np.array(
+        [[[r.counts[item][name] for name in names] for item in items] for r in results],
+        dtype=np.float64,
+    )  # (systems, items, counts)
+    point = [
+        float(statistic(rule, np.array([summed_counts(r.counts, names, items)]))[0])
+        for r in results
+    ]
+    boot = bootstrap_statistics(rule, counts, n_resamples=n_resamples, seed=seed)
+    differences_boot = np.stack([boot[i] - boot[j] for i, j in pairs]) if pairs else boot[:0]
+    low, high = _percentiles(np.concatenate([boot, differences_boot]), confidence)
+    k = len(results)
+    systems = {
+        r.name: SystemSummary(point[s], float(low[s]), float(high[s]))
+        for s, r in enumerate(results)
+    }
+    differences = [
+        DifferenceSummary(
+            results[i].name,
+            results[j].name,
+            point[i] - point[j],
+            float(low[k + p]),
+            float(high[k + p]),
+            statistic_pvalue(rule, counts[i], counts[j], n_permutations=n_permutations, seed=seed),
+        )
+        for p, (i, j) in enumerate(pairs)
+    ]
+    metric = counted.metric
+    assert metric.higher_is_better is not None
+    return MetricComparison(
+        metric.name,
+        metric.higher_is_better,
+        items,
+        systems,
+        differences,
+        label=metric.label,
+        statistic=_describe(rule),
+    )
+
+
+def _describe(rule: Aggregate) -> str:
+    """How a statistic is computed from the items, in words (for tables and the JSON)."""
+    if isinstance(rule, Ratio):
+        scale = "" if rule.scale == 1.0 else f"{rule.scale:g} × "
+        return f"{scale}Σ{rule.numerator} / Σ{rule.denominator}"
+    if isinstance(rule, FromCounts):
+        return f"{rule.score} of Σ{rule.tp}, Σ{rule.fp}, Σ{rule.fn}"
+    return "mean"
+
+
+def compare_by(
+    results: Sequence[Result],
+    field: str,
+    **settings: Any,
+) -> dict[str, Comparison]:
+    """One comparison per value of the item attribute ``field`` (``--by``), each over the
+    shared items that have that value (an item's value is the first result's that has it; the
+    kind's declared order of values first). ``settings`` are :func:`compare_results`'s."""
+    from dataclasses import replace
+
+    from parsescore.core.breakdown import groups
+
+    results = list(results)
+    if not results:
+        raise InputError("compare needs at least two results, got 0")
+    labelled = dict(results[0].attributes)
+    for result in results[1:]:
+        for item, values in result.attributes.items():
+            labelled.setdefault(item, values)
+    merged = replace(results[0], attributes=labelled)
+    order = next((a.values for a in get_kind(merged.kind).attributes if a.name == field), ())
+    out: dict[str, Comparison] = {}
+    for value, items in groups(merged, field, order).items():
+        chosen = set(items)
+        subsets = [
+            replace(
+                r,
+                items={i: m for i, m in r.items.items() if i in chosen},
+                counts={i: c for i, c in r.counts.items() if i in chosen},
+            )
+            for r in results
+        ]
+        try:
+            out[value] = compare_results(subsets, **settings)
+        except InputError as error:
+            raise InputError(f"{field} = {value}: {error}") from None
+    return out

@@ -2,7 +2,8 @@
 
 Each kind with a demo (:attr:`parsescore.core.kinds.Kind.demo`) writes its files under
 ``out_dir/<kind>/`` and returns a Markdown section for the index and the results the HTML
-report shows.
+report shows. The index is made inert (:func:`parsescore.core.markdown.inert_markdown`): no text
+in it renders as HTML.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from rich.console import Console
 from parsescore.cli.common import announce
 from parsescore.core.files import write_text
 from parsescore.core.kinds import kinds
+from parsescore.core.markdown import inert_markdown
 from parsescore.core.results import Result
 
 __all__ = ["run_demo"]
@@ -38,7 +40,8 @@ def run_demo(out_dir: Path) -> Path:
         write_report(results, out_dir / "report")
         sections.append("## HTML report\n\n[report/index.html](report/index.html)\n")
     index = out_dir / "index.md"
-    write_text(index, "\n".join(sections))
+    # no answer text in a kind's section may render as HTML in a Markdown viewer
+    write_text(index, inert_markdown("\n".join(sections)))
     start = out_dir / "report" / "index.html" if results else index
     announce(console, f"{out_dir} (open {start})")
     return index

@@ -18,7 +18,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import accumulate
 from pathlib import Path
@@ -27,6 +27,8 @@ from typing import Any
 from parsescore.core.errors import InputError
 
 __all__ = [
+    "csv_rows",
+    "csv_text",
     "decode_text",
     "dump_json",
     "env_limit",
@@ -321,3 +323,34 @@ def write_text(path: str | Path, text: str) -> None:
 def write_json(path: str | Path, obj: Any) -> None:
     """Write deterministic JSON atomically."""
     write_text(path, dump_json(obj))
+
+
+#: What a spreadsheet takes for the start of a formula in a cell.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(cell: str) -> str:
+    """A text cell of a CSV output, made inert for spreadsheets: a cell a spreadsheet would run as
+    a formula (starting with ``= + - @``, a tab or a carriage return) gets a leading ``'``.
+    Numbers are written with ``repr`` and never pass through here.
+
+    >>> csv_text("=HYPERLINK(1)"), csv_text("+1+2"), csv_text("model_a")
+    ("'=HYPERLINK(1)", "'+1+2", 'model_a')
+    """
+    return f"'{cell}" if cell.startswith(_FORMULA_START) else cell
+
+
+def csv_rows(rows: Iterable[Sequence[str]]) -> str:
+    """CSV text of ``rows``, one ``\\n``-terminated line per row, every cell holding a comma, a
+    quote, a line feed or a carriage return quoted (Python's writer, told lines end in ``\\n``,
+    would leave a lone carriage return unquoted, and a spreadsheet would split the row there).
+    Text cells go through :func:`csv_text` first; this writes cells as given."""
+    import csv
+    import io
+
+    lines = []
+    for row in rows:
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\r\n").writerow(row)
+        lines.append(buffer.getvalue().removesuffix("\r\n") + "\n")
+    return "".join(lines)

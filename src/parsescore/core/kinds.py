@@ -37,6 +37,7 @@ __all__ = [
     "BUILTIN_KINDS",
     "ENTRY_POINT_GROUP",
     "Aggregate",
+    "Attribute",
     "CommandParts",
     "Dataset",
     "DemoOutput",
@@ -153,6 +154,17 @@ class Format:
     extensions: tuple[str, ...]
     read: Callable[[str], Any]
     detect: Callable[[str], bool] | None = None
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """An item attribute a kind declares (``Result.attributes``; ``--by``): its name, what it
+    says, and its values in the order they are shown (bins in size order; empty: the order the
+    items show them)."""
+
+    name: str
+    description: str
+    values: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -307,6 +319,8 @@ class Kind:
             ``evaluate`` receives an instance.
         command: the kind's own command, built by the core from ``options``.
         formats: the kind's reader registry (:class:`Format`), in ``auto``'s order.
+        attributes: the item attributes its results carry (:class:`Attribute`), by which
+            totals and comparisons break down (``--by``).
         cli: ``(app) -> None``: add the kind's other commands to a typer app.
         report: the kind's report renderers.
         predict: the kind's predict parts (None: the kind is not predicted from images).
@@ -333,6 +347,7 @@ class Kind:
     options: type | None = None
     command: CommandParts | None = None
     formats: tuple[Format, ...] = ()
+    attributes: tuple[Attribute, ...] = ()
     cli: Callable[[typer.Typer], None] | None = None
     predict: PredictParts | None = None
     demo: Callable[[Path], DemoOutput] | None = None

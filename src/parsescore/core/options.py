@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-import enum
 import inspect
 import math
 import types
@@ -168,6 +167,8 @@ class Option:
 
     def cli_parameter(self) -> inspect.Parameter:
         """The typer parameter of this option's flag (its type, default, help and choices)."""
+        import enum
+
         import typer
 
         extra: dict[str, Any] = {}
@@ -179,14 +180,29 @@ class Option:
         if self.maximum is not None:
             extra["max"] = self.maximum
         hint = self.python_type()
-        if self.choices:  # typer checks an Enum itself (every version): its error names the flag
-            members = {c: c for c in self.choices}
-            choice: Any = enum.Enum(self.name, members, type=str)  # type: ignore[misc]
+        default = self.default
+        if self.choices:
+            # an enum of the choices: every typer release shows and checks it alike (typer has
+            # no ``click_type`` in every release); check() takes the member's value
+            choice = enum.StrEnum(  # type: ignore[misc]
+                f"{self.name}_choice", {c: c for c in self.choices}
+            )
             hint = choice | None if self.default is None else choice
+            default = None if self.default is None else choice(self.default)
         annotation = _annotated(hint, typer.Option(*self.flags, help=help_text, **extra))
         return inspect.Parameter(
-            self.name, inspect.Parameter.KEYWORD_ONLY, default=self.default, annotation=annotation
+            self.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
         )
+
+    def marker(self) -> Any:
+        """The typer marker of this option's flag, for a command that writes its own signature
+        (``Annotated[int, option.marker()]``); an option with choices goes through
+        :meth:`cli_parameter`."""
+        import typer
+
+        if self.choices:
+            raise TypeError(f"option {self.name!r} has choices: use cli_parameter()")
+        return typer.Option(*self.flags, help=self.help, min=self.minimum, max=self.maximum)
 
 
 def _annotated(hint: Any, marker: Any) -> Any:
@@ -281,6 +297,15 @@ class NamedOptions:
 
     name: str | None = option(
         None, "The system's name in the result (default: the prediction's name).", flag="--name"
+    )
+    by: tuple[str, ...] = option(
+        (),
+        "Break the totals down by this item attribute (repeatable): one of the kind's "
+        "attributes, or a column of --attributes.",
+    )
+    attributes: Path | Mapping[str, Mapping[str, str]] | None = option(
+        None,
+        "A CSV of the items' attributes for --by: an id column, then one column per attribute.",
     )
 
 

@@ -27,8 +27,6 @@ reads its own).
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from parsescore import __version__
 from parsescore.core.errors import InputError
-from parsescore.core.files import dump_json, load_json, write_json, write_text
+from parsescore.core.files import csv_rows, csv_text, dump_json, load_json, write_json, write_text
 from parsescore.core.kinds import get_kind, kind_names, kinds
 
 if TYPE_CHECKING:
@@ -105,6 +103,9 @@ class Result:
         counts: ``{item_id: {count: value}}``: the counts behind an item's metrics (tp/fp/fn,
             errors/elements, ...) that totals, intervals and breakdowns of summed-count metrics
             are built from (:mod:`parsescore.core.aggregate`); an item without any has no entry.
+        attributes: ``{item_id: {attribute: value}}``: what an item is (a table's structure,
+            a diagram's size bin, a page's language, or a user's own labels), by which totals
+            and comparisons break down (:mod:`parsescore.core.breakdown`, ``--by``).
         native: the kind's own ``--out`` document for this result (what the reference's format
             fixes), when it was scored in this process; not part of the envelope.
         computed: the kind's own result object (its matches, its batch scores), when scored in
@@ -125,6 +126,7 @@ class Result:
     details: dict[str, dict[str, Any]] = field(default_factory=dict)
     dataset: dict[str, Any] = field(default_factory=dict)
     counts: dict[str, dict[str, float]] = field(default_factory=dict)
+    attributes: dict[str, dict[str, str]] = field(default_factory=dict)
     native: Any = field(default=None, compare=False, repr=False)
     computed: Any = field(default=None, compare=False, repr=False)
     warnings: tuple[str, ...] = ()
@@ -174,15 +176,17 @@ class Result:
         """One row per item: an ``id`` column, then one column per metric (``--csv``).
 
         Values are written exactly (``repr`` of the float, which reads back to the same
-        number); a metric an item does not have is an empty cell.
+        number); a metric an item does not have is an empty cell. Text cells (the ids, the
+        header) are made inert for spreadsheets (:func:`parsescore.core.files.csv_text`: a
+        leading ``'`` before ``= + - @``, a tab or a carriage return); numbers stay numbers.
         """
         metrics = self.metrics()
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["id", *metrics])
+        rows = [[csv_text(cell) for cell in ("id", *metrics)]]
         for item, values in self.items.items():
-            writer.writerow([item, *(repr(values[m]) if m in values else "" for m in metrics)])
-        return buffer.getvalue()
+            rows.append(
+                [csv_text(item), *(repr(values[m]) if m in values else "" for m in metrics)]
+            )
+        return csv_rows(rows)
 
     def to_json(self) -> dict[str, Any]:
         """The result envelope (``parsescore schema result``): same result, same JSON.
@@ -210,6 +214,8 @@ class Result:
         record: dict[str, Any] = {"id": item, "metrics": metrics}
         if item in self.counts:
             record["counts"] = self.counts[item]
+        if item in self.attributes:
+            record["attributes"] = self.attributes[item]
         record["detail"] = self.details.get(item, {})
         return record
 
@@ -365,6 +371,9 @@ def _expected() -> str:
     )
 
 
+#: The keys of an envelope's item record, in the order they are written.
+_ITEM_KEYS = ("id", "metrics", "counts", "attributes", "detail")
+
 _ENVELOPE_KEYS = (
     ENVELOPE_KEY,
     "version",
@@ -409,12 +418,13 @@ def _envelope(doc: Mapping[str, Any], r: Reader, name: str | None) -> Result:
     items: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
     counts: dict[str, dict[str, float]] = {}
+    attributes: dict[str, dict[str, str]] = {}
     for k, item in enumerate(r.array(doc["items"], "items")):
         where = f"items[{k}]"
         item = r.mapping(item, where)
-        extra = [key for key in item if key not in ("id", "metrics", "counts", "detail")]
+        extra = [key for key in item if key not in _ITEM_KEYS]
         if extra:
-            raise r.fail(where, f"unknown key {extra[0]!r}; expected id, metrics, counts, detail")
+            raise r.fail(where, f"unknown key {extra[0]!r}; expected {', '.join(_ITEM_KEYS)}")
         ident = r.string(r.key(item, "id", where), f"{where}.id")
         if ident in items:
             raise r.fail(f"{where}.id", f"item {ident!r} appears twice")
@@ -423,10 +433,17 @@ def _envelope(doc: Mapping[str, Any], r: Reader, name: str | None) -> Result:
             metric: r.number(value, f"{where}.metrics.{metric}")
             for metric, value in metrics.items()
         }
-        if "counts" in item:
-            counts[ident] = {  # checked as numbers; an int (tp, errors) stays one
-                name: value if type(value) is int else r.number(value, f"{where}.counts.{name}")
+        if "counts" in item:  # whole counts stay integers, so the envelope round-trips
+            counts[ident] = {
+                name: value
+                if isinstance(value, int) and not isinstance(value, bool)
+                else r.number(value, f"{where}.counts.{name}")
                 for name, value in r.mapping(item["counts"], f"{where}.counts").items()
+            }
+        if "attributes" in item:
+            attributes[ident] = {
+                name: r.string(value, f"{where}.attributes.{name}")
+                for name, value in r.mapping(item["attributes"], f"{where}.attributes").items()
             }
         detail = r.mapping(r.key(item, "detail", where), f"{where}.detail")
         if detail:
@@ -447,6 +464,7 @@ def _envelope(doc: Mapping[str, Any], r: Reader, name: str | None) -> Result:
         details=details,
         dataset=dict(r.mapping(doc["dataset"], "dataset")),
         counts=counts,
+        attributes=attributes,
         warnings=tuple(warnings),
     )
 

@@ -28,8 +28,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import multiprocessing
 import os
 import shutil
+import sys
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -62,8 +65,9 @@ MAX_CHUNK = 64
 _CACHE_FORMAT = 2
 
 
-class DaskUnavailableError(RuntimeError):
-    """``--dask-scheduler`` was given but the ``dask`` extra is not installed."""
+class DaskUnavailableError(InputError, RuntimeError):
+    """``--dask-scheduler`` was given but the ``dask`` extra is not installed: bad input (one
+    ``error:`` line), and a RuntimeError as it always was."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,10 +265,66 @@ def _ordered_failures(
         raise RuntimeError(f"only {len(finished)} of {n_chunks} chunks came back")
 
 
+#: Seconds between a worker's checks that its parent still lives.
+PARENT_POLL_SECONDS = 0.25
+
+
+def _parent_death_signal() -> None:
+    """Linux: have the kernel send SIGKILL to this process when its parent ends (prctl
+    PR_SET_PDEATHSIG), through libc, no dependency. Elsewhere (or failing) nothing: the
+    watcher thread of :func:`_watch_parent` is enough."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
+
+
+def _watch_parent(expected: int | None) -> None:
+    """A pool worker's initializer: end the worker when its parent process ends (a ``kill -9``
+    of the command leaves no worker behind, busy or idle).
+
+    Two ways: the kernel's parent-death signal (Linux), and a daemon thread that polls the
+    parent's pid every :data:`PARENT_POLL_SECONDS` (a worker whose parent ended is given to
+    another process, so its parent pid changes) and ends the worker at once. ``expected`` is
+    the parent's pid when known (fork and spawn: the command's process), to catch a parent
+    that ended before this ran."""
+    import signal
+    import threading
+
+    # Ctrl-C reaches every process of the terminal's group: the command stops the workers
+    # itself (a worker's own KeyboardInterrupt would only print a traceback)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _parent_death_signal()
+    parent = os.getppid()
+    if expected is not None and parent != expected:
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parsescore-parent-watch", daemon=True).start()
+
+
 def _run_pool(
     fn: ScoreFn, chunks: list[list[Any]], jobs: int
 ) -> Iterator[tuple[int, list[Record] | None, BaseException | None]]:
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(chunks)))
+    # a worker's parent is this process (fork and spawn start methods) or the forkserver,
+    # which itself ends when this process does
+    context = multiprocessing.get_context()
+    parent = None if context.get_start_method() == "forkserver" else os.getpid()
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, len(chunks)),
+        mp_context=context,
+        initializer=_watch_parent,
+        initargs=(parent,),
+    )
     try:
         futures: dict[Future[list[Record]], int] = {
             pool.submit(_score_chunk, fn, chunk): index for index, chunk in enumerate(chunks)
@@ -275,8 +335,20 @@ def _run_pool(
             for future in done:
                 error = future.exception()
                 yield futures[future], None if error else future.result(), error
+    except (KeyboardInterrupt, GeneratorExit):
+        # Ctrl-C, or the caller stopped reading (an item failed): the running items' records
+        # are not wanted, so their workers end now instead of finishing them
+        _stop_workers(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            process.terminate()
 
 
 def _dask_client(address: str) -> Any:

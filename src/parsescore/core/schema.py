@@ -159,9 +159,14 @@ def _defs() -> dict[str, dict[str, Any]]:
                     description="{count: value}: the counts behind the metrics that totals of "
                     "summed counts are built from (tp/fp/fn, errors/elements, ...)",
                 ),
+                "attributes": map_of(
+                    STRING,
+                    description="{attribute: value}: what the item is (structure, size bin, "
+                    "language, a user's labels), for breakdowns (--by)",
+                ),
                 "detail": {"type": "object", "description": "The item's drill-down record."},
             },
-            optional=("counts",),
+            optional=("counts", "attributes"),
         ),
         "result": {
             **record(

@@ -36,7 +36,7 @@ from parsescore.flowchart.models import (
 from parsescore.shared.distance import DistanceFnProtocol, levenshtein_with_text_normalisation
 from parsescore.shared.scores import macro_mean
 
-__all__ = ["ParsingBenchmark"]
+__all__ = ["ParsingBenchmark", "use_runner"]
 
 N_DIAGRAMS_IN_BENCHMARK = 346
 """Flowde's default ``expected_num_diagrams`` (its research dataset's size)."""
@@ -117,6 +117,11 @@ def _match_with_runner(
     scale: dict[str, Any],
 ) -> list[_DiagramResult]:
     distance = bench.distance_fn
+    scale = dict(scale)
+    key = scale.pop("key")
+    if key is None:
+        name = getattr(distance, "__qualname__", distance)
+        key = {"distance_fn": f"{distance.__module__}.{name}"}
     run = run_items(
         partial(
             _match_record,
@@ -127,10 +132,7 @@ def _match_with_runner(
         ),
         pairs,
         kind="flowchart",
-        options={
-            "distance_fn": f"{distance.__module__}.{getattr(distance, '__qualname__', distance)}",
-            **parts,
-        },
+        options={**key, **parts},
         item_input=_pair_bytes,
         description="Matching flowcharts",
         **scale,
@@ -145,18 +147,22 @@ def use_runner(
     dask_scheduler: str | None = None,
     cache_dir: str | Path | None = None,
     quiet: bool | None = None,
+    key: Mapping[str, Any] | None = None,
 ) -> None:
     """Match ``bench``'s flowcharts through :mod:`parsescore.core.runner` (processes, Dask, cache).
 
     For the CLI: ``ParsingBenchmark``'s own API stays Flowde's. The matches (and so every
     number) are the same as without the runner; the distance function must be picklable.
     ``quiet`` (default: not ``bench.show_progress``) silences the bar and the cache summary.
+    ``key``: the options that change the numbers, for the cache key (``parsescore flowchart``:
+    its recorded options; default: the distance function's name); the parts predicted are added.
     """
     bench._scale = {
         "jobs": jobs,
         "dask_scheduler": dask_scheduler,
         "cache_dir": cache_dir,
         "quiet": not bench.show_progress if quiet is None else quiet,
+        "key": None if key is None else dict(key),
     }
     bench._results = None
 

@@ -19,44 +19,37 @@ from pathlib import Path
 from typing import Any
 
 from parsescore.core.errors import InputError
-from parsescore.core.files import parse_json, read_text
+from parsescore.core.files import read_text
 from parsescore.flowchart.edges import EdgeLabels
 from parsescore.flowchart.formats import (
-    SUFFIXES,
-    FlowchartFormat,
     detect_format,
+    flowchart_format,
+    flowde_data,
     format_of,
     read_flowchart,
 )
+from parsescore.flowchart.kind import KIND
 from parsescore.flowchart.load import (
-    FlowchartTypeError,
-    _check_pred_file,
-    _expect,
-    _flowchart_files,
-    _keys,
-    _pred_structure,
+    PredParts,
+    check_pred_file,
     combined_structure,
+    flowchart_files,
     join_pred_parts,
+    no_files_message,
 )
 from parsescore.flowchart.models import Diagram, PredDiagramStructure
 from parsescore.shared.answers import Answer, unwrap_answer
 
 __all__ = [
-    "FULL",
-    "ReadAnswer",
-    "ReadAnswers",
     "answers_from_folder",
     "answers_from_texts",
     "check_answers",
     "check_mermaid_syntax",
     "check_same_stems",
-    "read_answer",
 ]
 
 #: The parts every Mermaid or DOT answer gives, assumed when no answer is readable.
-FULL = PredDiagramStructure(node_text=True, labels=True, flow=True, additional_texts=True)
-_FORMAT_NAMES: dict[str, FlowchartFormat] = {"json": "json", "mermaid": "mermaid", "dot": "dot"}
-_ALL_FORMATS = tuple(_FORMAT_NAMES)
+_FULL = PredDiagramStructure(node_text=True, labels=True, flow=True, additional_texts=True)
 
 
 @dataclass
@@ -66,16 +59,14 @@ class ReadAnswer:
 
     stem: str
     source: str
-    fmt: FlowchartFormat | None
+    fmt: str | None
     answer: Answer
     data: Any = None
     edge_labels: EdgeLabels | None = None
     error: InputError | None = None
 
-    def refuse(self, error: InputError | FlowchartTypeError) -> None:
+    def refuse(self, error: InputError) -> None:
         """Mark the answer unreadable: ``error`` (raised reading its content) in its own place."""
-        if isinstance(error, FlowchartTypeError):
-            error = InputError(error.reason, path=error.path, where=error.where)
         self.error = self.answer.relocate(error, self.source)
 
     @property
@@ -86,11 +77,12 @@ class ReadAnswer:
         return f"{where}: {self.error.reason}" if where else self.error.reason
 
 
-def read_answer(text: str, stem: str, source: str, fmt: str) -> ReadAnswer:
+def _read_answer(text: str, stem: str, source: str, fmt: str) -> ReadAnswer:
     """Unwrap and read one answer; ``fmt`` is the format expected (by extension, or forced),
     ``auto`` reads it by content."""
-    answer = unwrap_answer(text, (fmt,) if fmt != "auto" else _ALL_FORMATS)
-    found = detect_format(answer.text) if fmt == "auto" else _FORMAT_NAMES[fmt]
+    names = tuple(entry.name for entry in KIND.formats)
+    answer = unwrap_answer(text, (fmt,) if fmt != "auto" else names)
+    found = detect_format(answer.text) if fmt == "auto" else flowchart_format(fmt).name
     read = ReadAnswer(stem, source, found, answer)
     try:
         if found is None:
@@ -99,11 +91,7 @@ def read_answer(text: str, stem: str, source: str, fmt: str) -> ReadAnswer:
             raise InputError(
                 f"neither Flowde JSON, Mermaid nor DOT: found {shown}", where="line 1, column 1"
             )
-        if found == "json":
-            read.data = parse_json(answer.text, source)
-        else:
-            chart = read_flowchart(answer.text, found, path=source)
-            read.data, read.edge_labels = chart.as_json(), chart.edge_labels
+        read.data, read.edge_labels = flowde_data(read_flowchart(answer.text, found, path=source))
     except InputError as exc:
         read.refuse(exc)
     return read
@@ -111,14 +99,12 @@ def read_answer(text: str, stem: str, source: str, fmt: str) -> ReadAnswer:
 
 def answers_from_folder(directory: Path, fmt: str) -> list[ReadAnswer]:
     """Every flowchart file of a prediction folder, read (by extension, or ``fmt`` forced)."""
-    paths = _flowchart_files(directory, "prediction", fmt)
+    paths = flowchart_files(directory, "prediction", fmt)
     if not paths:
-        raise InputError(
-            "no prediction .json files found (nor .mmd, .mermaid, .dot or .gv)", path=directory
-        )
+        raise InputError(no_files_message("prediction"), path=directory)
     answers = []
     for path in paths:
-        expected = format_of(path, fmt) or SUFFIXES.get(path.suffix.lower(), "json")
+        expected = format_of(path, fmt) or "json"
         try:
             text = read_text(path)
         except InputError as exc:
@@ -126,7 +112,7 @@ def answers_from_folder(directory: Path, fmt: str) -> list[ReadAnswer]:
             read.refuse(exc)
             answers.append(read)
             continue
-        answers.append(read_answer(text, path.stem, str(path), expected))
+        answers.append(_read_answer(text, path.stem, str(path), expected))
     return answers
 
 
@@ -137,7 +123,7 @@ def answers_from_texts(texts: Mapping[str, str], fmt: str) -> list[ReadAnswer]:
         text = texts[stem]
         if not isinstance(text, str):
             raise InputError(f"the answer {stem!r} should be a string, found {type(text).__name__}")
-        answers.append(read_answer(text, stem, f"answer {stem!r}", fmt))
+        answers.append(_read_answer(text, stem, f"answer {stem!r}", fmt))
     return answers
 
 
@@ -151,10 +137,6 @@ class ReadAnswers:
     unreadable: dict[str, ReadAnswer]
 
 
-def _signature(data: dict[str, Any], node_keys: set[str]) -> tuple[frozenset[str], ...]:
-    return frozenset(data), frozenset(node_keys)
-
-
 def _check_source(answers: Sequence[ReadAnswer]) -> tuple[PredDiagramStructure, set[str]] | None:
     """Flowde's prediction-folder rules on one folder's readable answers.
 
@@ -163,39 +145,33 @@ def _check_source(answers: Sequence[ReadAnswer]) -> tuple[PredDiagramStructure, 
     answer with other parts is unreadable: one odd answer cannot make the others unreadable.
     None when no answer is readable.
     """
-    checked: dict[str, tuple[tuple[frozenset[str], ...], set[str], PredDiagramStructure]] = {}
+    checked: dict[str, PredParts] = {}
     for read in answers:
         if read.error is not None:
             continue
-        path = Path(read.source)
         try:
-            _expect(read.data, dict, path=path, where="top level", what="a prediction file")
-            node_keys, structure = _pred_structure(read.data, path)
-            _check_pred_file(path, read.data, node_keys, structure)
-        except (InputError, FlowchartTypeError) as exc:
+            checked[read.stem] = check_pred_file(read.data, Path(read.source))
+        except InputError as exc:
             read.refuse(exc)
-            continue
-        checked[read.stem] = (_signature(read.data, node_keys), node_keys, structure)
     if not checked:
         return None
-    counts = Counter(signature for signature, _, _ in checked.values())
+    counts = Counter(parts.signature for parts in checked.values())
     best = max(counts.values())
-    chosen = next(entry for entry in checked.values() if counts[entry[0]] == best)
+    chosen = next(parts for parts in checked.values() if counts[parts.signature] == best)
     for read in answers:
-        entry = checked.get(read.stem)
-        if entry is None or entry[0] == chosen[0]:
+        parts = checked.get(read.stem)
+        if parts is None or parts.signature == chosen.signature:
             continue
-        top, nodes = chosen[0]
+        (top, nodes), (chosen_top, chosen_nodes) = parts.keys(), chosen.keys()
         read.refuse(
             InputError(
-                f"top-level keys {_keys(dict.fromkeys(entry[0][0]))} and node keys "
-                f"{_keys(dict.fromkeys(entry[1]))} differ from the other answers' "
-                f"({_keys(dict.fromkeys(top))}, {_keys(dict.fromkeys(nodes))}); every "
-                "prediction of a folder must contain the same parts",
+                f"top-level keys {top} and node keys {nodes} differ from the other answers' "
+                f"({chosen_top}, {chosen_nodes}); every prediction of a folder must contain "
+                "the same parts",
                 path=read.source,
             )
         )
-    return chosen[2], chosen[1]
+    return chosen.structure, set(chosen.nodes)
 
 
 def check_same_stems(sources: Sequence[Sequence[ReadAnswer]], names: Sequence[str]) -> None:
@@ -222,7 +198,7 @@ def check_answers(sources: Sequence[Sequence[ReadAnswer]], names: Sequence[str])
     stems = [read.stem for read in sources[0]]
     checked = [_check_source(answers) for answers in sources]
     if len(sources) == 1 and checked[0] is None:
-        checked = [(FULL, {"node_number", "text", "labels", "points_to"})]
+        checked = [(_FULL, {"node_number", "text", "labels", "points_to"})]
     for answers, found in zip(sources, checked, strict=True):
         if found is None:  # the parts this folder holds are unknown
             first = next(read for read in answers if read.error is not None)

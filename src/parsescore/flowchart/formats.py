@@ -1,10 +1,13 @@
-"""Flowcharts as models and tools write them: Mermaid (``flowchart``/``graph``) and Graphviz DOT.
+"""Flowcharts as models and tools write them: Flowde's JSON, Mermaid (``flowchart``/``graph``)
+and Graphviz DOT; the readers of the kind's format registry (``KIND.formats``) and the lookups
+built on it (by name, by extension, by content).
 
-Both readers give a :class:`Flowchart`: the Flowde model (numbered nodes with text, labels and
-``points_to``; additional texts) plus the labels written on arrows. The mapping is the one of
-the project's format spec (docs/flowchart.md, "Formats"): nodes numbered in order of first
-appearance, a label's mark-up cleaned, subgraph titles as node labels, every link one directed
-edge (both ways for ``<-->``, none for ``~~~``), chains and ``&`` expanded.
+The Mermaid and DOT readers give a :class:`Flowchart`: the Flowde model (numbered nodes with
+text, labels and ``points_to``; additional texts) plus the labels written on arrows. The mapping
+is the one of the project's format spec (docs/flowchart.md, "Formats"): nodes numbered in order
+of first appearance, a label's mark-up cleaned, subgraph titles as node labels, every link one
+directed edge (both ways for ``<-->``, none for ``~~~``), chains and ``&`` expanded. The JSON
+reader gives Flowde's document as written (Flowde's rules check it with the rest of its folder).
 
 Readers are total: any text gives a flowchart or an :class:`~parsescore.core.errors.InputError` with
 line and column; sizes and nesting are capped.
@@ -28,36 +31,30 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from parsescore.core.errors import InputError
-from parsescore.core.files import env_limit
+from parsescore.core.files import env_limit, parse_json
+from parsescore.core.kinds import Format
+from parsescore.flowchart.kind import KIND
 
 __all__ = [
-    "FORMATS",
-    "SUFFIXES",
     "FlowNode",
     "Flowchart",
-    "FlowchartFormat",
     "clean_label",
     "detect_format",
+    "extensions_text",
+    "flowchart_format",
+    "flowde_data",
     "format_of",
+    "is_dot",
+    "is_json",
+    "is_mermaid",
     "read_dot",
     "read_flowchart",
+    "read_json",
     "read_mermaid",
 ]
-
-FlowchartFormat = Literal["json", "mermaid", "dot"]
-#: The formats a flowchart file may be in, and ``auto`` (by extension).
-FORMATS: tuple[str, ...] = ("auto", "json", "mermaid", "dot")
-#: File extensions of each format.
-SUFFIXES: dict[str, FlowchartFormat] = {
-    ".json": "json",
-    ".mmd": "mermaid",
-    ".mermaid": "mermaid",
-    ".dot": "dot",
-    ".gv": "dot",
-}
 
 #: Caps that keep a hostile file bounded in time and memory.
 MAX_CHARS = 1_000_000
@@ -105,24 +102,36 @@ class Flowchart:
         }
 
 
-def format_of(path: Path, forced: str = "auto") -> FlowchartFormat | None:
+# ---------------------------------------------------------------------------------------------
+# The format registry (``KIND.formats``): by name, by extension, by content
+
+
+def flowchart_format(name: str) -> Format:
+    """The registry's format called ``name``; another name is an InputError naming them."""
+    for entry in KIND.formats:
+        if entry.name == name:
+            return entry
+    names = ", ".join(entry.name for entry in KIND.formats)
+    raise InputError(f"unknown flowchart format {name!r}; expected auto or one of {names}")
+
+
+def extensions_text() -> str:
+    """Every format's extensions, for messages: ``.json, .mmd, .mermaid, .dot or .gv``."""
+    found = [ext for entry in KIND.formats for ext in entry.extensions]
+    return ", ".join(found[:-1]) + f" or {found[-1]}"
+
+
+def format_of(path: Path, forced: str = "auto") -> str | None:
     """The format of ``path``: ``forced`` unless ``auto``, else by extension (None: not ours)."""
     if forced != "auto":
-        if forced not in FORMATS:
-            raise InputError(f"unknown flowchart format {forced!r}; expected one of {FORMATS}")
-        return forced  # type: ignore[return-value]
-    return SUFFIXES.get(path.suffix.lower())
+        return flowchart_format(forced).name
+    suffix = path.suffix.lower()
+    return next((entry.name for entry in KIND.formats if suffix in entry.extensions), None)
 
 
-_DOT_HEAD = re.compile(
-    r"(?:\s++|//[^\n]*+|#[^\n]*+|/\*.*?\*/)*+(?:strict\s+)?(?:di)?graph\b"
-    r"(?:\s*(?:\"(?:[^\"\\]|\\.)*\"|[\w.]+))?\s*\{",
-    re.IGNORECASE | re.DOTALL,
-)
-
-
-def detect_format(text: str) -> FlowchartFormat | None:
-    """The format ``text`` is written in, by its content (None: none of them).
+def detect_format(text: str) -> str | None:
+    """The format ``text`` is written in, by its content: the first of the registry whose
+    detector says so (None: none of them).
 
     JSON starts with ``{`` or ``[``; DOT with ``[strict] graph|digraph [id] {`` (after
     comments); Mermaid with front matter, a ``%%`` line, or a diagram keyword (``flowchart``,
@@ -133,26 +142,68 @@ def detect_format(text: str) -> FlowchartFormat | None:
     >>> detect_format('{"nodes": []}'), detect_format("Sorry, I cannot read the image.")
     ('json', None)
     """
-    stripped = text.lstrip("\ufeff \t\r\n")
-    if stripped.startswith(("{", "[")):
-        return "json"
-    if _DOT_HEAD.match(stripped[:10_000]):
-        return "dot"
-    if stripped.startswith(("---", "%%")):
-        return "mermaid"
-    first = stripped.split("\n", 1)[0].strip()
-    if re.match(r"(flowchart|graph)\b", first) or _OTHER_DIAGRAMS.match(first):
-        return "mermaid"
-    return None
+    return next(
+        (entry.name for entry in KIND.formats if entry.detect is not None and entry.detect(text)),
+        None,
+    )
 
 
-def read_flowchart(text: str, fmt: FlowchartFormat, *, path: Path | str | None = None) -> Flowchart:
-    """Read ``text`` in Mermaid or DOT (``fmt``)."""
-    if fmt == "mermaid":
-        return read_mermaid(text, path=path)
-    if fmt == "dot":
-        return read_dot(text, path=path)
-    raise InputError(f"no flowchart reader for format {fmt!r}", path=path)
+def read_flowchart(text: str, fmt: str, *, path: Path | str | None = None) -> Any:
+    """``text`` read by the registry's reader of ``fmt`` (a :class:`Flowchart`, or Flowde's
+    JSON document); its errors name ``path``."""
+    reader = flowchart_format(fmt).read
+    try:
+        return reader(text)
+    except InputError as exc:
+        if path is None or exc.path is not None:
+            raise
+        raise InputError(exc.reason, path=path, where=exc.where) from None
+
+
+def flowde_data(model: Any) -> tuple[Any, dict[tuple[int, int], str] | None]:
+    """What Flowde's checks read from a reader's model: the Flowde JSON document, and the
+    labels on its edges (None: Flowde's JSON has none)."""
+    if isinstance(model, Flowchart):
+        return model.as_json(), model.edge_labels
+    return model, None
+
+
+def read_json(text: str) -> Any:
+    """A Flowde JSON file's content (strict JSON: a repeated key is an error); Flowde's rules
+    check it with the rest of its folder."""
+    return parse_json(text)
+
+
+def _head(text: str) -> str:
+    return text.lstrip("\ufeff \t\r\n")
+
+
+_DOT_HEAD = re.compile(
+    r"(?:\s++|//[^\n]*+|#[^\n]*+|/\*.*?\*/)*+(?:strict\s+)?(?:di)?graph\b"
+    r"(?:\s*(?:\"(?:[^\"\\]|\\.)*\"|[\w.]+))?\s*\{",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def is_json(text: str) -> bool:
+    """Whether ``text`` is JSON (starts with ``{`` or ``[``)."""
+    return _head(text).startswith(("{", "["))
+
+
+def is_dot(text: str) -> bool:
+    """Whether ``text`` is DOT: ``[strict] graph|digraph [id] {`` after comments."""
+    return bool(_DOT_HEAD.match(_head(text)[:10_000]))
+
+
+def is_mermaid(text: str) -> bool:
+    """Whether ``text`` is Mermaid: front matter, a ``%%`` line or a diagram keyword first (not
+    DOT's ``graph {``)."""
+    head = _head(text)
+    if head.startswith(("---", "%%")):
+        return True
+    first = head.split("\n", 1)[0].strip()
+    matched = re.match(r"(flowchart|graph)\b", first) or _OTHER_DIAGRAMS.match(first)
+    return bool(matched) and not is_dot(text)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -18,13 +18,14 @@ from parsescore.core.errors import InputError
 from parsescore.core.files import load_json, read_text
 from parsescore.flowchart.edges import EdgeLabels
 from parsescore.flowchart.formats import (
-    FORMATS,
-    SUFFIXES,
-    FlowchartFormat,
     detect_format,
+    extensions_text,
+    flowchart_format,
+    flowde_data,
     format_of,
     read_flowchart,
 )
+from parsescore.flowchart.kind import KIND
 from parsescore.flowchart.models import (
     Diagram,
     DiagramOptions,
@@ -33,13 +34,13 @@ from parsescore.flowchart.models import (
 )
 
 __all__ = [
-    "FlowchartTypeError",
-    "FormatTruth",
-    "PredDiagramSource",
     "PredDiagramSources",
-    "TruthFiles",
+    "PredParts",
     "check_pred_document",
+    "check_pred_file",
     "check_truth_files",
+    "combined_structure",
+    "flowchart_files",
     "format_truth_from_texts",
     "format_truth_paths",
     "is_format_truth",
@@ -47,7 +48,7 @@ __all__ = [
     "load_format_truth",
     "load_pred_diagrams",
     "load_true_diagram_options",
-    "read_flowchart_file",
+    "no_files_message",
     "validate_pred_diagram_sources",
 ]
 
@@ -64,12 +65,12 @@ class TruthModelError(InputError, RuntimeError):
     """
 
 
-class FlowchartTypeError(TypeError):
-    """A value of the wrong JSON type; names the file and the place (as InputError does)."""
+class FlowchartTypeError(InputError, TypeError):
+    """A value of the wrong JSON type, naming the file and the place.
 
-    def __init__(self, message: str, *, path: Path, where: str | None = None) -> None:
-        self.path, self.where, self.reason = str(path), where, message
-        super().__init__(f"{path}" + (f" ({where})" if where else "") + f": {message}")
+    Flowde raises TypeError for these; ours is also an InputError (bad input: one line from the
+    CLI), so callers catching either keep working.
+    """
 
 
 def _type_name(value: object) -> str:
@@ -128,18 +129,18 @@ class PredDiagramSource:
     edge_labels: tuple[EdgeLabels | None, ...] = ()
 
 
-def _flowchart_files(directory: Path, what: str, fmt: str) -> list[Path]:
+def flowchart_files(directory: Path, what: str, fmt: str) -> list[Path]:
     """A folder's flowchart files: by extension, or (a format forced) also ``.txt`` files."""
-    if fmt not in FORMATS:
-        raise InputError(f"unknown flowchart format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    if fmt != "auto":
+        flowchart_format(fmt)
     if not directory.exists():
         raise InputError(f"{what} directory does not exist", path=directory)
     if not directory.is_dir():
         raise InputError(
-            f"{what} should be a directory of .json, .mmd, .mermaid, .dot or .gv files",
-            path=directory,
+            f"{what} should be a directory of {extensions_text()} files", path=directory
         )
-    suffixes = set(SUFFIXES) | ({".txt"} if fmt != "auto" else set())
+    suffixes = {ext for entry in KIND.formats for ext in entry.extensions}
+    suffixes |= {".txt"} if fmt != "auto" else set()
     paths = sorted(p for p in directory.iterdir() if p.suffix.lower() in suffixes and p.is_file())
     by_stem: dict[str, Path] = {}
     for path in paths:
@@ -153,13 +154,16 @@ def _flowchart_files(directory: Path, what: str, fmt: str) -> list[Path]:
     return paths
 
 
-def read_flowchart_file(path: Path, fmt: str = "auto") -> tuple[Any, EdgeLabels | None]:
+def no_files_message(what: str) -> str:
+    """``no prediction .json files found (nor .mmd, .mermaid, .dot or .gv)``."""
+    first, *others = [ext for entry in KIND.formats for ext in entry.extensions]
+    nor = ", ".join(others[:-1]) + f" or {others[-1]}" if len(others) > 1 else "".join(others)
+    return f"no {what} {first} files found (nor {nor})"
+
+
+def _read_flowchart_file(path: Path, fmt: str = "auto") -> tuple[Any, EdgeLabels | None]:
     """A file's content as Flowde JSON, and its edge labels (None for JSON files)."""
-    found = format_of(path, fmt)
-    if found is None or found == "json":
-        return load_json(path), None
-    chart = read_flowchart(read_text(path), found, path=path)
-    return chart.as_json(), chart.edge_labels
+    return flowde_data(read_flowchart(read_text(path), format_of(path, fmt) or "json", path=path))
 
 
 @dataclass(frozen=True)
@@ -175,15 +179,13 @@ class PredDiagramSources:
 
 
 def _check_pred_directory(directory: Path, fmt: str = "auto") -> PredDiagramSource:
-    paths = _flowchart_files(directory, "prediction", fmt)
+    paths = flowchart_files(directory, "prediction", fmt)
     if not paths:
-        raise InputError(
-            "no prediction .json files found (nor .mmd, .mermaid, .dot or .gv)", path=directory
-        )
+        raise InputError(no_files_message("prediction"), path=directory)
     preds: list[dict[str, Any]] = []
     edge_labels: list[EdgeLabels | None] = []
     for path in paths:
-        data, labels = read_flowchart_file(path, fmt)
+        data, labels = _read_flowchart_file(path, fmt)
         _expect(data, dict, path=path, where="top level", what="a prediction file")
         preds.append(data)
         edge_labels.append(labels)
@@ -260,18 +262,45 @@ def _check_pred_file(
             _expect(text, str, path=path, where=f"additional_texts[{k}]", what="an additional text")
 
 
+@dataclass(frozen=True)
+class PredParts:
+    """The parts one prediction file holds: its top-level keys, its nodes' keys, and the
+    structure they give."""
+
+    top: frozenset[str]
+    nodes: frozenset[str]
+    structure: PredDiagramStructure
+
+    @property
+    def signature(self) -> tuple[frozenset[str], frozenset[str]]:
+        """What files of one folder must share: both key sets."""
+        return self.top, self.nodes
+
+    def keys(self) -> tuple[str, str]:
+        """Both key sets as messages write them (``{'a', 'b'}``)."""
+        return _keys(dict.fromkeys(self.top)), _keys(dict.fromkeys(self.nodes))
+
+
+def check_pred_file(data: object, path: Path) -> PredParts:
+    """Check one prediction file as if it were the only one of its folder (Flowde's per-file
+    rules); the parts it holds."""
+    _expect(data, dict, path=path, where="top level", what="a prediction file")
+    assert isinstance(data, dict)
+    node_keys, structure = _pred_structure(data, path)
+    _check_pred_file(path, data, node_keys, structure)
+    return PredParts(frozenset(data), frozenset(node_keys), structure)
+
+
 def check_pred_document(data: object, *, path: Path) -> Diagram:
     """Check one prediction as if it were the only file of a prediction folder; its Diagram.
 
     What ``parsescore predict`` uses to accept a model's answer: every rule the folder loader
     applies to a file, then the Diagram model's own (e.g. non-empty node texts).
     """
-    _expect(data, dict, path=path, where="top level", what="a prediction file")
+    parts = check_pred_file(data, path)
     assert isinstance(data, dict)
-    node_keys, structure = _pred_structure(data, path)
-    _check_pred_file(path, data, node_keys, structure)
-    source = PredDiagramSource(path.parent, (path,), structure, (data,))
-    return load_pred_diagrams(PredDiagramSources((source,), structure))[0]
+    source = PredDiagramSource(path.parent, (path,), parts.structure, (data,))
+    return load_pred_diagrams(PredDiagramSources((source,), parts.structure))[0]
 
 
 def _check_pred_nodes(
@@ -756,7 +785,7 @@ class FormatTruth:
 def is_format_truth(directory: Path, fmt: str = "auto") -> bool:
     """Whether ``directory`` is a folder of Mermaid/DOT truth files (not the four-part layout)."""
     directory = Path(directory)
-    if fmt not in ("auto", "mermaid", "dot") or not directory.is_dir():
+    if fmt == "json" or not directory.is_dir():
         return False
     if all((directory / part).is_dir() for part in TRUTH_PARTS):
         return False
@@ -764,11 +793,12 @@ def is_format_truth(directory: Path, fmt: str = "auto") -> bool:
 
 
 def format_truth_paths(directory: Path, fmt: str = "auto") -> list[Path]:
-    """The Mermaid/DOT files of a ground-truth folder, sorted by stem."""
+    """The Mermaid/DOT files of a ground-truth folder (every format but Flowde's JSON, whose
+    truth is four folders of parts), sorted by stem."""
     paths = [
         p
-        for p in _flowchart_files(Path(directory), "ground-truth", fmt)
-        if format_of(p, fmt) in ("mermaid", "dot")
+        for p in flowchart_files(Path(directory), "ground-truth", fmt)
+        if format_of(p, fmt) not in (None, "json")
     ]
     return sorted(paths, key=lambda p: p.stem)
 
@@ -821,7 +851,7 @@ def format_truth_from_texts(
 ) -> FormatTruth:
     """Single-option truths given as ``{id: Mermaid or DOT text}`` (``auto``: the format by
     content); errors name the id as ``truth item 'id'``."""
-    if fmt not in ("auto", "mermaid", "dot"):
+    if fmt == "json":
         raise InputError(f"a ground truth given as text is Mermaid or DOT, not {fmt!r}")
     if not texts:
         raise InputError("no ground-truth flowchart given")
@@ -839,7 +869,7 @@ def format_truth_from_texts(
         text = texts[stem]
         if not isinstance(text, str):
             raise InputError(f"a truth text should be a string, found {type(text).__name__}")
-        found = detect_format(text) if fmt == "auto" else "dot" if fmt == "dot" else "mermaid"
+        found = detect_format(text) if fmt == "auto" else flowchart_format(fmt).name
         if found is None or found == "json":
             raise InputError(
                 "not a Mermaid or DOT flowchart (a ground truth given as text is one of them)",
@@ -856,11 +886,10 @@ def format_truth_from_texts(
 
 
 def _format_truth_option(
-    stem: str, text: str, fmt: FlowchartFormat, path: Path | str
+    stem: str, text: str, fmt: str, path: Path | str
 ) -> tuple[DiagramOptions, EdgeLabels]:
     """One Mermaid/DOT truth as a single-option flowchart, and its edge labels."""
-    chart = read_flowchart(text, fmt, path=path)
-    data = chart.as_json()
+    data, labels = flowde_data(read_flowchart(text, fmt, path=path))
     payload = {
         "nodes": [
             {**node, "parent_img_code": stem, "diagram_type": "true", "true_option_idx": 0}
@@ -874,4 +903,4 @@ def _format_truth_option(
     if not payload["nodes"]:
         raise InputError("the flowchart has no nodes", path=path)
     diagram = _validate_diagram(payload, path, option=0, isolated_nodes=True)
-    return DiagramOptions(options=[diagram], parent_img_code=stem), chart.edge_labels
+    return DiagramOptions(options=[diagram], parent_img_code=stem), labels or {}

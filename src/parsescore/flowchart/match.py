@@ -47,13 +47,12 @@ __all__ = [
     "match_nodes",
     "match_nodes_single_option",
     "match_single_diagram",
-    "match_text_list_records",
 ]
 
 _SELECTED = 0.5
 
 
-def match_text_list_records(
+def _match_text_list_records(
     true_texts: Sequence[str],
     pred_texts: Sequence[str],
     distance_fn: DistanceFnProtocol,
@@ -84,7 +83,7 @@ def match_node_labels(node_matches: NodeMatches, distance_fn: DistanceFnProtocol
         pred_labels = m.pred_node.labels if m.pred_node is not None else []
         if true_labels is None or pred_labels is None:
             raise ValueError("Node labels cannot be None when matching node labels.")
-        m.label_matches = match_text_list_records(true_labels, pred_labels, distance_fn)
+        m.label_matches = _match_text_list_records(true_labels, pred_labels, distance_fn)
     return node_matches
 
 
@@ -94,7 +93,7 @@ def match_additional_texts(
     """Match the additional texts of a ground-truth option and a prediction."""
     if true_diagram.additional_texts is None or pred_diagram.additional_texts is None:
         raise ValueError("Additional texts cannot be None when matching additional texts.")
-    return match_text_list_records(
+    return _match_text_list_records(
         true_diagram.additional_texts,
         pred_diagram.additional_texts,
         distance_fn,

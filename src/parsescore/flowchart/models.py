@@ -26,7 +26,6 @@ __all__ = [
     "PredDiagramStructure",
     "TextListMatch",
     "TextListMatches",
-    "TextMatchType",
 ]
 
 TextMatchType = Literal["match", "unmatched_true", "unmatched_pred"]

@@ -11,8 +11,8 @@ from typing import Any
 
 from parsescore.core.errors import InputError
 from parsescore.core.files import dump_json, parse_json
-from parsescore.flowchart.formats import FlowchartFormat, read_flowchart
-from parsescore.flowchart.load import FlowchartTypeError, check_pred_document
+from parsescore.flowchart.formats import flowde_data, read_flowchart
+from parsescore.flowchart.load import check_pred_document
 from parsescore.predict.answers import AnswerError
 
 __all__ = [
@@ -79,13 +79,13 @@ def prompt_dot() -> str:
     return _bundled("prompt_dot.txt")
 
 
-def _accept_format(text: str, stem: str, fmt: FlowchartFormat, suffix: str) -> str:
+def _accept_format(text: str, stem: str, fmt: str, suffix: str) -> str:
     """An answer in Mermaid or DOT that its reader and the prediction-folder checks accept."""
     path = Path(f"{stem}{suffix}")
     try:
-        chart = read_flowchart(text, fmt, path=path)
-        check_pred_document(chart.as_json(), path=path)
-    except (InputError, FlowchartTypeError) as exc:
+        data, _ = flowde_data(read_flowchart(text, fmt, path=path))
+        check_pred_document(data, path=path)
+    except InputError as exc:
         raise AnswerError(str(exc)) from None
     return text.rstrip() + "\n"
 
@@ -116,7 +116,7 @@ def accept(text: str, stem: str) -> tuple[str, tuple[str, ...]]:
         )
     try:
         check_pred_document(data, path=Path(f"{stem}.json"))
-    except (InputError, FlowchartTypeError) as exc:
+    except InputError as exc:
         raise AnswerError(str(exc)) from None
     node_keys = {"node_number", "text", "labels", "points_to"}
     if set(data["nodes"][0]) != node_keys:  # the check above made every node's keys equal

@@ -1,22 +1,26 @@
 """Flowchart results: scoring a dataset (:func:`evaluate`), its ``--out`` document and its
 :class:`~parsescore.core.results.Result`, and reading that document back (:func:`read`).
 
-The ``--out`` document records every number and every match: per diagram the chosen option,
-the costs, the flow counts with missing and extra edges, each node pair with both texts and its
-cost, each label and additional-text pair. The :class:`Result` is built from the same typed
-matches: per diagram the three edit costs and the four flow scores as metrics, the rest of the
-record as its detail.
+One direction: the matches → the ``--out`` document (:func:`native_document`: per diagram the
+chosen option, the costs, the flow counts and scores with missing and extra edges, each node pair
+with both texts and its cost, each label and additional-text pair; the totals by their
+declarations) → the :class:`Result`, made by reading that document with :func:`read`'s code (per
+diagram the costs, flow scores and ``readable`` as metrics, the flow tp/fp/fn as counts, the rest
+of the record as its detail), so that a document read back is the result the run had.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from parsescore import __version__
+from parsescore.core.aggregate import summed_counts, totals
 from parsescore.core.errors import InputError
+from parsescore.core.kinds import FromCounts, Metric, Sum
+from parsescore.core.options import recorded_options
 from parsescore.core.results import Reader, Result
 from parsescore.flowchart.benchmark import ParsingBenchmark, use_runner
 from parsescore.flowchart.dataset import (
@@ -27,7 +31,7 @@ from parsescore.flowchart.dataset import (
     check_same_stems,
 )
 from parsescore.flowchart.edges import EdgeLabels
-from parsescore.flowchart.formats import FORMATS
+from parsescore.flowchart.kind import TOTALS
 from parsescore.flowchart.load import (
     TRUTH_PARTS,
     check_truth_files,
@@ -38,42 +42,31 @@ from parsescore.flowchart.load import (
     load_true_diagram_options,
 )
 from parsescore.flowchart.models import DiagramOptions, FlowScores, NodeMatches, TextListMatches
+from parsescore.flowchart.options import FlowchartOptions, recorded
 from parsescore.shared.coverage import READABLE, Coverage, check_names
 from parsescore.shared.distance import levenshtein, levenshtein_with_text_normalisation
-from parsescore.shared.scores import Counts, micro_counts
 
-__all__ = ["COSTS", "DISTANCES", "FLOW_SCORES", "evaluate", "read", "to_result"]
+__all__ = ["evaluate", "read", "to_result"]
 
 #: A diagram's edit costs (lower is better), as metrics and as keys of its record; the last
 #: only where truth and prediction carry edge labels (Mermaid, DOT).
 COSTS = ("node_text_cost", "label_cost", "additional_text_cost", "edge_label_cost")
 #: A diagram's flow scores; metrics ``flow_<name>``.
 FLOW_SCORES = ("precision", "recall", "f1", "jaccard")
+#: A diagram's flow counts (``Result.counts``), from which the micro flow scores are built.
+FLOW_COUNTS = ("tp", "fp", "fn")
 #: ``--distance``: Flowde's default (normalised text) or raw Levenshtein.
 DISTANCES = {"normalised": levenshtein_with_text_normalisation, "raw": levenshtein}
-
-Distance = Literal["normalised", "raw"]
 
 
 def evaluate(
     truth: str | Path | Mapping[str, str],
     pred: str | Path | Sequence[str | Path] | Mapping[str, str],
-    *,
-    expected_num_diagrams: int | None = None,
-    allow_missing: bool = False,
-    strict: bool = False,
-    distance: Distance = "normalised",
-    jobs: int = 1,
-    dask_scheduler: str | None = None,
-    cache: str | Path | None = None,
-    quiet: bool = False,
-    name: str | None = None,
-    pred_format: str = "auto",
-    truth_format: str = "auto",
-    check_syntax: bool = False,
-    mermaid_dir: str | Path | None = None,
+    options: FlowchartOptions,
 ) -> Result:
-    """Score the answers ``pred`` against the ground truth ``truth``.
+    """Score the answers ``pred`` against the ground truth ``truth`` with ``options``
+    (:class:`~parsescore.flowchart.options.FlowchartOptions`, checked by
+    :func:`parsescore.evaluate`, which takes them as keywords).
 
     ``truth`` is a folder holding ``nodes/ labels/ flow/ additional_texts/``, or one Mermaid/DOT
     file per flowchart (``.mmd .mermaid .dot .gv``), or ``{id: Mermaid or DOT text}``; ``pred``
@@ -93,23 +86,9 @@ def evaluate(
     ``ParsingBenchmark``'s, plus ``edge_label_cost`` where both sides carry edge labels and
     ``readable`` (1.0 or 0.0) per flowchart.
     """
-    if distance not in DISTANCES:
-        raise InputError(f"distance must be normalised or raw, got {distance!r}")
-    for fmt in (pred_format, truth_format):
-        if fmt not in FORMATS:
-            raise InputError(f"unknown flowchart format {fmt!r}; expected one of {FORMATS}")
-    options: dict[str, Any] = {
-        "distance": distance,
-        "allow_missing": allow_missing,
-        "expected_num_diagrams": expected_num_diagrams,
-    }
-    if pred_format != "auto" or truth_format != "auto":
-        options |= {"pred_format": pred_format, "truth_format": truth_format}
-    if check_syntax:
-        options["check_syntax"] = True
+    pred_format = options.pred_format
     preds = _pred_inputs(pred)
-    truth_read = _read_truth(truth, truth_format, expected_num_diagrams, preds)
-    options["expected_num_diagrams"] = len(truth_read.stems)
+    truth_read = _read_truth(truth, options.truth_format, options.expected_num_diagrams, preds)
     if isinstance(pred, Mapping):
         sources = [answers_from_texts(pred, pred_format)]
         names = ["the answers"]
@@ -142,17 +121,19 @@ def evaluate(
         )
     known = set(truth_stems)
     sources = [[read for read in answers if read.stem in known] for answers in sources]
-    if check_syntax:
-        unavailable = check_mermaid_syntax([r for answers in sources for r in answers], mermaid_dir)
+    if options.check_syntax:
+        unavailable = check_mermaid_syntax(
+            [r for answers in sources for r in answers], options.mermaid_dir
+        )
         if unavailable:
             warnings.append(unavailable)
     read = check_answers(sources, names)
-    if strict and read.unreadable:
+    if options.strict and read.unreadable:
         first = read.unreadable[min(read.unreadable)]
         assert first.error is not None
         raise first.error
 
-    empty = sorted(set(read.unreadable) | (set() if allow_missing else set(missing)))
+    empty = sorted(set(read.unreadable) | (set() if options.allow_missing else set(missing)))
     labelled = {"mermaid", "dot"}
     pred_edge_labels = {
         r.stem: r.edge_labels
@@ -170,13 +151,20 @@ def evaluate(
         list(read.diagrams.values()),
         read.structure,
         empty=empty,
-        distance_fn=DISTANCES[distance],
+        distance_fn=DISTANCES[options.distance],
         true_edge_labels=truth_read.edge_labels,
         pred_edge_labels=pred_edge_labels,
         true_paths=truth_read.paths,
-        show_progress=False if quiet else None,
+        show_progress=False if options.quiet else None,
     )
-    use_runner(bench, jobs=jobs, dask_scheduler=dask_scheduler, cache_dir=cache, quiet=quiet)
+    use_runner(
+        bench,
+        jobs=options.jobs,
+        dask_scheduler=options.dask_scheduler,
+        cache_dir=options.cache,
+        quiet=options.quiet,
+        key=recorded_options(options),
+    )
     coverage = Coverage(
         len(truth_stems),
         missing,
@@ -194,13 +182,12 @@ def evaluate(
     formats = _formats_read(truth_read.formats, [r.fmt for answers in sources for r in answers])
     if formats:
         inputs["formats"] = formats
-    warnings = coverage.warnings("diagrams", allow_missing=allow_missing) + warnings
     default_name = "answers" if isinstance(pred, Mapping) else Path(preds[0]).name
     return to_result(
         bench,
         inputs=inputs,
-        options=options,
-        name=name or default_name,
+        options=recorded(options, len(truth_read.stems)),
+        name=options.name or default_name,
         coverage=coverage,
         warnings=warnings,
     )
@@ -359,79 +346,72 @@ def to_result(
     coverage: Coverage | None = None,
     warnings: Sequence[str] = (),
 ) -> Result:
-    """The benchmark's :class:`Result`, its ``--out`` document as ``native``.
+    """The benchmark's :class:`Result`: its ``--out`` document (:func:`native_document`), read
+    back by the code of :func:`read`, with what that document has no place for (the edges
+    truth and prediction share, ``warnings`` beyond the missing and unreadable answers, the
+    benchmark itself)."""
+    doc, matched_edges = native_document(bench, inputs=inputs, options=options, coverage=coverage)
+    result = _result(doc, Reader(None), name, matched_edges=matched_edges)
+    return replace(result, native=doc, computed=bench, warnings=(*result.warnings, *warnings))
 
-    Both come from the same matches: a diagram's costs and flow scores are its metrics, its
-    option, flow counts, edges and every node, label and additional-text pair its detail.
-    ``coverage`` (parsescore's dataset path) adds ``readable`` per diagram and in the totals,
-    and the answers that were missing, unreadable or fenced.
+
+def native_document(
+    bench: ParsingBenchmark,
+    *,
+    inputs: dict[str, Any],
+    options: dict[str, Any],
+    coverage: Coverage | None = None,
+) -> tuple[dict[str, Any], dict[str, list[list[int]]]]:
+    """The ``--out`` document of a scored benchmark, and per diagram the edges truth and
+    prediction share (in ground-truth node numbers; the report draws them).
+
+    Per diagram: the chosen option, the costs, the flow counts and scores with missing and
+    extra edges, every node, label and additional-text pair. The totals are built from the
+    diagrams' values and flow counts by their declarations (:data:`TOTALS`,
+    :func:`parsescore.core.aggregate.totals`). ``coverage`` (parsescore's dataset path) adds
+    ``readable`` per diagram and in the totals, and the answers that were missing, unreadable or
+    fenced.
     """
     caps = bench.capabilities
     node_matches = bench.node_matches()
     edge_costs = bench.edge_label_costs()
     additional = bench.additional_text_matches() if caps.additional_text_matches else None
     diagrams: list[dict[str, Any]] = []
-    items: dict[str, dict[str, float]] = {}
-    details: dict[str, dict[str, Any]] = {}
+    matched_edges: dict[str, list[list[int]]] = {}
     for k, nm in enumerate(node_matches):
         stem = nm.parent_img_code
-        costs: dict[str, float] = {"node_text_cost": nm.total_node_text_cost}
+        record: dict[str, Any] = {
+            "stem": stem,
+            "option": nm.true_diagram_option_idx,
+            "node_text_cost": nm.total_node_text_cost,
+        }
         if caps.node_and_label_matches:
-            costs["label_cost"] = nm.total_label_error_cost
+            record["label_cost"] = nm.total_label_error_cost
         if additional is not None:
-            costs["additional_text_cost"] = additional[k].total_cost
+            record["additional_text_cost"] = additional[k].total_cost
         if stem in edge_costs:
-            costs["edge_label_cost"] = edge_costs[stem]
-        detail: dict[str, Any] = {"option": nm.true_diagram_option_idx}
-        metrics = {metric: float(value) for metric, value in costs.items()}
-        record: dict[str, Any] = {"stem": stem, "option": nm.true_diagram_option_idx, **costs}
+            record["edge_label_cost"] = edge_costs[stem]
         if coverage is not None:
-            readable = stem not in coverage.unreadable and stem not in coverage.missing
-            record["readable"] = readable
+            record["readable"] = stem not in coverage.unreadable and stem not in coverage.missing
         if caps.flow_scores:
-            record["flow"] = flow = _flow(nm.flow_score)
-            detail["flow"] = {key: v for key, v in flow.items() if key not in FLOW_SCORES}
-            # the report draws the diagrams: it needs the edges both sides share too
+            record["flow"] = _flow(nm.flow_score)
             true_edges = {(n.node_number, t) for n in nm.true_nodes for t in n.points_to or []}
-            detail["matched_edges"] = _edges(true_edges - nm.flow_score.missing_edges)
-            metrics |= {f"flow_{metric}": float(flow[metric]) for metric in FLOW_SCORES}
-        if coverage is not None:
-            metrics[READABLE.name] = 1.0 if record["readable"] else 0.0
-        record["node_matches"] = detail["node_matches"] = _node_records(nm)
+            matched_edges[stem] = _edges(true_edges - nm.flow_score.missing_edges)
+        record["node_matches"] = _node_records(nm)
         if additional is not None:
             record["additional_text_matches"] = _text_list(additional[k])
-            detail["additional_text_matches"] = record["additional_text_matches"]
         diagrams.append(record)
-        items[stem] = metrics
-        details[stem] = detail
 
-    totals: dict[str, Any] = {
-        "diagrams": len(diagrams),
-        "node_text_cost": bench.total_node_text_cost(),
-    }
-    if caps.node_and_label_matches:
-        totals["label_cost"] = bench.total_label_cost()
-    if caps.additional_text_matches:
-        totals["additional_text_cost"] = bench.total_additional_text_cost()
-    if edge_costs:
-        totals["edge_label_cost"] = sum(edge_costs.values())
-    micro: Counts | None = None
-    if caps.flow_scores and diagrams:
-        totals["avg_flow_jaccard"] = bench.avg_flow_jaccard()
-        micro = micro_counts(Counts(s.tp, s.fp, s.fn) for s in bench.all_flow_scores())
-        totals["flow_micro"] = micro.as_dict()
-    if coverage is not None:
-        totals[READABLE.name] = coverage.readable
     parts = sorted(bench.pred_structure.parts)
     missing = bench.missing_pred_diagrams if coverage is None else list(coverage.missing)
-    native = {
+    doc = {
         "kind": "flowchart",
         "version": __version__,
         "inputs": inputs,
         "options": options,
         "parts": parts,
         "available_methods": list(caps.available_methods),
-        "totals": totals,
+        "totals": _native_totals(diagrams, None if coverage is None else coverage.readable),
         "missing_predictions": missing,
         **(
             {}
@@ -440,32 +420,80 @@ def to_result(
         ),
         "diagrams": diagrams,
     }
-    flat = {key: float(value) for key, value in totals.items() if key != "flow_micro"}
-    if micro is not None:
-        flat |= {f"flow_micro_{metric}": float(getattr(micro, metric)) for metric in FLOW_SCORES}
-    return Result(
-        "flowchart",
-        name,
-        items,
-        flat,
-        inputs=inputs,
-        options=options,
-        version=__version__,
-        details=details,
-        dataset=(
-            {"missing": missing, "parts": parts}
-            if coverage is None
-            else coverage.facts() | {"parts": parts}
-        ),
-        native=native,
-        computed=bench,
-        warnings=tuple(warnings),
-    )
+    return doc, matched_edges
+
+
+def _native_totals(diagrams: Sequence[Mapping[str, Any]], readable: float | None) -> dict[str, Any]:
+    """The ``totals`` of the ``--out`` document, by the declarations: from the diagrams' own
+    values (a cost keeps its type, as Flowde's ``total_*_cost`` sums keep theirs) and flow counts;
+    the flow counts summed beside their micro scores."""
+    values = {d["stem"]: _values(d) for d in diagrams}
+    counts = {d["stem"]: _counts(d) for d in diagrams if "flow" in d}
+    found = totals(_measured(values, counts), values, counts, given=_given(readable))
+    doc: dict[str, Any] = {"diagrams": int(found["diagrams"])}
+    doc |= {cost: found[cost] for cost in COSTS if cost in found}
+    if "avg_flow_jaccard" in found:
+        doc["avg_flow_jaccard"] = found["avg_flow_jaccard"]
+        summed = summed_counts(counts, FLOW_COUNTS, list(counts))
+        doc["flow_micro"] = {
+            name: int(value) for name, value in zip(FLOW_COUNTS, summed, strict=True)
+        }
+        doc["flow_micro"] |= {score: found[f"flow_micro_{score}"] for score in FLOW_SCORES}
+    if READABLE.name in found:
+        doc[READABLE.name] = found[READABLE.name]
+    return doc
+
+
+def _values(diagram: Mapping[str, Any]) -> dict[str, Any]:
+    """A diagram record's metrics, as written (a cost may be an integer)."""
+    values = {cost: diagram[cost] for cost in COSTS if cost in diagram}
+    if "flow" in diagram:
+        values |= {f"flow_{score}": diagram["flow"][score] for score in FLOW_SCORES}
+    return values
+
+
+def _counts(diagram: Mapping[str, Any]) -> dict[str, float]:
+    return {name: diagram["flow"][name] for name in FLOW_COUNTS}
+
+
+def _given(readable: float | None) -> dict[str, float]:
+    return {} if readable is None else {READABLE.name: readable}
+
+
+def _measured(items: Mapping[str, Mapping[str, Any]], counts: Mapping[str, Any]) -> list[Metric]:
+    """The totals the diagrams measure: a cost's sum only where a diagram has that cost (no
+    label cost without predicted labels, no edge label cost for JSON), the micro flow scores
+    only where diagrams have flow counts (predictions with ``points_to``)."""
+    have = {name for values in items.values() for name in values}
+    found = []
+    for metric in TOTALS:
+        rule = metric.aggregate
+        if isinstance(rule, Sum) and (rule.of or metric.name) not in have:
+            continue
+        if isinstance(rule, FromCounts) and not counts:
+            continue
+        found.append(metric)
+    return found
 
 
 def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
     """The :class:`Result` of a ``parsescore flowchart --out`` document."""
+    return [_result(doc, r, name)]
+
+
+def _result(
+    doc: Mapping[str, Any],
+    r: Reader,
+    name: str,
+    *,
+    matched_edges: Mapping[str, list[list[int]]] | None = None,
+) -> Result:
+    """The :class:`Result` an ``--out`` document holds: per diagram its costs, flow scores and
+    ``readable`` as metrics, its flow tp/fp/fn as counts, the rest of its record (with
+    ``matched_edges`` when given) as its detail; the totals computed from those by their
+    declarations (``readable``, a dataset number, as the document gives it)."""
     items: dict[str, dict[str, float]] = {}
+    counts: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
     for k, diagram in enumerate(r.array(r.key(doc, "diagrams", "top level"), "key 'diagrams'")):
         where = f"diagrams[{k}]"
@@ -487,45 +515,81 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
                 )
                 if value is not None:
                     values[f"flow_{metric}"] = value
+            counts[stem] = {
+                count: _count(r, r.key(flow, count, f"{where}.flow"), f"{where}.flow.{count}")
+                for count in FLOW_COUNTS
+            }
         if "readable" in diagram:
             readable = diagram["readable"]
             if not isinstance(readable, bool):
                 raise r.fail(f"{where}.readable", "should be true or false")
             values[READABLE.name] = 1.0 if readable else 0.0
         items[stem] = values
-        # the drill-down: the diagram's record without its id and the numbers now in `values`
-        details[stem] = {
-            key: (
-                {f: v for f, v in value.items() if f not in FLOW_SCORES} if key == "flow" else value
-            )
-            for key, value in diagram.items()
-            if key not in ("stem", "readable", *COSTS)
-        }
-    totals: dict[str, float] = {}
+        details[stem] = _detail(diagram, None if matched_edges is None else matched_edges.get(stem))
     raw = r.mapping(doc.get("totals", {}), "key 'totals'")
-    for key, value in raw.items():
-        if key == "flow_micro" and isinstance(value, dict):
-            for metric in FLOW_SCORES:
-                number = r.optional_number(value.get(metric), f"totals.flow_micro.{metric}")
-                if number is not None:
-                    totals[f"flow_micro_{metric}"] = number
-        elif isinstance(value, int | float) and not isinstance(value, bool):
-            totals[key] = float(value)
+    readable = r.optional_number(raw.get(READABLE.name), f"totals.{READABLE.name}")
+    found = totals(_measured(items, counts), items, counts, given=_given(readable))
+    # in the order of the document's totals, the micro flow scores last (as results always had)
+    order = [key for key in raw if key != "flow_micro"]
+    order += [f"flow_micro_{score}" for score in FLOW_SCORES]
     version = doc.get("version")
-    return [
-        Result(
-            "flowchart",
-            name,
-            items,
-            totals,
-            r.path,
-            inputs=dict(r.mapping(doc.get("inputs", {}), "key 'inputs'")),
-            options=dict(r.mapping(doc.get("options", {}), "key 'options'")),
-            version=version if isinstance(version, str) else None,
-            details=details,
-            dataset=_dataset_facts(doc),
-        )
-    ]
+    return Result(
+        "flowchart",
+        name,
+        items,
+        {key: found[key] for key in sorted(found, key=lambda key: _position(order, key))},
+        r.path,
+        inputs=dict(r.mapping(doc.get("inputs", {}), "key 'inputs'")),
+        options=dict(r.mapping(doc.get("options", {}), "key 'options'")),
+        version=version if isinstance(version, str) else None,
+        details=details,
+        dataset=_dataset_facts(doc),
+        counts=counts,
+        warnings=_coverage_warnings(doc),
+    )
+
+
+def _position(order: Sequence[str], key: str) -> int:
+    return order.index(key) if key in order else len(order)
+
+
+def _count(r: Reader, value: Any, where: str) -> int:
+    """A flow count: a whole number, 0 or more (an integer, as the envelope keeps it)."""
+    number = r.number(value, where)
+    if number < 0 or not number.is_integer():
+        raise r.fail(where, f"expected a count (a whole number, 0 or more), found {value!r}")
+    return int(number)
+
+
+def _detail(diagram: Mapping[str, Any], matched_edges: list[list[int]] | None) -> dict[str, Any]:
+    """A diagram's drill-down: its record without its id and the numbers now in its metrics;
+    ``matched_edges`` after its flow when given."""
+    detail: dict[str, Any] = {}
+    for key, value in diagram.items():
+        if key in ("stem", "readable", *COSTS):
+            continue
+        if key == "flow":
+            detail["flow"] = {f: v for f, v in value.items() if f not in FLOW_SCORES}
+            if matched_edges is not None:
+                detail["matched_edges"] = matched_edges
+        else:
+            detail[key] = value
+    return detail
+
+
+def _coverage_warnings(doc: Mapping[str, Any]) -> tuple[str, ...]:
+    """The warnings about missing and unreadable answers, from what a document of the dataset
+    path records (its ``unreadable``, ``missing_predictions`` and options)."""
+    options = doc.get("options")
+    if "unreadable" not in doc or not isinstance(options, Mapping):
+        return ()
+    truth, facts = options.get("expected_num_diagrams"), _dataset_facts(doc)
+    if not isinstance(truth, int) or not isinstance(facts.get("unreadable"), Mapping):
+        return ()
+    if not isinstance(facts.get("missing", []), list):
+        return ()
+    coverage = Coverage.from_facts(truth, facts)
+    return tuple(coverage.warnings("diagrams", allow_missing=options.get("allow_missing") is True))
 
 
 def _dataset_facts(doc: Mapping[str, Any]) -> dict[str, Any]:

@@ -235,43 +235,234 @@ def _check_base_url(url: str) -> None:
     except ValueError:
         parts = None
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        # the address is not repeated: it may hold a key or a password
+        scheme = f" (its scheme is {parts.scheme!r})" if parts and parts.scheme else ""
         raise InputError(
-            f"--base-url {url!r} is not an http(s) address such as http://localhost:8000/v1"
+            "--base-url is not an http(s) address with a host and a valid port, such as "
+            f"http://localhost:8000/v1{scheme}"
         )
 
 
-def _secrets(key: str, base_url: str | None) -> tuple[str, ...]:
-    """What must never be written: the key, the base URL and its host:port."""
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_OPENAI_URL = "https://api.openai.com/v1"
+
+
+def _given_base_url(options: PredictOptions) -> str | None:
+    """The base URL the user gave: ``--base-url``, else ``OPENAI_BASE_URL`` (the client's own
+    default), else None (OpenAI's address)."""
+    return options.base_url or os.environ.get("OPENAI_BASE_URL") or None
+
+
+def _origin(scheme: str, host: str | None, port: int | None) -> tuple[str, str, int]:
+    scheme = scheme.lower()
+    return scheme, (host or "").lower().strip("[]"), port or _DEFAULT_PORTS.get(scheme, 0)
+
+
+def _url_origin(url: str) -> tuple[str, str, int]:
     from urllib.parse import urlsplit
 
-    found = [key] if key != _PLACEHOLDER_KEY else []
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    return _origin(parts.scheme, parts.hostname, port)
+
+
+def _host_text(origin: tuple[str, str, int]) -> str:
+    """``host`` or ``host:port`` (a port other than the scheme's own), for messages."""
+    scheme, host, port = origin
+    shown = host or "no host"
+    return shown if port == _DEFAULT_PORTS.get(scheme) else f"{shown}:{port}"
+
+
+def _split_query(url: str) -> tuple[str, dict[str, str]]:
+    """The base URL without its query, and the query's values: the client sends them with each
+    request (joined to the URL, a query would end up before the request's own path)."""
+    from urllib.parse import parse_qsl, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    query = dict(parse_qsl(parts.query, keep_blank_values=True))
+    return urlunsplit(parts._replace(query="", fragment="")), query
+
+
+class _OtherHost(Exception):
+    """A request was about to leave for another host than the base URL's."""
+
+    def __init__(self, origin: tuple[str, str, int]) -> None:
+        super().__init__(_host_text(origin))
+        self.origin = origin
+
+
+def _http_client(base_url: str) -> Any:
+    """The client's HTTP client: it follows no redirect, and refuses (before sending) any
+    request to another scheme, host or port than ``base_url``'s."""
+    import openai
+
+    expected = _url_origin(base_url)
+
+    async def same_host(request: Any) -> None:
+        url = request.url
+        origin = _origin(str(url.scheme), str(url.host), url.port)
+        if origin != expected:
+            raise _OtherHost(origin)
+
+    return openai.DefaultAsyncHttpxClient(
+        follow_redirects=False, event_hooks={"request": [same_host], "response": []}
+    )
+
+
+def _redirect_error(status: int, location: str | None, base_url: str) -> str:
+    """The one error for a redirect (never followed), naming the other host, not its URL."""
+    from urllib.parse import urljoin
+
+    said = f"the server redirected the request (HTTP {status})"
+    if not location:
+        return f"{said} without saying where to; predict follows no redirect"
+    origin = _url_origin(urljoin(base_url, location))
+    if origin != _url_origin(base_url):
+        return (
+            f"{said} to another host, {_host_text(origin)}; predict sends requests only to "
+            "the --base-url host (give the other address as --base-url if you trust it)"
+        )
+    return (
+        f"{said} to another address on the same host; predict follows no redirect: give "
+        "that address as --base-url"
+    )
+
+
+#: Query parameters of ``--base-url`` whose values are credentials (``?api_key=…``, ``sig=…``).
+_CREDENTIAL_NAME = re.compile(r"key|token|secret|pass|auth|sig|cred", re.IGNORECASE)
+#: The shortest start of the key that is still redacted where the rest was cut off.
+KEY_PREFIX = 6
+#: Named HTML entities a server may echo a secret's punctuation as.
+_NAMED_ENTITIES = {
+    "&": "amp",
+    "/": "sol",
+    ":": "colon",
+    ".": "period",
+    "=": "equals",
+    "?": "quest",
+    "@": "commat",
+    "_": "lowbar",
+    "-": "hyphen|dash",
+    "+": "plus",
+    "%": "percnt",
+    "#": "num",
+    "!": "excl",
+    "$": "dollar",
+    "'": "apos",
+    '"': "quot",
+    "<": "lt",
+    ">": "gt",
+    ",": "comma",
+    ";": "semi",
+    "*": "ast|midast",
+    "~": "tilde",
+    "(": "lpar",
+    ")": "rpar",
+    "[": "lsqb|lbrack",
+    "]": "rsqb|rbrack",
+    "{": "lcub|lbrace",
+    "}": "rcub|rbrace",
+    "|": "vert|verbar",
+    "^": "hat",
+    "`": "grave",
+    "\\": "bsol",
+}
+
+
+@dataclass(frozen=True)
+class Secrets:
+    """What must never be written or printed.
+
+    ``whole``: redacted where they appear whole (the base URL, its host:port, the credentials
+    in it); ``key``: the API key, redacted also where only its first :data:`KEY_PREFIX` or more
+    characters appear (a message cut inside it)."""
+
+    whole: tuple[str, ...]
+    key: str | None = None
+
+
+def _secrets(key: str, base_url: str | None) -> Secrets:
+    """The key and, from the base URL: the URL, its host:port, its ``user:password`` (each
+    part, and the Basic-auth base64 of the pair) and every query value named like a credential
+    (key, token, secret, password, auth, sig)."""
+    from urllib.parse import parse_qsl, unquote, urlsplit
+
+    found: list[str] = []
     if base_url:
-        found += [base_url, base_url.rstrip("/"), urlsplit(base_url).netloc]
+        parts = urlsplit(base_url)
+        userinfo, _, host = parts.netloc.rpartition("@")
+        found += [base_url, base_url.rstrip("/"), parts.netloc, host]
+        if userinfo:
+            user, _, password = userinfo.partition(":")
+            for raw in (userinfo, user, password):
+                found += [raw, unquote(raw)]
+            pair = f"{unquote(user)}:{unquote(password)}".encode()
+            found.append(base64.b64encode(pair).decode("ascii"))
+        for name, value in parse_qsl(parts.query, keep_blank_values=True):
+            if _CREDENTIAL_NAME.search(name):
+                found.append(value)
+        found.append(parts.query)
+    the_key = key if key != _PLACEHOLDER_KEY and len(key) >= 4 else None
     unique = {s for s in found if len(s) >= 4}
-    return tuple(sorted(unique, key=len, reverse=True))
+    return Secrets(tuple(sorted(unique, key=len, reverse=True)), the_key)
+
+
+#: ``&`` as it may stand before an HTML entity: plain, JSON-escaped or URL-encoded.
+_AMP = r"(?:&|\\{1,8}u0026|%(?:25){0,3}26)"
 
 
 def _char_pattern(char: str) -> str:
     """A character as a server may echo it: plain, JSON-escaped (``\\u0073``, ``\\/``,
-    ``\\"``, with any number of backslashes, for JSON inside JSON) or URL-encoded (``%73``)."""
-    forms = [r"\\*" + re.escape(char)]
-    if ord(char) < 0x10000:
-        forms.append(rf"\\+u{ord(char):04x}")
-    forms.append("".join(f"%{byte:02x}" for byte in char.encode("utf-8")))
+    ``\\"``, with a few backslashes, for JSON inside JSON), URL-encoded (``%73``, also twice:
+    ``%2573``) or as an HTML entity (``&#115;``, ``&#x73;``, ``&sol;``). Backslash runs are
+    bounded so that a body of backslashes cannot make the search quadratic."""
+    code = ord(char)
+    forms = [r"\\{0,8}" + re.escape(char)]
+    if code < 0x10000:
+        forms.append(rf"\\{{1,8}}u{code:04x}")
+    forms.append("".join(f"%(?:25){{0,3}}{byte:02x}" for byte in char.encode("utf-8")))
+    forms.append(rf"{_AMP}#(?:0{{0,8}}{code}(?![0-9])|x0{{0,8}}{code:x}(?![0-9a-f]));?")
+    if char in _NAMED_ENTITIES:
+        forms.append(rf"{_AMP}(?:{_NAMED_ENTITIES[char]});")
     return "(?:" + "|".join(forms) + ")"
 
 
 class Redactor:
-    """Replaces every secret, in each encoding a server can echo it, by ``[redacted]``."""
+    """Replaces every secret, in each encoding a server can echo it, by ``[redacted]``; the key
+    also where only a start of it (:data:`KEY_PREFIX` characters or more) appears."""
 
-    def __init__(self, secrets: tuple[str, ...]) -> None:
-        patterns = ["".join(_char_pattern(c) for c in secret) for secret in secrets]
-        self._pattern = re.compile("|".join(patterns), re.IGNORECASE) if patterns else None
+    def __init__(self, secrets: Secrets) -> None:
+        patterns = ["".join(_char_pattern(c) for c in secret) for secret in secrets.whole]
+        self._whole = re.compile("|".join(patterns), re.IGNORECASE) if patterns else None
+        self._head: re.Pattern[str] | None = None
+        self._rest: list[re.Pattern[str]] = []
+        key = secrets.key
+        if key is not None:
+            head = min(KEY_PREFIX, len(key))
+            self._head = re.compile("".join(_char_pattern(c) for c in key[:head]), re.IGNORECASE)
+            self._rest = [re.compile(_char_pattern(c), re.IGNORECASE) for c in key[head:]]
 
     def __call__(self, text: str) -> str:
-        if self._pattern is None:
+        if self._whole is not None:
+            text = self._whole.sub("[redacted]", text)
+        if self._head is None:
             return text
-        return self._pattern.sub("[redacted]", text)
+        pieces: list[str] = []
+        done = 0
+        while (found := self._head.search(text, done)) is not None:
+            end = found.end()
+            for char in self._rest:  # as much more of the key as follows
+                more = char.match(text, end)
+                if more is None:
+                    break
+                end = more.end()
+            pieces += [text[done : found.start()], "[redacted]"]
+            done = end
+        pieces.append(text[done:])
+        return "".join(pieces)
 
 
 def _prompts(
@@ -463,11 +654,14 @@ async def _fetch(client: Any, request: dict[str, Any], cap: int) -> str:
     return b"".join(chunks).decode("utf-8", "replace")
 
 
-async def _ask(client: Any, request: dict[str, Any], options: PredictOptions) -> tuple[str, int]:
+async def _ask(
+    client: Any, request: dict[str, Any], options: PredictOptions, redact: Redactor
+) -> tuple[str, int]:
     """The raw response body and the attempts it took; raises on a failure to give up on.
 
     ``options.timeout`` bounds each request as a whole (a server trickling bytes cannot hold
-    it longer), and a response larger than :func:`max_response_bytes` is abandoned."""
+    it longer), and a response larger than :func:`max_response_bytes` is abandoned. A redirect
+    is never followed: it stops the run. Messages are redacted before they are cut."""
     import openai
 
     cap = max_response_bytes()
@@ -483,18 +677,25 @@ async def _ask(client: Any, request: dict[str, Any], options: PredictOptions) ->
                 "(PARSESCORE_MAX_RESPONSE_MB)",
                 attempt,
             ) from None
+        except _OtherHost as exc:
+            raise _Fatal(_other_host_error(exc)) from None
         except openai.APIStatusError as exc:
             status = exc.status_code
+            if 300 <= status < 400:
+                location = exc.response.headers.get("location")
+                raise _Fatal(_redirect_error(status, location, str(client.base_url))) from None
             if status in _FATAL_STATUSES:
                 raise _Fatal(
                     f"the server answered {status} ({_FATAL_STATUSES[status]}): "
-                    f"{_server_message(exc)}"
+                    f"{_server_message(exc, redact)}"
                 ) from None
             retryable = status in _RETRY_STATUSES or status >= 500
             if not retryable or attempt > options.max_retries:
-                raise _GiveUp(f"HTTP {status}: {_server_message(exc)}", attempt) from None
+                raise _GiveUp(f"HTTP {status}: {_server_message(exc, redact)}", attempt) from None
             wait = _backoff(attempt - 1, _retry_after(exc.response.headers), options)
         except (openai.APIConnectionError, TimeoutError) as exc:  # timeouts included
+            if isinstance(exc.__cause__, _OtherHost):  # older clients wrap every error
+                raise _Fatal(_other_host_error(exc.__cause__)) from None
             timed_out = isinstance(exc, openai.APITimeoutError | TimeoutError)
             what = "timed out" if timed_out else "connection failed"
             if attempt > options.max_retries:
@@ -509,15 +710,24 @@ class _GiveUp(Exception):
         self.attempts = attempts
 
 
-def _server_message(exc: Any) -> str:
+def _other_host_error(exc: _OtherHost) -> str:
+    return (
+        f"a request was about to go to another host, {exc}; predict sends requests only to "
+        "the --base-url host"
+    )
+
+
+def _server_message(exc: Any, redact: Redactor, limit: int = 300) -> str:
+    """The server's error message, redacted, then cut to ``limit`` characters (in that order:
+    a cut inside a secret would leave a start of it that no longer matches)."""
     body = getattr(exc, "body", None)
     if isinstance(body, dict):
         message = body.get("message") or body.get("error", {})
         if isinstance(message, dict):
             message = message.get("message")
         if isinstance(message, str) and message:
-            return message[:300]
-    return str(getattr(exc, "message", "") or exc)[:300]
+            return redact(message)[:limit]
+    return redact(str(getattr(exc, "message", "") or exc))[:limit]
 
 
 def _tokens(usage: dict[str, Any], name: str) -> int:
@@ -583,7 +793,7 @@ async def _one(run: _Run, image: Image, prompt: str) -> ImageOutcome | None:
         start = time.perf_counter()
         try:
             body, outcome.attempts = await _ask(
-                run.client, _request(run.kind, image, prompt, run.options), run.options
+                run.client, _request(run.kind, image, prompt, run.options), run.options, run.redact
             )
         except _Fatal as exc:
             run.stop.set()
@@ -631,9 +841,16 @@ async def _run(
     import openai
 
     key = _api_key(options)
-    redact = Redactor(_secrets(key, options.base_url))
+    given = _given_base_url(options)
+    redact = Redactor(_secrets(key, given))
+    base_url, query = _split_query(given or _OPENAI_URL)
     async with openai.AsyncOpenAI(
-        api_key=key, base_url=options.base_url, max_retries=0, timeout=options.timeout
+        api_key=key,
+        base_url=base_url,
+        default_query=query or None,
+        max_retries=0,
+        timeout=options.timeout,
+        http_client=_http_client(base_url),
     ) as client:
         run = _Run(
             client,

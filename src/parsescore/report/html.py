@@ -28,6 +28,8 @@ from parsescore.core.compare import (
     DEFAULT_PERMUTATIONS,
     DEFAULT_RESAMPLES,
     Comparison,
+    MetricComparison,
+    compare_by,
     compare_results,
 )
 from parsescore.core.errors import InputError
@@ -155,13 +157,15 @@ document.querySelectorAll('table.sortable').forEach(function (table) {
 @dataclass(frozen=True)
 class ReportOptions:
     """Settings of the comparison and of the drill-down (``max_items``: items per system with
-    their detail on the main page, and per detail page; 0 puts every item on the main page)."""
+    their detail on the main page, and per detail page; 0 puts every item on the main page;
+    ``by``: an item attribute to compare within each value of)."""
 
     seed: int = 0
     n_resamples: int = DEFAULT_RESAMPLES
     n_permutations: int = DEFAULT_PERMUTATIONS
     max_items: int = 200
     title: str = "parsescore report"
+    by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -172,10 +176,17 @@ class System:
     result: Result
     path: Path | None = None
     notes: Mapping[str, Any] = field(default_factory=dict)
+    dataset: str = ""
 
     @property
     def kind(self) -> str:
         return self.result.kind
+
+    @property
+    def group(self) -> str:
+        """The report groups (overview, comparison, plots) systems of one kind on one dataset:
+        ``kind`` or ``kind/dataset`` when the report names datasets (``parsescore bench``)."""
+        return f"{self.kind}/{self.dataset}" if self.dataset else self.kind
 
     @property
     def name(self) -> str:
@@ -378,12 +389,24 @@ def item_details(system: System, item: str, body: str, extra: str = "") -> str:
 
 
 def _by_kind(systems: Sequence[System]) -> dict[str, list[System]]:
+    """Systems by group (:attr:`System.group`): kinds in registry order, datasets in the order
+    they come."""
     groups: dict[str, list[System]] = {}
     for kind in kinds():
-        members = [s for s in systems if s.kind == kind.name]
-        if members:
-            groups[kind.name] = members
+        for system in systems:
+            if system.kind == kind.name:
+                groups.setdefault(system.group, []).append(system)
     return groups
+
+
+def _kind_of(members: Sequence[System]) -> Kind:
+    return get_kind(members[0].kind)
+
+
+def _title(members: Sequence[System]) -> str:
+    """A group's heading: the kind's title, and the dataset's name when the report has them."""
+    dataset = members[0].dataset
+    return _kind_of(members).title + (f" — {dataset}" if dataset else "")
 
 
 def _best(higher: bool | None, values: Sequence[float | None]) -> float | None:
@@ -412,19 +435,21 @@ def _overview_metrics(kind: Kind, members: Sequence[System]) -> list[Metric]:
 
 
 def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) -> str:
-    present = {name: _overview_metrics(get_kind(name), members) for name, members in groups.items()}
+    present = {
+        name: _overview_metrics(_kind_of(members), members) for name, members in groups.items()
+    }
     counted = {
-        name: [label for label, _ in _counts(get_kind(name), members[0])]
+        name: [label for label, _ in _counts(_kind_of(members), members[0])]
         for name, members in groups.items()
     }
     width = 1 + max(len(counted[name]) + len(columns) for name, columns in present.items())
     out = ['<div class="scroll"><table id="overview-table">']
     for name, members in groups.items():
-        kind = get_kind(name)
+        kind = _kind_of(members)
         columns = present[name]
         pad = width - 1 - len(counted[name]) - len(columns)
-        out.append(f'<tbody class="kind" data-kind="{e(name)}">')
-        out.append(f'<tr class="kind-title"><th colspan="{width}">{e(kind.title)}</th></tr>')
+        out.append(f'<tbody class="kind" data-kind="{e(kind.name)}">')
+        out.append(f'<tr class="kind-title"><th colspan="{width}">{e(_title(members))}</th></tr>')
         out.append('<tr class="kind-head"><th>system</th>')
         out += [f'<th class="num">{e(label)}</th>' for label in counted[name]]
         out += [f'<th class="num">{e(m.label)} {m.arrow}</th>' for m in columns]
@@ -448,7 +473,7 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
             out.append(f'<tr class="system-row">{"".join(cells)}</tr>')
         out.append("</tbody>")
     out.append("</table></div>")
-    notes = "; ".join(get_kind(name).totals_note for name in groups)
+    notes = "; ".join(dict.fromkeys(_kind_of(members).totals_note for members in groups.values()))
     out.append(
         f'<p class="note">Dataset-level numbers as each kind computes them ({e(notes)}); the '
         "comparison below gives means per item, named so. ↑ higher is better, ↓ lower is "
@@ -462,26 +487,20 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
 
 
 def _comparison_tables(
-    kind: Kind, comparison: Comparison, metrics: Sequence[str], nouns: tuple[str, str]
+    comparison: Comparison, entries: Sequence[tuple[str, MetricComparison]]
 ) -> str:
+    """The values with their intervals, then the paired differences, of ``entries``
+    (``(title, comparison of one statistic or metric)``)."""
     level = f"{comparison.confidence * 100:g}%"
-
-    def title(metric: str) -> str:
-        """Per-item means are named apart from the overview's dataset-level numbers."""
-        return f"mean per {nouns[0]} of {kind.metric(metric).label}"
-
-    mean_rows: list[list[str]] = []
-    for metric in metrics:
-        entry = comparison.metrics[metric]
+    value_rows: list[list[str]] = []
+    for title, entry in entries:
         values = [s.mean for s in entry.systems.values()]
         best = max(values) if entry.higher_is_better else min(values)
         for k, (name, summary) in enumerate(entry.systems.items()):
             cls = "num best" if summary.mean == best and values.count(best) == 1 else "num"
-            mean_rows.append(
+            value_rows.append(
                 [
-                    e(f"{title(metric)} {'↑' if entry.higher_is_better else '↓'}")
-                    if k == 0
-                    else "",
+                    e(f"{title} {'↑' if entry.higher_is_better else '↓'}") if k == 0 else "",
                     str(len(entry.items)) if k == 0 else "",
                     e(name),
                     f'<span class="{cls}">{fmt(summary.mean)}</span>',
@@ -489,46 +508,46 @@ def _comparison_tables(
                 ]
             )
     diff_rows: list[list[str]] = []
-    for metric in metrics:
-        for k, d in enumerate(comparison.metrics[metric].differences):
+    for title, entry in entries:
+        for k, d in enumerate(entry.differences):
             significant = d.p_value < 0.05
             diff_rows.append(
                 [
-                    e(title(metric)) if k == 0 else "",
+                    e(title) if k == 0 else "",
                     e(f"{d.a} − {d.b}"),
                     f"{d.mean_difference:+.4f}",
                     f"[{d.ci_low:+.4f}, {d.ci_high:+.4f}]",
                     f'<span class="sig">{_p(d.p_value)}</span>' if significant else _p(d.p_value),
                 ]
             )
-    means = html_table(
+    values_table = html_table(
         [
-            ("metric", False),
+            ("statistic", False),
             ("n", True),
             ("system", False),
-            (f"mean over {e(nouns[1])}", True),
+            ("value", True),
             (f"{level} CI", True),
         ],
-        mean_rows,
+        value_rows,
     )
     diffs = html_table(
         [
-            ("metric", False),
+            ("statistic", False),
             ("a − b", False),
-            ("mean difference", True),
+            ("difference", True),
             (f"{level} CI", True),
             ("p", True),
         ],
         diff_rows,
     )
     return (
-        f'<div class="cmp-means">{means}</div><h4>Differences a − b (paired)</h4>'
+        f'<div class="cmp-means">{values_table}</div><h4>Differences a − b (paired)</h4>'
         f'<div class="cmp-diffs">{diffs}</div>'
     )
 
 
 def _comparison(kind: Kind, members: Sequence[System], options: ReportOptions) -> str:
-    out = [f'<section class="comparison" data-kind="{e(kind.name)}"><h3>{e(kind.title)}</h3>']
+    out = [f'<section class="comparison" data-kind="{e(kind.name)}"><h3>{e(_title(members))}</h3>']
     try:
         comparison = compare_results(
             [s.result for s in members],
@@ -553,16 +572,65 @@ def _comparison(kind: Kind, members: Sequence[System], options: ReportOptions) -
             out.append(
                 f'<p class="note">Only in {e(name)} ({len(items)}, not compared): {e(shown)}</p>'
             )
-    headline = [m for m in kind.headline_metrics() if m in comparison.metrics]
-    rest = [m for m in comparison.metrics if m not in headline]
-    if headline:
-        out.append(_comparison_tables(kind, comparison, headline, nouns))
+    # the dataset's numbers under the overview's names first (pooled, micro: statistics of the
+    # items' summed counts), then per-item means, named as means
+    headline_totals = {m.name for m in kind.headline_totals()}
+    headline_metrics = set(kind.headline_metrics())
+    statistics = [(entry.label, entry) for entry in comparison.statistics.values()]
+    means = [
+        (f"mean per {nouns[0]} of {kind.metric(metric).label}", entry)
+        for metric, entry in comparison.metrics.items()
+    ]
+    first = [s for s in statistics if s[1].metric in headline_totals]
+    first += [m for m in means if m[1].metric in headline_metrics]
+    rest = [s for s in (*statistics, *means) if s not in first]
+    if first:
+        out.append(_comparison_tables(comparison, first))
     if rest:
         out.append(
             f"<details><summary>All other metrics ({len(rest)})</summary>"
-            f"{_comparison_tables(kind, comparison, rest, nouns)}</details>"
+            f"{_comparison_tables(comparison, rest)}</details>"
         )
+    if options.by:
+        headline = headline_totals | headline_metrics
+        out.append(_comparison_by(kind, members, options, options.by, headline))
     out.append("</section>")
+    return "".join(out)
+
+
+def _comparison_by(
+    kind: Kind, members: Sequence[System], options: ReportOptions, field: str, headline: set[str]
+) -> str:
+    """The headline comparison within each value of the item attribute ``field`` (``--by``)."""
+    try:
+        per_value = compare_by(
+            [s.result for s in members],
+            field,
+            seed=options.seed,
+            n_resamples=options.n_resamples,
+            n_permutations=options.n_permutations,
+        )
+    except InputError as error:
+        return f'<p class="note">No breakdown by {e(field)}: {e(error)}</p>'
+    nouns = members[0].result.nouns()
+    out = [f'<h4 class="by">By {e(field)}</h4>']
+    for value, comparison in per_value.items():
+        entries = [
+            (entry.label, entry)
+            for entry in comparison.statistics.values()
+            if entry.metric in headline
+        ]
+        entries += [
+            (f"mean per {nouns[0]} of {kind.metric(metric).label}", entry)
+            for metric, entry in comparison.metrics.items()
+            if metric in headline
+        ]
+        out.append(
+            f'<h5>{e(field)} = {e(value)} <span class="muted">'
+            f"({len(comparison.common_items)} {e(nouns[1])})</span></h5>"
+        )
+        if entries:
+            out.append(_comparison_tables(comparison, entries))
     return "".join(out)
 
 
@@ -591,7 +659,7 @@ def figure(svg: str | Sequence[str], caption: str, css_class: str) -> str:
 
 
 def _plots(kind: Kind, members: Sequence[System], salt: Salt) -> str:
-    out = [f'<section class="plots" data-kind="{e(kind.name)}"><h3>{e(kind.title)}</h3>']
+    out = [f'<section class="plots" data-kind="{e(kind.name)}"><h3>{e(_title(members))}</h3>']
     metrics = [
         (m, kind.metric(m).higher_is_better is not False)
         for m in kind.headline_metrics()
@@ -754,7 +822,8 @@ def render_pages(systems: Sequence[System], options: ReportOptions | None = None
         "<header>",
         f"<h1>{e(options.title)}</h1>",
         f'<p class="muted">{len(systems)} system{"s" if len(systems) != 1 else ""} · '
-        f"{e(', '.join(get_kind(k).title.lower() for k in groups))} · parsescore "
+        f"{e(', '.join(dict.fromkeys(_kind_of(m).title.lower() for m in groups.values())))} "
+        "· parsescore "
         f"{e(__version__)}</p>",
         '<nav><a href="#overview">Overview</a>',
         '<a href="#comparison">Comparison</a>' if compared else "",
@@ -766,12 +835,12 @@ def render_pages(systems: Sequence[System], options: ReportOptions | None = None
     ]
     if compared:
         body.append('<section id="comparison"><h2>Comparison of systems</h2>')
-        body += [_comparison(get_kind(k), members, options) for k, members in compared.items()]
+        body += [_comparison(_kind_of(members), members, options) for members in compared.values()]
         body.append("</section>")
     body.append('<section id="plots"><h2>Plots</h2>')
-    for name, members in groups.items():
+    for members in groups.values():
         try:
-            body.append(_plots(get_kind(name), members, salt))
+            body.append(_plots(_kind_of(members), members, salt))
         except ImportError as error:  # matplotlib is the optional ``plot`` extra
             body.append(f'<p class="note">No plots: {e(error)}</p>')
             break
@@ -782,8 +851,8 @@ def render_pages(systems: Sequence[System], options: ReportOptions | None = None
         '<button type="button" data-open="0">Collapse all</button></p>'
     )
     pages: dict[str, str] = {}
-    for name, members in groups.items():
-        body.append(f"<h3>{e(get_kind(name).title)}</h3>")
+    for members in groups.values():
+        body.append(f"<h3>{e(_title(members))}</h3>")
         body += [_drilldown(s, anchors[id(s)], options, pages) for s in members]
     body.append("</section>")
     return {"index.html": _page(options.title, "\n".join(part for part in body if part))} | pages

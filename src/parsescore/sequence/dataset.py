@@ -18,16 +18,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import fields, replace
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
 from parsescore.core.errors import InputError
+from parsescore.core.options import options_model
 from parsescore.core.runner import item_bytes, run_items
 from parsescore.sequence.inputs import ScriptSource
 from parsescore.sequence.metrics import (
-    DEFAULT_THRESHOLD,
     CategoryCounts,
     Difference,
     FileScore,
@@ -37,8 +36,9 @@ from parsescore.sequence.metrics import (
     compare_diagrams,
 )
 from parsescore.sequence.model import ParsedDiagram
+from parsescore.sequence.options import SequenceOptions, recorded
 from parsescore.sequence.preprocess import collect_includes
-from parsescore.sequence.read import SUFFIXES, read_diagram
+from parsescore.sequence.read import FORMATS, SUFFIXES, read_diagram
 from parsescore.shared.answers import Answer, unwrap_answer
 from parsescore.shared.coverage import Coverage, check_names
 
@@ -209,7 +209,7 @@ def _reason(error: InputError) -> str:
 def answer_formats(pred_format: str) -> tuple[str, ...]:
     """The formats a chat answer's fenced block may name (:func:`parsescore.shared.answers.
     unwrap_answer`): the one given, or both for ``auto``."""
-    return ("plantuml", "mermaid") if pred_format == "auto" else (pred_format,)
+    return tuple(fmt.name for fmt in FORMATS) if pred_format == "auto" else (pred_format,)
 
 
 #: Notes on a file that the coverage warnings already give (not repeated as warnings).
@@ -220,26 +220,20 @@ _UNREADABLE = "prediction unreadable ({}): everything counted as deleted"
 def score_model(
     truth: ScriptSource,
     pred: ScriptSource,
+    options: SequenceOptions | None = None,
     *,
-    threshold: float = DEFAULT_THRESHOLD,
-    ignore_colours: bool = False,
-    truth_format: str = "auto",
-    pred_format: str = "auto",
-    strict: bool = False,
-    allow_missing: bool = False,
-    name: str | None = None,
     advance: Callable[[], None] | None = None,
-    jobs: int = 1,
-    dask_scheduler: str | None = None,
-    cache_dir: str | Path | None = None,
-    progress: bool = False,
     description: str | None = None,
     console: Console | None = None,
+    **given: Any,
 ) -> ModelScore:
     """Score every ground-truth script of ``truth`` against ``pred`` (truth first).
 
-    ``truth_format`` / ``pred_format``: ``auto`` (by content, then file name), ``plantuml`` or
-    ``mermaid``; ``ignore_colours``: colours never count (default: they do, as in the paper).
+    ``options``: the kind's options (:class:`~parsescore.sequence.options.SequenceOptions`),
+    or its fields as keywords (``threshold=0.3``, ``allow_missing=True``; checked as
+    :func:`parsescore.evaluate` checks them). ``truth_format`` / ``pred_format``: ``auto`` (by
+    content, then file name), ``plantuml`` or ``mermaid``; ``ignore_colours``: colours never
+    count (default: they do, as in the paper).
 
     Each prediction is a model's answer: :func:`parsescore.shared.answers.unwrap_answer` takes its
     diagram out of a chat answer first (a fenced block, ``@startuml`` … ``@enduml`` in prose,
@@ -251,10 +245,15 @@ def score_model(
     file is an error; a truth file without one scores as everything deleted, or is left out
     with ``allow_missing``. The result's ``coverage`` lists all of them.
 
-    ``jobs``, ``dask_scheduler`` and ``cache_dir`` choose how the pairs are scored (see
-    :mod:`parsescore.core.runner`); ``progress`` shows a bar (on ``console``, default stderr) when
-    it is a terminal. ``advance`` is called once per ground-truth file.
+    ``jobs``, ``dask_scheduler`` and ``cache`` choose how the pairs are scored (see
+    :mod:`parsescore.core.runner`); unless ``quiet``, a bar shows (on ``console``, default
+    stderr) when it is a terminal. ``advance`` is called once per ground-truth file.
     """
+    if options is None:
+        options = options_model(SequenceOptions, "sequence", given)
+    elif given:
+        raise TypeError(f"score_model: give options or keywords, not both ({', '.join(given)})")
+    strict, allow_missing = options.strict, options.allow_missing
     if truth.single_file and pred.single_file:
         pairs: list[tuple[str, str | None]] = [(truth.paths[0], pred.paths[0])]
         orphans: list[str] = []
@@ -265,7 +264,7 @@ def score_model(
         pairs = [(rel, by_key.get(match_key(rel))) for rel in truth.paths]
         matched = {p for _, p in pairs if p is not None}
         orphans = sorted(set(pred.paths) - matched)
-    formats = answer_formats(pred_format)
+    formats = answer_formats(options.pred_format)
     answers: dict[str, Answer] = {}  # truth path → the answer its prediction was read from
     unreadable_files: dict[str, InputError] = {}  # truth path → why its file was not read
     # Read everything first (in order), keeping unreadable ground truth as a skip.
@@ -328,22 +327,27 @@ def score_model(
     if allow_missing and missing_ids:
         slots, skip_warnings = _without(slots, skip_warnings, set(missing_ids), advance)
     to_score = [slot for slot in slots if not isinstance(slot, SkippedFile)]
-    options: dict[str, Any] = {"threshold": threshold, "ignore_colours": ignore_colours}
-    options |= {"truth_format": truth_format, "pred_format": pred_format}
+    scoring = partial(
+        _score_pair,
+        threshold=options.threshold,
+        ignore_colours=options.ignore_colours,
+        truth_format=options.truth_format,
+        pred_format=options.pred_format,
+    )
     run = run_items(
-        partial(_score_pair, **options),
+        scoring,
         to_score,
         kind="sequence",
-        # the record's shape is part of the key: entries cached before it had ``pred_error``
-        # (the unreadable rule) are not reused
-        options=options | {"record": 2},
+        # the recorded options; the record's shape is part of the key: entries cached before
+        # it had ``pred_error`` (the unreadable rule) are not reused
+        options=recorded(options) | {"record": 2},
         item_input=lambda p: item_bytes(
             p[0], p[1], p[2], p[3], str(p[4]), *p[5], *(t for pair in p[6] + p[7] for t in pair)
         ),
-        jobs=jobs,
-        dask_scheduler=dask_scheduler,
-        cache_dir=cache_dir,
-        quiet=not progress,
+        jobs=options.jobs,
+        dask_scheduler=options.dask_scheduler,
+        cache_dir=options.cache,
+        quiet=options.quiet,
         description=description or f"scoring {pred.name}",
         console=console,
         advance=None if advance is None else partial(_repeat, advance),
@@ -402,7 +406,7 @@ def score_model(
         },
     )
     return ModelScore(
-        name or pred.name,
+        options.name or pred.name,
         tuple(files),
         tuple(skipped),
         (*coverage.warnings("files", allow_missing=allow_missing), *warnings),

@@ -12,7 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from parsescore.core.kinds import DemoOutput
-from parsescore.sequence.cli import run_sequence
+from parsescore.sequence.cli import run_models
+from parsescore.sequence.options import SequenceOptions
 from parsescore.sequence.report import table1_markdown, table2_markdown
 
 __all__ = ["DEMO_DATA", "run_demo"]
@@ -23,12 +24,11 @@ DEMO_DATA = Path(__file__).resolve().parent.parent / "data" / "sequence"
 def run_demo(out_dir: Path) -> DemoOutput:
     """Score the bundled demo models into ``out_dir``; return the report index section."""
     out_dir = Path(out_dir)
-    results = run_sequence(
+    results = run_models(
         DEMO_DATA / "truth",
         [DEMO_DATA / "model_a", DEMO_DATA / "model_b"],
+        SequenceOptions(report=out_dir, quiet=True),
         out=out_dir / "results.json",
-        report=out_dir,
-        quiet=True,
     )
     models = [r.computed for r in results]
     links = ", ".join(

@@ -22,9 +22,7 @@ from parsescore.core.files import decode_text, read_text
 from parsescore.sequence.read import SUFFIXES
 
 __all__ = [
-    "SUFFIXES",
     "ScriptSource",
-    "decode_script",
     "directory_source",
     "file_source",
     "git_source",

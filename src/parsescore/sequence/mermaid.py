@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -498,8 +499,12 @@ class _Reader:
             self.warn(line, f"{keyword} opened here is never closed by 'end'")
 
 
-def parse_mermaid(text: str, *, path: str = "") -> ParsedDiagram:
+def parse_mermaid(
+    text: str, *, path: str = "", includes: Mapping[str, str] | None = None
+) -> ParsedDiagram:
     """Read a Mermaid ``sequenceDiagram`` into PlantUML's elements (same canonical forms).
+    Mermaid has no include: ``includes`` is taken, and ignored, so that every reader of the
+    registry (:data:`parsescore.sequence.read.FORMATS`) is called alike.
 
     Raises :class:`~parsescore.core.errors.InputError` (file and line) when the text is not a
     sequence diagram; any statement it cannot read is kept as an ``Other`` element with a

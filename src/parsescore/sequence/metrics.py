@@ -21,7 +21,7 @@ Steps for one file pair:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import zip_longest
 from typing import Any, Literal
@@ -31,6 +31,10 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
+from parsescore.core.aggregate import summed_counts, totals
+from parsescore.core.errors import InputError
+from parsescore.core.kinds import Metric
+from parsescore.sequence.kind import CATEGORY_COUNTS, POOLED_ERRORS, POOLED_RATES, file_counts
 from parsescore.sequence.model import (
     CATEGORIES,
     DEFAULT_THRESHOLD,
@@ -51,18 +55,12 @@ from parsescore.shared.linediff import DiffOp, myers_diff
 from parsescore.shared.scores import safe_ratio
 
 __all__ = [
-    "DEFAULT_THRESHOLD",
-    "LINE_BINS",
     "CategoryCounts",
     "Difference",
     "FileScore",
     "ModelScore",
-    "Pairing",
-    "SkippedFile",
     "compare_diagrams",
     "compare_scripts",
-    "ground_truth_counts",
-    "line_bin",
 ]
 
 
@@ -220,6 +218,15 @@ class FileScore:
         """1.0 when the prediction was present and readable, 0.0 when it was scored as empty."""
         return 0.0 if self.prediction_missing else 1.0
 
+    @property
+    def item_counts(self) -> dict[str, int]:
+        """The counts this file carries as an item (``Result.counts``): errors, elements, each
+        category's counts (see :func:`parsescore.sequence.kind.file_counts`)."""
+        counts: dict[str, int] = file_counts(
+            {c: {k: getattr(self.counts[c], k) for k in CATEGORY_COUNTS} for c in self.counts}
+        )
+        return counts
+
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"path": self.path, "gt_lines": self.gt_lines}
         for category in CATEGORIES:
@@ -253,12 +260,22 @@ class ModelScore:
     coverage: Coverage | None = None
 
     @property
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Each file's counts (:attr:`FileScore.item_counts`) by path: what every dataset number
+        is built from."""
+        return {file.path: file.item_counts for file in self.files}
+
+    @property
     def totals(self) -> dict[str, CategoryCounts]:
-        totals = {category: CategoryCounts() for category in CATEGORIES}
-        for file in self.files:
-            for category in CATEGORIES:
-                totals[category] = totals[category] + file.counts[category]
-        return totals
+        """Each category's counts summed over the files."""
+        return _summed(self.counts)
+
+    @property
+    def pooled(self) -> dict[str, float]:
+        """The dataset's rates (``<category>_<change>_rate``, ``error_rate`` and the Figure 6/7
+        ``<category>_error_rate``): counts summed over the files, then divided, × 100, as the
+        kind declares them (:func:`parsescore.core.aggregate.totals`)."""
+        return _pooled((*POOLED_RATES, *POOLED_ERRORS), self.counts)
 
     @property
     def readable(self) -> float:
@@ -273,12 +290,35 @@ class ModelScore:
         (the share of truth files whose prediction was present and readable) beside them;
         each file also has its ``readable`` after its categories. ``totals`` holds the
         categories only, as the spec has it."""
-        totals = self.totals
+        counts = self.counts
+        totals, pooled = _summed(counts), _pooled(POOLED_RATES, counts)
         return {
-            "totals": {category: totals[category].as_dict() for category in CATEGORIES},
+            "totals": {
+                category: {k: getattr(totals[category], k) for k in CATEGORY_COUNTS}
+                | {
+                    f"{change}_rate": pooled[f"{category}_{change}_rate"]
+                    for change in CATEGORY_COUNTS[1:]
+                }
+                for category in CATEGORIES
+            },
             "files": [file.as_dict() for file in self.files],
             "readable": self.readable,
         }
+
+
+def _summed(counts: Mapping[str, Mapping[str, int]]) -> dict[str, CategoryCounts]:
+    """Each category's counts summed over the files' counts (in file order)."""
+    names = [f"{category}_{k}" for category in CATEGORIES for k in CATEGORY_COUNTS]
+    summed = iter(int(value) for value in summed_counts(counts, names, list(counts)))
+    return {
+        category: CategoryCounts(*(next(summed) for _ in CATEGORY_COUNTS))
+        for category in CATEGORIES
+    }
+
+
+def _pooled(metrics: Sequence[Metric], counts: Mapping[str, Mapping[str, int]]) -> dict[str, float]:
+    """The declared totals ``metrics`` of the files' counts."""
+    return totals(metrics, {path: {} for path in counts}, counts)
 
 
 # -- counting ------------------------------------------------------------------------------
@@ -536,7 +576,7 @@ def compare_diagrams(
     (1, 0)
     """
     if not 0 <= threshold <= 1:
-        raise ValueError(f"threshold must be between 0 and 1, got {threshold}")
+        raise InputError(f"threshold must be between 0 and 1, got {threshold}")
     if ignore_colours:
         truth, pred = without_colours(truth), without_colours(pred)
     truth_elements = truth.metric_elements

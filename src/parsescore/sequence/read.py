@@ -1,8 +1,11 @@
-"""One entry point for every dialect: which format a script is in, and reading it.
+"""The reader registry (:data:`FORMATS`) and its one entry point: which format a script is in,
+and reading it.
 
 PlantUML (``.puml`` ``.plantuml`` ``.pu`` ``.iuml`` ``.wsd``) and Mermaid ``sequenceDiagram``
 (``.mmd`` ``.mermaid``) are read into the same :class:`ParsedDiagram`, so any pairing of
-dialects is scored with the same canonical forms.
+dialects is scored with the same canonical forms. Adding a format is one :class:`Format` entry
+here: the CLI choices (a test checks ``SequenceOptions``' ``Literal``), ``auto`` and the
+directory listing follow.
 """
 
 from __future__ import annotations
@@ -11,23 +14,10 @@ import re
 from collections.abc import Mapping
 
 from parsescore.core.errors import InputError
+from parsescore.core.kinds import Format, lazy, resolved
 from parsescore.sequence.model import ParsedDiagram
 
-__all__ = [
-    "FORMATS",
-    "MERMAID_SUFFIXES",
-    "PLANTUML_SUFFIXES",
-    "SUFFIXES",
-    "detect_format",
-    "read_diagram",
-]
-
-#: Formats a script can be read from (``auto``: by content, then by file name).
-FORMATS: tuple[str, ...] = ("auto", "plantuml", "mermaid")
-PLANTUML_SUFFIXES: tuple[str, ...] = (".puml", ".plantuml", ".pu", ".iuml", ".wsd")
-MERMAID_SUFFIXES: tuple[str, ...] = (".mmd", ".mermaid")
-#: File name endings taken as sequence-diagram scripts in directories and git trees.
-SUFFIXES: tuple[str, ...] = PLANTUML_SUFFIXES + MERMAID_SUFFIXES
+__all__ = ["FORMATS", "SUFFIXES", "detect_format", "read_diagram"]
 
 _FIRST = re.compile(r"^\s*(?P<word>@start\w*|[\w-]+)", re.IGNORECASE)
 
@@ -50,24 +40,60 @@ def _first_word(text: str) -> str:
     return ""
 
 
+def _is_plantuml(text: str) -> bool:
+    """A first statement ``@startuml`` (or another ``@start…``)."""
+    return _first_word(text).startswith("@start")
+
+
+def _is_mermaid(text: str) -> bool:
+    """A first statement ``sequenceDiagram``, or another Mermaid diagram type (which the
+    Mermaid reader then refuses, naming it)."""
+    from parsescore.sequence.mermaid import MERMAID_DIAGRAM_TYPES
+
+    word = _first_word(text)
+    return word == "sequencediagram" or word in {t.lower() for t in MERMAID_DIAGRAM_TYPES}
+
+
+#: The reader registry: every format a script can be read from, in ``auto``'s order (the first
+#: is also what a script nothing tells apart is read as). Each reader is called as
+#: ``read(text, path=..., includes=...)`` and returns a :class:`ParsedDiagram`.
+FORMATS: tuple[Format, ...] = (
+    Format(
+        "plantuml",
+        "PlantUML sequence diagram (@startuml … @enduml)",
+        (".puml", ".plantuml", ".pu", ".iuml", ".wsd"),
+        lazy("parsescore.sequence.parser:parse_plantuml"),
+        _is_plantuml,
+    ),
+    Format(
+        "mermaid",
+        "Mermaid sequenceDiagram",
+        (".mmd", ".mermaid"),
+        lazy("parsescore.sequence.mermaid:parse_mermaid"),
+        _is_mermaid,
+    ),
+)
+_BY_NAME = {fmt.name: fmt for fmt in FORMATS}
+#: File name endings taken as sequence-diagram scripts in directories and git trees.
+SUFFIXES: tuple[str, ...] = tuple(suffix for fmt in FORMATS for suffix in fmt.extensions)
+
+
 def detect_format(text: str, path: str = "") -> str:
-    """``mermaid`` or ``plantuml``: the content decides when it is plain (a first statement
-    ``sequenceDiagram`` or another Mermaid diagram type, or ``@startuml``), else the file name,
-    else PlantUML.
+    """The name of the format ``text`` is in: the content decides when it is plain (a first
+    statement ``@startuml``, or ``sequenceDiagram`` or another Mermaid diagram type), else the
+    file name's extension, else the first format (PlantUML).
 
     >>> detect_format("sequenceDiagram\\n  A->>B: hi"), detect_format("A -> B", "x.mmd")
     ('mermaid', 'mermaid')
     """
-    from parsescore.sequence.mermaid import MERMAID_DIAGRAM_TYPES
-
-    word = _first_word(text)
-    if word.startswith("@start"):
-        return "plantuml"
-    if word == "sequencediagram" or word in {t.lower() for t in MERMAID_DIAGRAM_TYPES}:
-        return "mermaid"
-    if path.lower().endswith(MERMAID_SUFFIXES):
-        return "mermaid"
-    return "plantuml"
+    for fmt in FORMATS:
+        if fmt.detect is not None and fmt.detect(text):
+            return fmt.name
+    lower = path.lower()
+    for fmt in FORMATS:
+        if lower.endswith(fmt.extensions):
+            return fmt.name
+    return FORMATS[0].name
 
 
 def read_diagram(
@@ -77,19 +103,17 @@ def read_diagram(
     path: str = "",
     includes: Mapping[str, str] | None = None,
 ) -> ParsedDiagram:
-    """Read a PlantUML or Mermaid sequence diagram (``format``: ``auto``, ``plantuml``,
-    ``mermaid``). ``includes``: files a PlantUML ``!include`` may name, by root-relative path.
+    """Read a sequence diagram in any registered format (``format``: ``auto`` or a name of
+    :data:`FORMATS`). ``includes``: files a PlantUML ``!include`` may name, by root-relative
+    path.
 
     Raises :class:`~parsescore.core.errors.InputError` for an unknown format or a Mermaid file that
     is not a sequence diagram; anything else it cannot read is a warning in ``diagnostics``.
     """
-    if format not in FORMATS:
-        raise InputError(f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")
     chosen = detect_format(text, path) if format == "auto" else format
-    if chosen == "mermaid":
-        from parsescore.sequence.mermaid import parse_mermaid
-
-        return parse_mermaid(text, path=path)
-    from parsescore.sequence.parser import parse_plantuml
-
-    return parse_plantuml(text, path=path, includes=includes)
+    fmt = _BY_NAME.get(chosen)
+    if fmt is None:
+        names = ", ".join(["auto", *_BY_NAME])
+        raise InputError(f"unknown format {format!r}; expected one of {names}")
+    diagram: ParsedDiagram = resolved(fmt.read)(text, path=path, includes=includes)
+    return diagram

@@ -15,31 +15,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from parsescore.core.aggregate import total
 from parsescore.core.files import write_bytes, write_text
-from parsescore.sequence.metrics import (
-    LINE_BINS,
-    CategoryCounts,
-    ModelScore,
-    line_bin,
-)
+from parsescore.sequence.kind import CHANGES, PLOT_CATEGORIES, POOLED_ERRORS
+from parsescore.sequence.metrics import LINE_BINS, ModelScore, line_bin
 from parsescore.sequence.model import CATEGORIES
 
 __all__ = [
-    "DIFFERENCE_COLUMNS",
-    "PLOT_CATEGORIES",
-    "TABLE1_LINES_NOTE",
-    "TABLE2_HEADERS",
     "bin_error_rates",
-    "binned_error_rates",
     "differences_csv",
     "differences_markdown",
     "results_json",
-    "table1_counts",
     "table1_csv",
     "table1_markdown",
     "table2_csv",
     "table2_markdown",
-    "unique_names",
     "write_plot",
     "write_report",
 ]
@@ -55,34 +45,35 @@ TABLE2_HEADERS: dict[str, str] = {
     "note": "Note",
     "participant": "Participants",
 }
-#: The categories of the paper's Figure 6/7, in its order.
-PLOT_CATEGORIES = ("node", "message", "direction")
 
 
-def unique_names(models: Sequence[ModelScore]) -> list[str]:
-    """Model names made unique (``name``, ``name#2``, ...) for JSON keys and tables."""
+def unique_names(names: Iterable[str]) -> list[str]:
+    """Names made unique (``name``, ``name#2``, ...) for JSON keys and tables."""
     seen: dict[str, int] = {}
-    names = []
-    for model in models:
-        count = seen.get(model.name, 0) + 1
-        seen[model.name] = count
-        names.append(model.name if count == 1 else f"{model.name}#{count}")
-    return names
+    unique = []
+    for name in names:
+        count = seen.get(name, 0) + 1
+        seen[name] = count
+        unique.append(name if count == 1 else f"{name}#{count}")
+    return unique
+
+
+def _names(models: Sequence[ModelScore]) -> list[str]:
+    return unique_names(model.name for model in models)
 
 
 def results_json(models: Sequence[ModelScore]) -> dict[str, Any]:
     """One model: the spec's ``{"totals", "files"}``; several: one such block per model name."""
     if len(models) == 1:
         return models[0].as_dict()
-    return {name: model.as_dict() for name, model in zip(unique_names(models), models, strict=True)}
+    return {name: model.as_dict() for name, model in zip(_names(models), models, strict=True)}
 
 
 def _rows(model: ModelScore) -> list[tuple[str, list[float]]]:
-    totals = model.totals
+    pooled = model.pooled
     return [
-        ("Insertion (%)", [totals[c].insertion_rate for c in CATEGORIES]),
-        ("Deletion (%)", [totals[c].deletion_rate for c in CATEGORIES]),
-        ("Substitution (%)", [totals[c].substitution_rate for c in CATEGORIES]),
+        (f"{change.capitalize()} (%)", [pooled[f"{c}_{change}_rate"] for c in CATEGORIES])
+        for change in CHANGES
     ]
 
 
@@ -97,7 +88,7 @@ def table2_markdown(models: Sequence[ModelScore]) -> str:
     lines = [header, "|---" * (len(CATEGORIES) + 1) + "|"]
     first_gt = _gt_row(models[0]) if models else [0] * len(CATEGORIES)
     lines.append("| Ground truth count | " + " | ".join(str(v) for v in first_gt) + " |")
-    for name, model in zip(unique_names(models), models, strict=True):
+    for name, model in zip(_names(models), models, strict=True):
         lines.append(f"| **Error analysis for {name} output** |" + " |" * len(CATEGORIES))
         if _gt_row(model) != first_gt:
             lines.append(
@@ -118,7 +109,7 @@ def _csv(rows: Sequence[Sequence[Any]]) -> str:
 def table2_csv(models: Sequence[ModelScore]) -> str:
     """Table 2 in long form: one row per model and measure, one column per category."""
     rows: list[list[Any]] = [["model", "measure", *CATEGORIES]]
-    for name, model in zip(unique_names(models), models, strict=True):
+    for name, model in zip(_names(models), models, strict=True):
         rows.append([name, "gt_count", *_gt_row(model)])
         for label, values in _rows(model):
             measure = label.split(" ")[0].lower() + "_rate"
@@ -153,28 +144,26 @@ def table1_csv(model: ModelScore) -> str:
 
 def bin_error_rates(model: ModelScore) -> dict[str, dict[str, float]]:
     """Figure 6/7 data: per category and bin, (I + D + S) / ground truth × 100 (NaN: no files)."""
-    return binned_error_rates((file.gt_lines, file.counts) for file in model.files)
+    return binned_error_rates({file.path: file.gt_lines for file in model.files}, model.counts)
 
 
 def binned_error_rates(
-    files: Iterable[tuple[int, Mapping[str, CategoryCounts]]],
+    lines: Mapping[str, int], counts: Mapping[str, Mapping[str, float]]
 ) -> dict[str, dict[str, float]]:
-    """Figure 6/7 data of ``(ground-truth lines, counts per category)`` pairs: per plotted
-    category and line bin, the summed (I + D + S) / ground truth × 100 (NaN: no file there)."""
-    files = list(files)
+    """Figure 6/7 data of files' ground-truth line counts and counts (``Result.counts``): per
+    plotted category and line bin, the category's error % pooled over the files of the bin
+    (the kind's declared total, :func:`parsescore.core.aggregate.total`, over those files; NaN:
+    no file there)."""
     out: dict[str, dict[str, float]] = {}
-    for category in PLOT_CATEGORIES:
-        sums = {label: CategoryCounts() for label, _, _ in LINE_BINS}
-        present = {label: False for label, _, _ in LINE_BINS}
-        for lines, counts in files:
-            if category not in counts:
-                continue
-            label = line_bin(lines)
-            sums[label] = sums[label] + counts[category]
-            present[label] = True
-        out[category] = {
-            label: (sums[label].error_rate if present[label] else math.nan) for label in sums
-        }
+    for category, metric in zip(PLOT_CATEGORIES, POOLED_ERRORS[1:], strict=True):
+        members: dict[str, list[str]] = {label: [] for label, _, _ in LINE_BINS}
+        for item, count in lines.items():
+            if f"{category}_gt_count" in counts.get(item, {}):
+                members[line_bin(count)].append(item)
+        out[category] = {}
+        for label, ids in members.items():
+            value = total(metric, counts, counts, only=ids) if ids else None
+            out[category][label] = math.nan if value is None else value
     return out
 
 
@@ -189,7 +178,7 @@ def write_plot(models: Sequence[ModelScore], stem: Path) -> list[Path]:
     with matplotlib.rc_context({"svg.hashsalt": "parsescore", "svg.fonttype": "none"}):
         figure, axes = plt.subplots(1, len(PLOT_CATEGORIES), figsize=(12, 3.8), sharey=False)
         for axis, category in zip(axes, PLOT_CATEGORIES, strict=True):
-            for name, model in zip(unique_names(models), models, strict=True):
+            for name, model in zip(_names(models), models, strict=True):
                 rates = bin_error_rates(model)[category]
                 axis.plot(labels, [rates[label] for label in labels], marker="o", label=name)
             axis.set_title(f"{TABLE2_HEADERS[category]} error (%)")
@@ -217,7 +206,7 @@ def _cell(text: str | None) -> str:
 def differences_markdown(models: Sequence[ModelScore]) -> str:
     """Every counted difference per model and file, with line numbers and both lines."""
     out = ["# Sequence-diagram differences\n"]
-    for name, model in zip(unique_names(models), models, strict=True):
+    for name, model in zip(_names(models), models, strict=True):
         out.append(f"## Model {name}\n")
         for skipped in model.skipped:
             out.append(f"- skipped `{skipped.path}`: {skipped.reason}")
@@ -265,7 +254,7 @@ DIFFERENCE_COLUMNS = (
 
 def differences_csv(models: Sequence[ModelScore]) -> str:
     rows: list[list[Any]] = [list(DIFFERENCE_COLUMNS)]
-    for name, model in zip(unique_names(models), models, strict=True):
+    for name, model in zip(_names(models), models, strict=True):
         for file in model.files:
             for d in file.differences:
                 rows.append(

@@ -16,8 +16,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from parsescore.core.aggregate import total
 from parsescore.core.errors import InputError
 from parsescore.core.files import read_text
+from parsescore.core.kinds import Metric
 from parsescore.core.results import Result
 from parsescore.report import plots
 from parsescore.report.html import (
@@ -33,32 +35,14 @@ from parsescore.report.html import (
     num,
     text_pair,
 )
-from parsescore.sequence.metrics import LINE_BINS, CategoryCounts
+from parsescore.sequence.kind import CHANGES, PLOT_CATEGORIES, POOLED_ERRORS
+from parsescore.sequence.metrics import LINE_BINS
 from parsescore.sequence.model import CATEGORIES
-from parsescore.sequence.report import (
-    DIFFERENCE_COLUMNS,
-    PLOT_CATEGORIES,
-    TABLE2_HEADERS,
-    binned_error_rates,
-)
+from parsescore.sequence.report import DIFFERENCE_COLUMNS, TABLE2_HEADERS, binned_error_rates
+from parsescore.sequence.result import counts_of
 from parsescore.shared.scores import safe_ratio
 
-__all__ = [
-    "category_error_rate",
-    "drilldown",
-    "figure67_rates",
-    "plots_html",
-    "prepare",
-    "split_diff",
-]
-
-_CHANGES = ("insertion", "deletion", "substitution")
-
-
-def category_error_rate(counts: Mapping[str, Any]) -> float:
-    """(insertions + deletions + substitutions) / ground-truth count × 100 (0 with no truth)."""
-    errors = sum(float(counts.get(c, 0) or 0) for c in _CHANGES)
-    return safe_ratio(errors, float(counts.get("gt_count", 0) or 0)) * 100
+__all__ = ["drilldown", "figure67_rates", "plots_html", "prepare"]
 
 
 def _counts(detail: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
@@ -69,22 +53,31 @@ def _counts(detail: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
 
 
 def _with_category_rates(result: Result) -> Result:
+    """The result with the Figure 6/7 error rates of each file and of the dataset: the kind's
+    declared totals (:data:`parsescore.sequence.kind.POOLED_ERRORS`), over one file and over
+    all of them."""
+    counts = counts_of(result)
     items = {item: dict(values) for item, values in result.items.items()}
-    summed: dict[str, dict[str, float]] = {}
+    figure = [
+        (category, metric)
+        for category, metric in zip(PLOT_CATEGORIES, POOLED_ERRORS[1:], strict=True)
+        if any(f"{category}_gt_count" in c for c in counts.values())
+    ]
     for item, values in items.items():
-        counts = _counts(result.details.get(item, {}))
-        for category, block in counts.items():
-            total = summed.setdefault(category, {})
-            for key in ("gt_count", *_CHANGES):
-                total[key] = total.get(key, 0) + num(block.get(key))
-        for category in PLOT_CATEGORIES:
-            if category in counts:
-                values[f"{category}_error_rate"] = category_error_rate(counts[category])
+        for category, metric in figure:
+            if f"{category}_gt_count" in counts[item]:
+                values[metric.name] = _total(metric, counts, [item])
     totals = dict(result.totals)
-    for category in PLOT_CATEGORIES:
-        if category in summed:
-            totals[f"{category}_error_rate"] = category_error_rate(summed[category])
+    for category, metric in figure:
+        with_it = [item for item in counts if f"{category}_gt_count" in counts[item]]
+        totals[metric.name] = _total(metric, counts, with_it)
     return replace(result, items=items, totals=totals)
+
+
+def _total(metric: Metric, counts: Mapping[str, Mapping[str, float]], ids: list[str]) -> float:
+    value = total(metric, counts, counts, only=ids)
+    assert value is not None  # a ratio always has one
+    return value
 
 
 def _read_differences_csv(path: Path) -> dict[str, dict[str, list[dict[str, Any]]]]:
@@ -157,17 +150,12 @@ def prepare(result: Result, path: Path | None) -> tuple[Result, dict[str, Any]]:
 
 def figure67_rates(system: System) -> dict[str, dict[str, float]]:
     """Figure 6/7 data of one model: per category and line bin, summed (I+D+S)/gt × 100."""
-    files = []
-    for detail in system.result.details.values():
-        lines = detail.get("gt_lines")
-        if not isinstance(lines, int):
-            continue
-        counts = {
-            category: CategoryCounts(*(int(num(block.get(k))) for k in ("gt_count", *_CHANGES)))
-            for category, block in _counts(detail).items()
-        }
-        files.append((lines, counts))
-    return binned_error_rates(files)
+    lines = {
+        item: detail["gt_lines"]
+        for item, detail in system.result.details.items()
+        if isinstance(detail.get("gt_lines"), int)
+    }
+    return binned_error_rates(lines, counts_of(system.result))
 
 
 def plots_html(members: Sequence[System], salt: Salt) -> str:
@@ -240,7 +228,7 @@ def _file(system: System, item: str) -> str:
                     fmt(counts[c].get("substitution")),
                     fmt(
                         safe_ratio(
-                            sum(num(counts[c].get(k)) for k in _CHANGES),
+                            sum(num(counts[c].get(k)) for k in CHANGES),
                             num(counts[c].get("gt_count")),
                         )
                         * 100,

@@ -1,32 +1,37 @@
 """Sequence-diagram results: scoring one model's scripts (:func:`evaluate`), its ``--out`` block
 and its :class:`~parsescore.core.results.Result`, and reading ``--out`` back (:func:`read`).
 
+One direction: the scored model gives its native ``{"totals", "files"}`` block, and the Result is
+read from that block by the code that reads a ``--out`` file (:func:`_block`), with what the
+block does not hold (the differences, the inputs, the coverage facts) added after.
+
 Per file the metrics are the insertion, deletion and substitution rates of each of the paper's
 categories (``<category>_insertion_rate``, ...) and ``error_rate`` (all errors over all
-ground-truth elements × 100); its detail is its ground-truth line count, its counts per category
-and every counted difference. Totals are the same rates over the summed counts.
+ground-truth elements × 100); its counts (``Result.counts``) are those rates' numerators and
+denominators; its detail is its ground-truth line count, its counts per category and every
+counted difference. Totals are the same rates over the summed counts, computed by the core from
+the kind's declarations (:data:`parsescore.sequence.kind.RESULT_TOTALS`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from parsescore import __version__
+from parsescore.core.aggregate import totals
 from parsescore.core.errors import InputError
 from parsescore.core.results import Reader, Result
-from parsescore.sequence.kind import is_block
-from parsescore.sequence.metrics import DEFAULT_THRESHOLD, CategoryCounts, ModelScore
+from parsescore.sequence.kind import CATEGORY_COUNTS, CHANGES, RESULT_TOTALS, file_counts, is_block
+from parsescore.sequence.metrics import ModelScore
 from parsescore.sequence.model import CATEGORIES
+from parsescore.sequence.options import SequenceOptions, recorded
 from parsescore.sequence.read import SUFFIXES
+from parsescore.shared.scores import safe_ratio
 
-__all__ = ["COUNTS", "RATES", "evaluate", "read", "sources", "to_result"]
-
-#: A category's rates (percentages of its ground-truth count); metrics ``<category>_<rate>``.
-RATES = ("insertion_rate", "deletion_rate", "substitution_rate")
-#: A category's counts, as the detail keeps them.
-COUNTS = ("gt_count", "insertion", "deletion", "substitution")
+__all__ = ["counts_of", "evaluate", "read", "sources", "to_result"]
 
 
 def sources(
@@ -69,21 +74,10 @@ def sources(
 def evaluate(
     truth: str | Path | Mapping[str, str],
     pred: str | Path | Mapping[str, str],
-    *,
-    threshold: float = DEFAULT_THRESHOLD,
-    ignore_colours: bool = False,
-    truth_format: str = "auto",
-    pred_format: str = "auto",
-    repo: str | Path | None = None,
-    strict: bool = False,
-    allow_missing: bool = False,
-    jobs: int = 1,
-    dask_scheduler: str | None = None,
-    cache: str | Path | None = None,
-    quiet: bool = False,
-    name: str | None = None,
+    options: SequenceOptions,
 ) -> Result:
-    """Score one model's sequence diagrams ``pred`` against the ground truth ``truth``.
+    """Score one model's sequence diagrams ``pred`` against the ground truth ``truth``
+    (``parsescore.evaluate("sequence", truth, pred, **options)`` checks the options first).
 
     Both are files or folders of PlantUML or Mermaid scripts (paired by relative path without
     the suffix), or ``{id: text}`` mappings (ids paired the same way); with ``repo`` they are
@@ -111,102 +105,68 @@ def evaluate(
     from rich.console import Console
 
     from parsescore.sequence.dataset import score_model
-    from parsescore.sequence.read import FORMATS
 
-    if not 0 <= threshold <= 1:
-        raise InputError(f"--threshold must be between 0 and 1, got {threshold}")
-    for option, value in (("--truth-format", truth_format), ("--pred-format", pred_format)):
-        if value not in FORMATS:
-            raise InputError(f"{option} must be one of {', '.join(FORMATS)}, got {value!r}")
-    truth_source, pred_source, inputs = sources(truth, pred, repo=repo)
-    model = score_model(
-        truth_source,
-        pred_source,
-        threshold=threshold,
-        ignore_colours=ignore_colours,
-        truth_format=truth_format,
-        pred_format=pred_format,
-        strict=strict,
-        allow_missing=allow_missing,
-        jobs=jobs,
-        dask_scheduler=dask_scheduler,
-        cache_dir=cache,
-        progress=not quiet,
-        console=Console(stderr=True),
-    )
-    options: dict[str, Any] = {"threshold": threshold, "ignore_colours": ignore_colours}
-    options |= {"truth_format": truth_format, "pred_format": pred_format}
-    if allow_missing:  # recorded only when set: it changes which files are scored
-        options["allow_missing"] = True
-    return to_result(model, inputs=inputs, options=options, name=name or model.name)
-
-
-def _rates(counts: Mapping[str, CategoryCounts]) -> dict[str, float]:
-    values = {
-        f"{category}_{rate}": float(getattr(counts[category], rate))
-        for category in CATEGORIES
-        for rate in RATES
-    }
-    return values | {"error_rate": _error_rate(counts.values())}
-
-
-def _error_rate(counts: Iterable[CategoryCounts]) -> float:
-    """All errors over all ground-truth elements × 100 (0 without ground truth)."""
-    errors = gt = 0.0
-    for c in counts:
-        gt += c.gt_count
-        errors += c.insertion + c.deletion + c.substitution
-    return errors / gt * 100 if gt else 0.0
+    truth_source, pred_source, inputs = sources(truth, pred, repo=options.repo)
+    model = score_model(truth_source, pred_source, options, console=Console(stderr=True))
+    name = options.name or model.name
+    return to_result(model, inputs=inputs, options=recorded(options), name=name)
 
 
 def to_result(
     model: ModelScore, *, inputs: dict[str, Any], options: dict[str, Any], name: str
 ) -> Result:
-    """The model's :class:`Result`, its ``--out`` block (``{"totals", "files"}``) as ``native``.
-
-    ``inputs`` also records which format each side's files were read as (``formats``)."""
-    from parsescore.shared.coverage import READABLE, Coverage
+    """The model's :class:`Result`, read from its ``--out`` block (kept as ``native``) as
+    :func:`read` reads one, with every counted difference, the coverage facts, ``inputs``
+    (and which format each side's files were read as: ``formats``) and ``options`` added.
+    """
+    from parsescore.shared.coverage import Coverage
 
     coverage = model.coverage or Coverage(
         len(model.files), missing=[f.path for f in model.files if f.prediction_missing]
     )
-    items: dict[str, dict[str, float]] = {}
-    details: dict[str, dict[str, Any]] = {}
+    native = model.as_dict()
+    parts = _block(native, Reader(None), "")
+    details = parts["details"]
     for file in model.files:
-        items[file.path] = _rates(file.counts) | {READABLE.name: file.readable}
-        details[file.path] = {
-            "gt_lines": file.gt_lines,
-            "counts": {
-                category: {key: getattr(file.counts[category], key) for key in COUNTS}
-                for category in CATEGORIES
-            },
-            "differences": [d.as_dict() for d in file.differences],
-        }
+        details[file.path]["differences"] = [d.as_dict() for d in file.differences]
     return Result(
         "sequence",
         name,
-        items,
-        _rates(model.totals) | {READABLE.name: model.readable},
+        parts["items"],
+        parts["totals"],
         inputs=inputs | {"formats": model.formats},
         options=options,
         version=__version__,
         details=details,
         dataset=coverage.facts()
         | {"skipped": [{"path": s.path, "reason": s.reason} for s in model.skipped]},
-        native=model.as_dict(),
+        counts=parts["counts"],
+        native=native,
         computed=model,
         warnings=tuple(model.warnings),
     )
 
 
-def _counts(
+def counts_of(result: Result) -> dict[str, Mapping[str, float]]:
+    """Each file's counts: ``result.counts``, or, for an envelope written before files carried
+    them, from each file's counts per category in its detail."""
+    found: dict[str, Mapping[str, float]] = {}
+    for item in result.items:
+        counts = result.counts.get(item)
+        if counts is None:
+            by_category = result.details.get(item, {}).get("counts", {})
+            counts = file_counts({c: v for c, v in by_category.items() if isinstance(v, dict)})
+        found[item] = counts
+    return found
+
+
+def _categories(
     block: Mapping[str, Any], where: str, r: Reader
-) -> tuple[dict[str, float], float, float, dict[str, dict[str, float | int]]]:
-    """A file's (or the totals') rates per category, its summed errors and gt count, and its
-    counts per category (``gt_count``, ``insertion``, ``deletion``, ``substitution``)."""
+) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+    """A file's rates per category (``<category>_<change>_rate``) and its counts per category
+    (``gt_count``, ``insertion``, ``deletion``, ``substitution``; integers kept)."""
     values: dict[str, float] = {}
-    counted: dict[str, dict[str, float | int]] = {}
-    errors = gt = 0.0
+    counted: dict[str, dict[str, Any]] = {}
     categories = [c for c in CATEGORIES if c in block] + [
         c
         for c, v in block.items()
@@ -216,24 +176,34 @@ def _counts(
         raise r.fail(where, f"no category counts; expected keys such as {CATEGORIES[0]!r}")
     for category in categories:
         counts = r.mapping(block[category], f"{where}.{category}")
-        for rate in RATES:
-            values[f"{category}_{rate}"] = r.number(
-                r.key(counts, rate, f"{where}.{category}"), f"{where}.{category}.{rate}"
-            )
+        for change in CHANGES:
+            rate = f"{change}_rate"
+            values[f"{category}_{rate}"] = _number(counts, rate, where, category, r)
         counted[category] = {}
-        for count in COUNTS:
-            raw = r.key(counts, count, f"{where}.{category}")
-            number = r.number(raw, f"{where}.{category}.{count}")
+        for count in CATEGORY_COUNTS:
+            number = _number(counts, count, where, category, r)
+            raw = counts[count]
             counted[category][count] = raw if isinstance(raw, int) else number
-            if count == "gt_count":
-                gt += number
-            else:
-                errors += number
-    return values, errors, gt, counted
+    return values, counted
+
+
+def _number(counts: Mapping[str, Any], key: str, where: str, category: str, r: Reader) -> float:
+    """``counts[key]`` as a number (the Reader's checks and messages; the common case of a
+    plain finite number without building them: a dataset has a few hundred per file)."""
+    value = counts.get(key)
+    if type(value) is int or (type(value) is float and math.isfinite(value)):
+        return float(value)
+    place = f"{where}.{category}"
+    return r.number(r.key(counts, key, place), f"{place}.{key}")
 
 
 def _block(block: Mapping[str, Any], r: Reader, prefix: str) -> dict[str, Any]:
+    """The items, counts, details and totals of one model's ``{"totals", "files"}`` block: each
+    file's rates as written, its ``error_rate`` and counts from its counts per category, the
+    totals from the summed counts (the core's :func:`~parsescore.core.aggregate.totals` of
+    :data:`RESULT_TOTALS`) and the block's ``readable``."""
     items: dict[str, dict[str, float]] = {}
+    counts: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
     files = r.array(r.key(block, "files", prefix or "top level"), f"{prefix}files")
     for k, file in enumerate(files):
@@ -242,8 +212,9 @@ def _block(block: Mapping[str, Any], r: Reader, prefix: str) -> dict[str, Any]:
         path = r.string(r.key(file, "path", where), f"{where}.path")
         if path in items:
             raise r.fail(f"{where}.path", f"file {path!r} appears twice")
-        values, errors, gt, counts = _counts(file, where, r)
-        values["error_rate"] = errors / gt * 100 if gt else 0.0
+        values, by_category = _categories(file, where, r)
+        counts[path] = file_counts(by_category)
+        values["error_rate"] = safe_ratio(counts[path]["errors"], counts[path]["elements"]) * 100
         if "readable" in file:  # documents written before the coverage rules have none
             values["readable"] = r.number(file["readable"], f"{where}.readable")
         items[path] = values
@@ -252,18 +223,23 @@ def _block(block: Mapping[str, Any], r: Reader, prefix: str) -> dict[str, Any]:
             lines = file["gt_lines"]
             number = r.number(lines, f"{where}.gt_lines")
             details[path]["gt_lines"] = lines if isinstance(lines, int) else number
-        details[path]["counts"] = counts
+        details[path]["counts"] = by_category
         if isinstance(file.get("differences"), list):
             details[path]["differences"] = file["differences"]
-    totals, errors, gt, _ = _counts(
+    _categories(
         r.mapping(r.key(block, "totals", prefix or "top level"), f"{prefix}totals"),
         f"{prefix}totals",
         r,
-    )
-    totals["error_rate"] = errors / gt * 100 if gt else 0.0
+    )  # checked: a block must have its totals, though they are computed from the files
+    given: dict[str, float] = {}
     if "readable" in block:
-        totals["readable"] = r.number(block["readable"], f"{prefix}readable")
-    return {"items": items, "totals": totals, "details": details}
+        given["readable"] = r.number(block["readable"], f"{prefix}readable")
+    return {
+        "items": items,
+        "counts": counts,
+        "details": details,
+        "totals": totals(RESULT_TOTALS, items, counts, given=given),
+    }
 
 
 def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:

@@ -20,7 +20,16 @@ from rich.console import Console
 
 from parsescore.core.aggregate import totals
 from parsescore.core.errors import InputError
-from parsescore.core.kinds import CommandParts, Items, Kind, Mean, Metric, Ratio, ReportParts
+from parsescore.core.kinds import (
+    Attribute,
+    CommandParts,
+    Items,
+    Kind,
+    Mean,
+    Metric,
+    Ratio,
+    ReportParts,
+)
 from parsescore.core.options import NamedOptions, option, recorded_options
 from parsescore.core.results import Reader, Result
 from parsescore.core.schema import COUNT, NUMBER, STRING, map_of, record, ref
@@ -60,6 +69,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: TextOptions) -> Resul
         raise InputError("expected a folder of .txt files", path=truth)
     items: dict[str, dict[str, float]] = {}
     counts: dict[str, dict[str, float]] = {}
+    attributes: dict[str, dict[str, str]] = {}
     for path in sorted(truth.glob("*.txt")):
         expected = path.read_text(encoding="utf-8")
         other = pred / path.name
@@ -69,6 +79,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: TextOptions) -> Resul
         cer, distance = character_error_rate(expected, got)
         items[path.stem] = {"cer": cer}
         counts[path.stem] = {"edits": distance, "chars": len(expected)}
+        attributes[path.stem] = {"length": "short" if len(expected) < 10 else "long"}
     total = totals(TOTALS, items, counts)
     native = {
         "kind": "text",
@@ -83,6 +94,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: TextOptions) -> Resul
         inputs={"truth": str(truth), "pred": str(pred)},
         options=recorded_options(options),
         counts=counts,
+        attributes=attributes,
         native=native,
     )
 
@@ -150,6 +162,7 @@ KIND = Kind(
     report=ReportParts(prepare=None, plots=None, drilldown=drilldown),
     summarise=summarise,
     options=TextOptions,
+    attributes=(Attribute("length", "short (under 10 characters) or long", ("short", "long")),),
     command=CommandParts(
         help="Character error rate of plain-text files [a kind from another package].",
         truth="Folder of truth .txt files.",
