@@ -25,15 +25,17 @@ else:  # the --template flag as GraphOptions declares it (the same option in gra
 
 
 def run(values: Mapping[str, Any]) -> None:
-    """``parsescore graph``: score, print the summary on a wide console (a dataset's table of
-    documents keeps one line per row when piped), write ``--out``/``--result``/``--csv``."""
+    """``parsescore graph``: score (with the core's finish: ``--attributes``, ``--by``), print the
+    summary on a wide console (a dataset's table of documents keeps one line per row when
+    piped), write ``--out``/``--result``/``--csv``."""
+    from parsescore.cli.common import print_summary
+    from parsescore.core.api import finish
     from parsescore.graph.result import evaluate
-    from parsescore.graph.summary import summarise
 
     options: GraphOptions = values["options"]
-    scored = evaluate(values["truth"], values["pred"], options)
+    scored = finish(evaluate(values["truth"], values["pred"], options), options)
     out_console = wide_console()
-    summarise(scored, out_console)
+    print_summary(scored, out_console)
     write_outputs(
         [scored],
         out_console,
