@@ -62,8 +62,9 @@ MAX_CHUNK = 64
 _CACHE_FORMAT = 2
 
 
-class DaskUnavailableError(RuntimeError):
-    """``--dask-scheduler`` was given but the ``dask`` extra is not installed."""
+class DaskUnavailableError(InputError):
+    """``--dask-scheduler`` was given but the ``dask`` extra is not installed (bad input: the
+    CLI's one-line error, exit 2)."""
 
 
 @dataclass(frozen=True, slots=True)
