@@ -171,8 +171,15 @@ class Option:
         import typer
 
         extra: dict[str, Any] = {}
+        hint = self.python_type()
         if self.choices:
-            extra["click_type"] = click.Choice(self.choices)
+            # typer before 0.19 reads no Literal; 0.29 dropped click_type: whichever it takes
+            if "click_type" in inspect.signature(typer.Option).parameters:
+                extra["click_type"] = click.Choice(self.choices)
+                hint = str
+            else:
+                hint = Literal[self.choices]
+            hint = hint | None if self.default is None else hint
             help_text = f"{self.help} One of: {', '.join(self.choices)}."
         else:
             help_text = self.help
@@ -180,9 +187,6 @@ class Option:
             extra["min"] = self.minimum
         if self.maximum is not None:
             extra["max"] = self.maximum
-        hint = self.python_type()
-        if self.choices:
-            hint = str | None if self.default is None else str
         annotation = _annotated(hint, typer.Option(*self.flags, help=help_text, **extra))
         return inspect.Parameter(
             self.name, inspect.Parameter.KEYWORD_ONLY, default=self.default, annotation=annotation
