@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from parsescore.table.grid import GridCell, TableGrid
     from parsescore.table.grits_metric import GritsResult, GritsScore, grits
     from parsescore.table.inputs import Collection, read_collection
+    from parsescore.table.kind import with_format
     from parsescore.table.options import TableOptions
     from parsescore.table.teds import TEDS, TedsDetail
 
@@ -30,6 +31,7 @@ _EXPORTS = {
     "grits": "parsescore.table.grits_metric",
     "Collection": "parsescore.table.inputs",
     "read_collection": "parsescore.table.inputs",
+    "with_format": "parsescore.table.kind",
     "TableOptions": "parsescore.table.options",
     "TEDS": "parsescore.table.teds",
     "TedsDetail": "parsescore.table.teds",
@@ -52,5 +54,6 @@ __all__ = [
     "read_collection",
     "read_table",
     "to_html",
+    "with_format",
 ]
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

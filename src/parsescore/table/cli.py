@@ -20,7 +20,7 @@ from parsescore.cli.common import CsvOption, OutOption, ResultOption, console, w
 from parsescore.core.errors import InputError
 from parsescore.core.options import Option, declared, options_model
 from parsescore.shared.coverage import READABLE
-from parsescore.table.metrics import GRITS, N_TABLES, TEDS, TEDS_S
+from parsescore.table.metrics import GRITS, GRITS_HEADLINE, N_TABLES, TEDS, TEDS_S
 from parsescore.table.options import TableOptions
 
 if TYPE_CHECKING:
@@ -32,8 +32,6 @@ __all__ = ["register", "run_table", "summarise"]
 
 #: What ``grits --truth-format`` / ``--pred-format`` take besides the table formats.
 CELLS = "cells"
-#: The headline of a GriTS run's document.
-GRITS_HEADLINE = GRITS[3].name  # GriTS-Con
 
 
 def summarise(result: Result, console: Console) -> None:
@@ -202,6 +200,8 @@ def grits_command(**values: Any) -> None:
 def teds_command(**values: Any) -> None:
     """Score one pair and print the number, like ``table_recognition_metric`` (the
     prediction is read as a model's answer: prose and fences around the table dropped)."""
+    from lxml.etree import LxmlError
+
     from parsescore.table.formats import read_answer, read_table
     from parsescore.table.teds import TEDS as TEDSMetric
 
@@ -215,7 +215,7 @@ def teds_command(**values: Any) -> None:
     pred_html = read_answer(pred_html, values["pred_format"], latex_math=math)[0].html
     try:
         score = TEDSMetric(structure_only=values["structure_only"])(gt_html, pred_html)
-    except Exception as exc:  # lxml's ParserError is not a ValueError
+    except (ValueError, LxmlError) as exc:  # lxml's ParserError is not a ValueError
         raise InputError(f"bad HTML: {exc}") from None
     sys.stdout.write(f"{score}\n")
 

@@ -7,14 +7,15 @@ Cheap to import: everything heavy is a :func:`~parsescore.core.kinds.lazy` refer
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from parsescore.core.kinds import CommandParts, Format, Kind, PredictParts, ReportParts, lazy
 from parsescore.table.metrics import METRICS, TOTALS
 from parsescore.table.options import TableOptions
 
-__all__ = ["FORMATS", "KIND"]
+__all__ = ["FORMATS", "KIND", "with_format"]
 
 
 def _detect(doc: Mapping[str, Any]) -> bool:
@@ -88,3 +89,21 @@ KIND = Kind(
     ),
     demo=lazy("parsescore.table.demo:run_demo"),
 )
+
+
+def with_format(*added: Format) -> Kind:
+    """The table kind with more formats: its registry with ``added`` after the built-in ones
+    and its options model taking their names as ``truth_format`` / ``pred_format`` — what one
+    more entry of :data:`FORMATS` and its name in ``TableFormat`` give. Register it in place
+    of the built-in kind with :func:`parsescore.core.kinds.replaced` (docs/table.md, "Add a
+    format")."""
+    formats = (*KIND.formats, *added)
+    choices: Any = Literal[(*(entry.name for entry in formats), "auto")]
+    fields = [
+        (field.name, choices, dataclasses.field(default=field.default, metadata=field.metadata))
+        for field in dataclasses.fields(TableOptions)
+        if field.name in ("truth_format", "pred_format")
+    ]
+    model = dataclasses.make_dataclass("TableOptions", fields, bases=(TableOptions,), frozen=True)
+    model.__doc__ = TableOptions.__doc__
+    return dataclasses.replace(KIND, formats=formats, options=model)

@@ -14,6 +14,7 @@ from parsescore.shared.coverage import READABLE
 
 __all__ = [
     "GRITS",
+    "GRITS_HEADLINE",
     "GRITS_KEYS",
     "GRITS_VARIANTS",
     "METRICS",
@@ -61,6 +62,9 @@ READABLE_TOTAL = replace(
     aggregate=Dataset("the share of every truth table, those left out by --allow-missing too"),
 )
 N_TABLES = Metric("n_tables", "tables", None, "count", aggregate=Items())
+
+#: The headline of a GriTS run (cell lists, or tables scored with GriTS only).
+GRITS_HEADLINE = grits_name("con")
 
 #: Per table, in display order.
 METRICS: tuple[Metric, ...] = (TEDS, TEDS_S, *GRITS, READABLE)

@@ -24,13 +24,10 @@ from parsescore.core.errors import InputError
 from parsescore.core.kinds import Mean, Metric
 from parsescore.core.results import Reader, Result
 from parsescore.shared.coverage import READABLE, Coverage
-from parsescore.table.metrics import GRITS, GRITS_KEYS, N_TABLES, TOTALS
+from parsescore.table.metrics import GRITS, GRITS_HEADLINE, GRITS_KEYS, N_TABLES, TOTALS
 from parsescore.table.options import TableOptions, document_options, grits_document_options
 
 __all__ = ["evaluate", "read"]
-
-#: The headline metric of a GriTS document.
-GRITS_HEADLINE = GRITS[3].name  # GriTS-Con
 
 
 def evaluate(

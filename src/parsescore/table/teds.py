@@ -8,9 +8,11 @@ code points; the tree edit distance is a compiled Zhang–Shasha kernel; identic
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from parsescore.core.errors import InputError
 from parsescore.table.normalise import normalise_html
 from parsescore.table.score import Denominator, TedsDetail, rename_costs, teds_of_trees
 from parsescore.table.tree import TableTree, parse_table_tree
@@ -45,8 +47,8 @@ class TEDS:
         denominator: Denominator = "tree_nodes",
         normalise: bool = False,
     ) -> None:
-        if denominator not in ("tree_nodes", "all_descendants"):
-            raise ValueError(
+        if denominator not in typing.get_args(Denominator):
+            raise InputError(
                 f"denominator must be 'tree_nodes' or 'all_descendants', got {denominator!r}"
             )
         self.structure_only = structure_only
