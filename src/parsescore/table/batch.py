@@ -144,7 +144,7 @@ class _Side:
         try:
             if grid.source is None and not options.normalise:
                 if options.grits:
-                    self.cells = list(grid.built_cells)  # GriTS reads the grid
+                    self.cells = list(grid.cells or ())  # GriTS reads the grid
                 if options.teds:
                     self._trees(find_table(grid.html), options)
                 return

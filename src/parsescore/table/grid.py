@@ -14,9 +14,10 @@ The cells a reader builds are placed as table-transformer's ``html_to_cells`` pl
 that document (each row's cells from the left, each at the first column no cell above covers)
 and carry the text it would read (``" ".join(itertext())``), so that GriTS of a grid equals
 GriTS of its HTML to the last bit without parsing it (``tests/table/test_table_grid.py`` checks
-every reader). A cell whose markup HTML parsers repair (a stray or misnested tag, nesting deeper
-than :data:`MAX_NESTING`, a lone surrogate) keeps its table as the HTML its reader wrote, read
-back as HTML like any other.
+every reader). A table with a cell whose markup HTML parsers repair (a stray or misnested tag,
+nesting deeper than :data:`MAX_NESTING`, a lone surrogate) has its cells read from that document
+by lxml, as a table written in HTML has. Both are built only when asked for: a reader's rows are
+kept as it wrote them.
 
 Cheap to import (no lxml until an HTML table's cells are asked for).
 """
@@ -96,23 +97,24 @@ RowCell = tuple[str, int, int]
 class TableGrid:
     """One table, whatever it was written in (see the module).
 
-    Made by the readers (:func:`parsescore.table.read_table`), or with :meth:`from_rows` /
-    :meth:`from_html`.
+    Made by the readers (:func:`parsescore.table.read_table`), or with :meth:`from_rows`,
+    :meth:`from_html` or :meth:`from_cells`.
 
     Attributes:
         format: the format it was read as (a name of the format registry, or ``cells``).
         source: the HTML document as written, for a table read from HTML: TEDS reads it as the
             reference does and :attr:`cells` are read from it. None for other formats.
-        built_cells: the cells a reader of another format built (empty with ``source``).
-        n_rows: the rows of the grid (a row whose cells all come from above included).
+        rows: the table as a reader of another format built it: each row's cells from the left,
+            each ``(content as HTML, colspan, rowspan)`` (:meth:`from_rows`).
+        given_cells: the cells of a table given as cells (table-transformer's cell lists).
         header_rows: how many of the first rows are header rows.
         warnings: what the reader noticed (e.g. several tables in an answer).
     """
 
     format: str
     source: str | None = None
-    built_cells: tuple[GridCell, ...] = ()
-    n_rows: int = 0
+    rows: tuple[tuple[RowCell, ...], ...] = ()
+    given_cells: tuple[GridCell, ...] = ()
     header_rows: int = 0
     warnings: tuple[str, ...] = ()
 
@@ -134,42 +136,50 @@ class TableGrid:
         ``<b> <i> <sup> <sub>`` and ``<br>``), its column span and its row span, each row's cells
         from the left. Refuses a table of more than ``PARSESCORE_MAX_CELLS`` slots."""
         check_cells(sum(colspan * rowspan for row in rows for _, colspan, rowspan in row))
-        cells, regular = _placed(rows, header_rows)
-        grid = cls(
+        return cls(
             format,
-            built_cells=tuple(cells),
-            n_rows=len(rows),
+            rows=tuple(tuple(row) for row in rows),
             header_rows=header_rows,
             warnings=tuple(warnings),
         )
-        if regular:
-            return grid
-        return cls.from_html(grid.html, format, warnings)  # HTML parsers repair its markup
 
     @classmethod
     def from_cells(
         cls, cells: Sequence[GridCell], *, format: str = "cells", header_rows: int = 0
     ) -> TableGrid:
         """A table given as its cells (table-transformer's cell lists, with boxes or not)."""
-        n_rows = max((max(c.row_nums) for c in cells), default=-1) + 1
-        return cls(format, built_cells=tuple(cells), n_rows=n_rows, header_rows=header_rows)
+        return cls(format, given_cells=tuple(cells), header_rows=header_rows)
 
     @cached_property
     def cells(self) -> tuple[GridCell, ...] | None:
-        """Every cell on the grid; for a table read from HTML, read from :attr:`source` as
-        table-transformer's ``html_to_cells`` reads a table (TEDS's first ``body/table``, else a
-        bare ``<table>``). None when that HTML holds no table (TEDS and GriTS score it 0)."""
-        if self.source is None:
-            return self.built_cells
-        return html_cells(self.source)
+        """Every cell on the grid. A table read from HTML has the cells table-transformer's
+        ``html_to_cells`` reads from :attr:`source` (TEDS's first ``body/table``, else a bare
+        ``<table>``; None when it holds no table: TEDS and GriTS score it 0); a table built row
+        by row has its rows' cells placed and read as ``html_to_cells`` would read them from its
+        :attr:`html` (which is parsed only when a cell holds markup HTML parsers repair)."""
+        if self.source is not None:
+            return html_cells(self.source)
+        if not self.rows:
+            return self.given_cells
+        placed = _placed(self.rows, self.header_rows)
+        return html_cells(self.html) if placed is None else placed
 
     @cached_property
     def html(self) -> str:
         """The HTML document TEDS reads: :attr:`source`, or the PubTabNet-convention document
-        of the cells."""
+        of the rows (or cells)."""
         if self.source is not None:
             return self.source
-        return _render(self.built_cells, self.n_rows, self.header_rows)
+        if self.rows or not self.given_cells:
+            return _render(self.rows, self.header_rows)
+        return _render(_rows_of(self.given_cells), self.header_rows)
+
+    @property
+    def n_rows(self) -> int:
+        """The rows of the grid (a row whose cells all come from above included)."""
+        if self.source is None and self.rows:
+            return len(self.rows)
+        return max((max(c.row_nums) for c in self.cells or ()), default=-1) + 1
 
     @property
     def has_boxes(self) -> bool:
@@ -180,8 +190,8 @@ class TableGrid:
     def cache_key(self) -> bytes:
         """What the grid's scores depend on, as bytes (the cache key of its item)."""
         key = self.html
-        if self.source is None and any(c.bbox is not None for c in self.built_cells):
-            key += repr([c.bbox for c in self.built_cells])
+        if self.given_cells and any(c.bbox is not None for c in self.given_cells):
+            key += repr([c.bbox for c in self.given_cells])
         return key.encode("utf-8", "surrogatepass")
 
 
@@ -205,47 +215,65 @@ def html_cells(text: str) -> tuple[GridCell, ...] | None:
         raise InputError(f"bad HTML: {reason}") from None
 
 
-def _placed(rows: Sequence[Sequence[RowCell]], header_rows: int) -> tuple[list[GridCell], bool]:
+def _placed(rows: Sequence[Sequence[RowCell]], header_rows: int) -> tuple[GridCell, ...] | None:
     """The cells of ``rows`` on the grid, placed as ``html_to_cells`` places the cells of their
-    HTML, and whether every cell's text could be read without an HTML parser."""
+    HTML (each at the first column of its row that no cell above covers); None when a cell's
+    text cannot be read without an HTML parser (:func:`cell_text`)."""
     cells: list[GridCell] = []
-    occupied: dict[int, set[int]] = {}
-    regular = True
+    below: dict[int, set[int]] = {}  # row -> the columns cells above reach into
     for r, row in enumerate(rows):
-        taken = occupied.setdefault(r, set())
+        taken = below.pop(r, None)
         column = 0
+        header = r < header_rows
         for content, colspan, rowspan in row:
-            while column in taken:
-                column += 1
-            row_nums = tuple(range(r, r + rowspan))
-            column_nums = tuple(range(column, column + colspan))
-            for covered in row_nums:
-                occupied.setdefault(covered, set()).update(column_nums)
+            if taken:
+                while column in taken:
+                    column += 1
             text = cell_text(content)
             if text is None:
-                regular, text = False, ""
-            cells.append(GridCell(row_nums, column_nums, text, None, r < header_rows, content))
+                return None
+            column_nums = tuple(range(column, column + colspan))
+            if rowspan > 1:
+                for covered in range(r + 1, r + rowspan):
+                    below.setdefault(covered, set()).update(column_nums)
+            row_nums = (r,) if rowspan == 1 else tuple(range(r, r + rowspan))
+            cells.append(GridCell(row_nums, column_nums, text, None, header, content))
             column += colspan
-    return cells, regular
+    return tuple(cells)
 
 
-def _render(cells: Sequence[GridCell], n_rows: int, header_rows: int) -> str:
-    """The PubTabNet-convention HTML document of placed cells."""
-    by_row: list[list[str]] = [[] for _ in range(n_rows)]
+def _rows_of(cells: Sequence[GridCell]) -> list[list[RowCell]]:
+    """Given cells as rows (each in the row it starts in, from the left), to render them."""
+    n_rows = max((max(c.row_nums) for c in cells), default=-1) + 1
+    rows: list[list[tuple[int, RowCell]]] = [[] for _ in range(n_rows)]
     for cell in cells:
-        attributes = ""
-        if len(cell.column_nums) > 1:
-            attributes += f' colspan="{len(cell.column_nums)}"'
-        if len(cell.row_nums) > 1:
-            attributes += f' rowspan="{len(cell.row_nums)}"'
         content = cell.html if cell.html is not None else html_lib.escape(cell.text, quote=False)
-        by_row[cell.row_nums[0]].append(f"<td{attributes}>{content}</td>")
-    rows = ["<tr>" + "".join(row) + "</tr>" for row in by_row]
+        rows[min(cell.row_nums)].append(
+            (min(cell.column_nums), (content, len(cell.column_nums), len(cell.row_nums)))
+        )
+    return [[entry for _, entry in sorted(row, key=lambda e: e[0])] for row in rows]
+
+
+def _render(rows: Sequence[Sequence[RowCell]], header_rows: int) -> str:
+    """The PubTabNet-convention HTML document of a table's rows."""
+
+    def row_html(row: Sequence[RowCell]) -> str:
+        cells = []
+        for content, colspan, rowspan in row:
+            attributes = ""
+            if colspan > 1:
+                attributes += f' colspan="{colspan}"'
+            if rowspan > 1:
+                attributes += f' rowspan="{rowspan}"'
+            cells.append(f"<td{attributes}>{content}</td>")
+        return "<tr>" + "".join(cells) + "</tr>"
+
+    head, body = rows[:header_rows], rows[header_rows:]
     parts = ["<html><body><table>"]
-    if rows[:header_rows]:
-        parts.append("<thead>" + "".join(rows[:header_rows]) + "</thead>")
-    if rows[header_rows:]:
-        parts.append("<tbody>" + "".join(rows[header_rows:]) + "</tbody>")
+    if head:
+        parts.append("<thead>" + "".join(row_html(r) for r in head) + "</thead>")
+    if body:
+        parts.append("<tbody>" + "".join(row_html(r) for r in body) + "</tbody>")
     parts.append("</table></body></html>")
     return "".join(parts)
 
@@ -303,8 +331,9 @@ def _parsed(text: str) -> str | None:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:
         text = text.replace("\x00", "\ufffd")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return None
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return None
     return text
