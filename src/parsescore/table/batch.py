@@ -376,12 +376,10 @@ def evaluate_tables(
     cache_dir: str | Path | None = None,
     truth_path: str | Path | None = None,
     pred_path: str | Path | None = None,
-    teds: Any = None,
 ) -> BatchResult:
     """Score every truth table against its prediction (``{name: html}`` both, or grids).
 
-    ``teds`` (a :class:`~parsescore.table.TEDS`) supplies ``ignore_nodes``, ``denominator``
-    and ``normalise`` when given. ``jobs`` > 1 runs over processes; ``jobs`` = 0 uses every
+    ``jobs`` > 1 runs over processes; ``jobs`` = 0 uses every
     core; ``dask_scheduler`` runs on a Dask cluster; ``cache_dir`` reuses the scores of tables
     scored before with the same options (see :mod:`parsescore.core.runner`). The result does not
     depend on ``jobs``, the scheduler or the cache. The keywords are those of
@@ -392,10 +390,6 @@ def evaluate_tables(
     >>> evaluate_tables(t, t, with_grits=False).mean()
     1.0
     """
-    if teds is not None:
-        ignore_nodes = teds.ignore_nodes
-        denominator = teds.denominator
-        normalise = teds.normalise
     given = {
         "structure_only": structure_only,
         "jobs": jobs,

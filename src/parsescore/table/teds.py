@@ -19,6 +19,7 @@ from parsescore.table.tree import TableTree, parse_table_tree
 
 if TYPE_CHECKING:
     from parsescore.table.batch import BatchResult
+    from parsescore.table.grid import TableGrid
 
 __all__ = ["TEDS", "Denominator", "TedsDetail", "rename_costs", "teds_of_trees"]
 
@@ -80,14 +81,15 @@ class TEDS:
 
     def batch(
         self,
-        truth: Mapping[str, str],
-        pred: Mapping[str, str],
+        truth: Mapping[str, str | TableGrid],
+        pred: Mapping[str, str | TableGrid],
         *,
         jobs: int = 1,
         with_grits: bool = True,
         progress: bool = False,
     ) -> BatchResult:
-        """Score many pairs (``{name: html}`` each) with this object's options.
+        """Score many pairs (``{name: html}`` or ``{name: TableGrid}`` each) with this object's
+        options.
 
         Missing predictions score 0 and are listed; TEDS, TEDS-S (and GriTS) are all
         computed, the headline follows ``structure_only``. See
@@ -101,6 +103,8 @@ class TEDS:
             structure_only=self.structure_only,
             jobs=jobs,
             with_grits=with_grits,
+            ignore_nodes=self.ignore_nodes,
+            denominator=self.denominator,
+            normalise=self.normalise,
             progress=progress,
-            teds=self,
         )
