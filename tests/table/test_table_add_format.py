@@ -1,4 +1,4 @@
-"""docs/table.md, "Add a format": the example is run exactly as written there (its code block is
+"""docs/kinds.md, "Add a format": the example is run exactly as written there (its code block is
 executed), and the toy format then reads, scores and shows like a built-in one — through
 ``evaluate``, ``read_table``, a folder read by extension, and the CLI — and only inside the
 ``with`` block."""
@@ -18,12 +18,12 @@ from parsescore.core.errors import InputError
 from parsescore.core.kinds import get_kind, kind_names, replaced
 from parsescore.table import read_table, with_format
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "table.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "kinds.md"
 
 
 def _example() -> str:
     """The Python block of the docs' "Add a format" section."""
-    section = DOCS.read_text(encoding="utf-8").split("### Add a format", 1)[1]
+    section = DOCS.read_text(encoding="utf-8").split("## Add a format", 1)[1]
     block = re.search(r"```python\n(.*?)```", section, re.S)
     assert block is not None
     return block.group(1)

@@ -93,13 +93,17 @@ def run_table(values: Mapping[str, Any]) -> None:
     options: TableOptions = values["options"]
     tags = tuple(tag for given in options.ignore_nodes for tag in given.split(",") if tag)
     options = replace(options, ignore_nodes=tags, cell_details=values["result"] is not None)
+    from parsescore.core.api import finish
+
     scored = resolved(get_kind("table").evaluate)(values["truth"], values["pred"], options)
-    _write(scored, values, named=options.name is not None)
+    _write(finish(scored, options), values, named=options.name is not None)
 
 
 def _write(scored: Result, values: Mapping[str, Any], *, named: bool) -> None:
+    from parsescore.cli.common import print_summary
+
     out_console = console()
-    summarise(scored, out_console)
+    print_summary(scored, out_console)
     write_outputs(
         [scored],
         out_console,
@@ -193,8 +197,10 @@ def grits_command(**values: Any) -> None:
         given.pop("latex_math")
         given.pop("strict")
     options = options_model(TableOptions, "grits", given)
+    from parsescore.core.api import finish
+
     scored = resolved(get_kind("table").evaluate)(values["truth"], values["pred"], options)
-    _write(scored, values, named=options.name is not None)
+    _write(finish(scored, options), values, named=options.name is not None)
 
 
 def teds_command(**values: Any) -> None:
