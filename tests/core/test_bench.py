@@ -127,7 +127,10 @@ def test_a_benchmark_of_two_kinds_and_three_systems(tmp_path: Path, cli) -> None
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (("resamples = 300", "resamples = 300\nsamples = 3"), r"line 5, samples\): unknown key"),
+        (
+            ("resamples = 300", "resamples = 300\nsamples = 3"),
+            r"line 4, bench\.samples\): unknown key 'samples'",
+        ),
         (('kind = "table"', 'kind = "tabel"'), r"line 8, dataset\[0\]\.kind\): unknown kind"),
         (
             ("options = { grits = false }", "options = { grits = false, denominator = 3 }"),
@@ -143,7 +146,7 @@ def test_a_benchmark_of_two_kinds_and_three_systems(tmp_path: Path, cli) -> None
         ),
         (
             (f'pred = "{SEQUENCES / "model_b"}"', 'pred = "nowhere/model_b"'),
-            r"line 38, dataset\[1\]\.system\[2\]\.pred\): nowhere/model_b does not exist",
+            r"line 41, dataset\[1\]\.system\[2\]\.pred\): nowhere/model_b does not exist",
         ),
         (('name = "model_b"', 'name = "model b"'), r"'model b' is not a folder-safe name"),
         (("title = ", "title = = "), r"not valid TOML: .*line 2"),
@@ -169,7 +172,7 @@ def test_init_writes_a_commented_example_that_reads(tmp_path: Path, cli) -> None
     run = cli("bench", "--init", path)
     assert run.code == 0 and path.read_text() == EXAMPLE
     assert cli("bench", "--init", path).code == 2  # never over an existing file
-    with pytest.raises(InputError, match=r"line 16, dataset\[0\]\.truth\): truth/tables.json"):
+    with pytest.raises(InputError, match=r"line 15, dataset\[0\]\.truth\): truth/tables.json"):
         load_bench(path)
     for folder in ("truth/sequences", "runs/model_a/tables", "runs/model_a/sequences"):
         (tmp_path / folder).mkdir(parents=True)

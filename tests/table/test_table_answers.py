@@ -20,9 +20,10 @@ import parsescore
 from cli_helpers import Cli
 from parsescore.core.errors import InputError
 from parsescore.shared.answers import FENCE_NAMES
-from parsescore.table.formats import FORMATS
+from parsescore.table.formats import format_names
 from parsescore.table.inputs import load_tables
 
+FORMATS = format_names()
 SAMPLES = Path(__file__).resolve().parents[2] / "src/parsescore/data/table/pubtabnet_samples"
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "inputs"
 TRUTH = load_tables(SAMPLES / "sample_gt.json")
@@ -327,7 +328,9 @@ def test_latex_math_is_a_reading_option(tmp_path: Path, cli: Cli) -> None:
     assert json.loads((tmp_path / "o.json").read_text())["options"]["latex_math"] == "text"
     assert "cache: 1 of 1 table items reused" in cli(*args, "--latex-math", "text").err
     bad = cli(*args, "--latex-math", "tex")
-    assert bad.code == 2 and "--latex-math must be source or text, got 'tex'" in bad.err
+    assert bad.code == 2 and "'tex' is not one of 'source', 'text'" in bad.err
+    with pytest.raises(InputError, match="option 'latex_math' must be one of source, text"):
+        parsescore.evaluate("table", truth, answer, latex_math="tex")
 
 
 def test_score_pair_equals_a_one_item_dataset_on_disk(tmp_path: Path) -> None:

@@ -17,9 +17,9 @@ from table_helpers import pandoc_path, render, render_all
 from parsescore.core.errors import InputError
 from parsescore.table import TEDS
 from parsescore.table.formats import (
-    FORMATS,
     MAX_SPAN,
     detect_format,
+    format_names,
     read_answer,
     read_table,
     to_html,
@@ -27,6 +27,7 @@ from parsescore.table.formats import (
 )
 from parsescore.table.inputs import load_tables, read_collection
 
+FORMATS = format_names()
 SAMPLES = Path(__file__).resolve().parents[2] / "src/parsescore/data/table/pubtabnet_samples"
 TEDS_C, TEDS_S = TEDS(), TEDS(structure_only=True)
 

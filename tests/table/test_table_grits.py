@@ -198,7 +198,7 @@ def test_grits_command_against_stored_values(tmp_path: Path, cli: Cli) -> None:
 
 def test_grits_command_bad_cell(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from parsescore.core.errors import InputError
-    from parsescore.table.grits_metric import load_cell_tables
+    from parsescore.table.inputs import load_cell_tables
 
     (tmp_path / "t.json").write_text(json.dumps({"x": [{"row_nums": [0], "column_nums": []}]}))
     with pytest.raises(InputError, match=r"t.json \(key 'x', cell 0\): 'row_nums'"):

@@ -58,6 +58,7 @@ __all__ = [
     "lazy",
     "register_kind",
     "registered",
+    "replaced",
     "resolved",
     "unregister_kind",
 ]
@@ -497,3 +498,19 @@ def registered(kind: Kind) -> Iterator[Kind]:
         yield kind
     finally:
         unregister_kind(kind.name)
+
+
+@contextmanager
+def replaced(kind: Kind) -> Iterator[Kind]:
+    """Register ``kind`` in place of the registered kind of the same name (at its place in the
+    order) for the duration of a ``with`` block — e.g. a built-in kind with one more format, in
+    tests and notebooks; the original is back after it."""
+    _load_builtin()
+    if kind.name not in _REGISTRY:
+        raise ValueError(f"no kind called {kind.name!r} is registered")
+    original = _REGISTRY[kind.name]
+    _REGISTRY[kind.name] = kind
+    try:
+        yield kind
+    finally:
+        _REGISTRY[kind.name] = original

@@ -1,13 +1,15 @@
 """Batch evaluation of table collections: TEDS, TEDS-S and GriTS per table, in parallel.
 
 Like PubTabNet's ``batch_evaluate``: every truth table is scored, a missing prediction scores 0
-(and is listed), and the mean is over all truth tables. Each document is parsed once; TEDS and
-TEDS-S are computed from the same parse.
+(and is listed), and the mean is over all truth tables. Tables come as
+:class:`~parsescore.table.grid.TableGrid` s: GriTS reads their cells; TEDS parses their HTML
+(the one they were written in, or the document of their cells), and a table read from HTML is
+parsed once for both.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -15,31 +17,31 @@ from typing import Any
 
 from lxml import etree
 
+from parsescore.core.aggregate import total
 from parsescore.core.errors import InputError
+from parsescore.core.kinds import Metric
+from parsescore.core.options import options_model, recorded_options
 from parsescore.core.runner import item_bytes, run_items
-from parsescore.table.grits_metric import (
-    GridCell,
-    GritsResult,
-    IouMode,
-    LcsMode,
-    cells_from_table,
-    grits,
-)
+from parsescore.table.grid import GridCell, TableGrid
+from parsescore.table.grits_metric import GritsResult, cells_from_table, grits
+from parsescore.table.metrics import GRITS_KEYS, TEDS_S, TOTALS
+from parsescore.table.metrics import TEDS as TEDS_METRIC
 from parsescore.table.normalise import normalise_html
-from parsescore.table.score import Denominator, teds_of_trees
-from parsescore.table.tree import TableTree, build_tree, find_table
+from parsescore.table.options import Denominator, IouMode, LcsMode, TableOptions
+from parsescore.table.score import teds_of_trees
+from parsescore.table.tree import TableTree, build_tree, find_table, fragment_table
 
-__all__ = ["BatchResult", "TableScores", "evaluate_tables"]
+__all__ = [
+    "BatchResult",
+    "CellScores",
+    "TableScores",
+    "evaluate_tables",
+    "score_cell_tables",
+    "score_tables",
+]
 
-GRITS_KEYS = ("top", "con")
-GRITS_NAMES = {
-    "top": "GriTS-Top",
-    "top_precision": "GriTS-Top precision",
-    "top_recall": "GriTS-Top recall",
-    "con": "GriTS-Con",
-    "con_precision": "GriTS-Con precision",
-    "con_recall": "GriTS-Con recall",
-}
+#: The GriTS numbers a batch of tables computes (tables have no boxes: no GriTS-Loc).
+TABLE_GRITS = tuple(key for key in GRITS_KEYS if not key.startswith("loc"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,7 @@ class BatchResult:
 
     @property
     def metric(self) -> str:
-        return "TEDS-S" if self.structure_only else "TEDS"
+        return TEDS_S.name if self.structure_only else TEDS_METRIC.name
 
     @property
     def failed(self) -> dict[str, str]:
@@ -80,28 +82,31 @@ class BatchResult:
 
     def metric_names(self) -> list[str]:
         """Every metric of the run: headline first, then the other TEDS, then GriTS."""
-        other = "TEDS" if self.structure_only else "TEDS-S"
+        other = TEDS_METRIC.name if self.structure_only else TEDS_S.name
         names = [self.metric, other]
         if self.tables and self.tables[0].grits is not None:
-            names += [GRITS_NAMES[key] for key in self.tables[0].grits]
+            names += [GRITS_KEYS[key] for key in self.tables[0].grits]
         return names
 
     def scores(self, metric: str | None = None) -> dict[str, float]:
         """``{name: score}`` of one metric (default: the headline; see ``metric_names``)."""
         metric = metric or self.metric
-        if metric == "TEDS":
+        if metric == TEDS_METRIC.name:
             return {t.name: t.teds for t in self.tables}
-        if metric == "TEDS-S":
+        if metric == TEDS_S.name:
             return {t.name: t.teds_s for t in self.tables}
-        keys = {v: k for k, v in GRITS_NAMES.items()}
+        keys = {name: key for key, name in GRITS_KEYS.items()}
         if metric not in keys:
             raise KeyError(f"unknown metric {metric!r}; known: {', '.join(self.metric_names())}")
         return {t.name: (t.grits or {}).get(keys[metric], 0.0) for t in self.tables}
 
     def mean(self, metric: str | None = None) -> float:
-        """Mean over all truth tables (missing predictions count as 0)."""
-        values = list(self.scores(metric).values())
-        return sum(values) / len(values) if values else 0.0
+        """Mean over all truth tables (missing predictions count as 0): the metric's declared
+        total (:mod:`parsescore.table.metrics`), 0.0 without tables."""
+        metric = metric or self.metric
+        items = {name: {metric: value} for name, value in self.scores(metric).items()}
+        value = total(_declared(metric), items, {})
+        return 0.0 if value is None else value
 
     def to_json(self) -> dict[str, Any]:
         """The ``--out`` document: headline ``scores``/``mean`` plus every metric by name."""
@@ -120,86 +125,81 @@ class BatchResult:
         } | ({"failed": self.failed} if self.failed else {})
 
 
-@dataclass(frozen=True, slots=True)
-class _Options:
-    ignore_nodes: tuple[str, ...] | None
-    denominator: Denominator
-    normalise: bool
-    with_grits: bool
-    grits_iou: IouMode = "enclosing"
-    grits_lcs: LcsMode = "difflib"
-    with_teds: bool = True
+def _declared(name: str) -> Metric:
+    return next(metric for metric in TOTALS if metric.name == name)
 
 
 class _Side:
-    """One parsed document: content tree, structure tree and GriTS cells (or no table)."""
+    """One table ready to score: its TEDS trees (content and structure) and its GriTS cells
+    (None: no table)."""
 
     __slots__ = ("cells", "content", "structure")
 
-    def __init__(self, text: str, options: _Options, *, path: str | None, name: str) -> None:
+    def __init__(
+        self, grid: TableGrid, options: TableOptions, *, path: str | None, name: str
+    ) -> None:
         self.content: TableTree | None = None
         self.structure: TableTree | None = None
         self.cells: list[GridCell] | None = None
-        if not text:
-            return
         try:
-            if options.normalise:
-                text = normalise_html(text)
-            table = find_table(text)
-            if table is None:
-                # TEDS reads only body/table; GriTS, as table-transformer's html_to_cells,
-                # reads a bare <table> too
-                if options.with_grits:
-                    fragment = _fragment_table(text)
-                    self.cells = None if fragment is None else cells_from_table(fragment)
+            if grid.source is None and not options.normalise:
+                if options.grits:
+                    self.cells = list(grid.cells or ())  # GriTS reads the grid
+                if options.teds:
+                    self._trees(find_table(grid.html), options)
                 return
-            if options.with_grits:
-                self.cells = cells_from_table(table)
-            if not options.with_teds:
-                return
-            if options.ignore_nodes:
-                etree.strip_tags(table, *options.ignore_nodes)
-            self.content = build_tree(table, structure_only=False)
-            self.structure = build_tree(table, structure_only=True)
+            self._from_html(grid.html, options)  # as written (or normalised): parsed once
         except (ValueError, etree.LxmlError) as exc:
             reason = getattr(exc, "reason", None) or str(exc) or type(exc).__name__
             raise InputError(f"bad HTML: {reason}", path=path, where=f"key {name!r}") from None
 
+    def _from_html(self, text: str, options: TableOptions) -> None:
+        if not text:
+            return
+        if options.normalise:
+            text = normalise_html(text)
+        table = find_table(text)
+        if table is None:
+            # TEDS reads only body/table; GriTS, as table-transformer's html_to_cells, reads a
+            # bare <table> too
+            if options.grits:
+                fragment = fragment_table(text)
+                self.cells = None if fragment is None else cells_from_table(fragment)
+            return
+        if options.grits:
+            self.cells = cells_from_table(table)
+        if options.teds:
+            self._trees(table, options)
 
-def _fragment_table(text: str) -> Any:
-    """The first ``<table>`` of a document without ``body/table`` (a bare fragment), or None."""
-    from lxml import html
-
-    root = html.fromstring(text, parser=html.HTMLParser(remove_comments=True, encoding="utf-8"))
-    if root.tag == "table":
-        return root
-    found = root.xpath(".//table")
-    return found[0] if found else None
+    def _trees(self, table: Any, options: TableOptions) -> None:
+        if options.ignore_nodes:
+            etree.strip_tags(table, *options.ignore_nodes)
+        self.content = build_tree(table, structure_only=False)
+        self.structure = build_tree(table, structure_only=True)
 
 
 def _grits_numbers(result: GritsResult | None) -> dict[str, float]:
     if result is None:
-        return dict.fromkeys(GRITS_NAMES, 0.0)
-    out: dict[str, float] = {}
-    for key in GRITS_KEYS:
-        score = getattr(result, key)
-        out[key] = score.fscore
-        out[f"{key}_precision"] = score.precision
-        out[f"{key}_recall"] = score.recall
-    return out
+        return dict.fromkeys(TABLE_GRITS, 0.0)
+    scores = result.scores()
+    return {key: float(scores[key] or 0.0) for key in TABLE_GRITS}
 
 
 def _score_one(
-    name: str, truth: str, pred: str | None, options: _Options, paths: tuple[str | None, str | None]
+    name: str,
+    truth: TableGrid,
+    pred: TableGrid | None,
+    options: TableOptions,
+    paths: tuple[str | None, str | None],
 ) -> TableScores:
     true_side = _Side(truth, options, path=paths[0], name=name)
     if pred is None:
-        grits_part = _grits_numbers(None) if options.with_grits else None
+        grits_part = _grits_numbers(None) if options.grits else None
         return TableScores(name, 0.0, 0.0, grits_part, missing=True)
     try:  # a prediction beyond the limits (or not HTML lxml reads) fails its item only
         pred_side = _Side(pred, options, path=paths[1], name=name)
         grits_part = None
-        if options.with_grits:
+        if options.grits:
             grits_part = _grits_numbers(
                 None
                 if true_side.cells is None or pred_side.cells is None
@@ -212,7 +212,7 @@ def _score_one(
                 )
             )
     except InputError as exc:
-        zeros = _grits_numbers(None) if options.with_grits else None
+        zeros = _grits_numbers(None) if options.grits else None
         return TableScores(name, 0.0, 0.0, zeros, failed=exc.reason)
     if true_side.content is None or pred_side.content is None:  # also: TEDS not asked for
         return TableScores(name, 0.0, 0.0, grits_part)
@@ -225,9 +225,9 @@ def _score_one(
 
 
 def _score_record(
-    item: tuple[str, str, str | None],
+    item: tuple[str, TableGrid, TableGrid | None],
     *,
-    options: _Options,
+    options: TableOptions,
     paths: tuple[str | None, str | None],
 ) -> dict[str, Any]:
     """One table's scores as the runner's JSON record (picklable with ``partial``)."""
@@ -242,9 +242,126 @@ def _score_record(
     }
 
 
+def _item_bytes(item: tuple[str, TableGrid, TableGrid | None]) -> bytes:
+    name, truth, pred = item
+    return item_bytes(name, truth.cache_key(), None if pred is None else pred.cache_key())
+
+
+def score_tables(
+    truth: Mapping[str, TableGrid],
+    pred: Mapping[str, TableGrid],
+    options: TableOptions,
+    *,
+    truth_path: str | Path | None = None,
+    pred_path: str | Path | None = None,
+) -> BatchResult:
+    """Score every truth table against its prediction, as ``options`` say (their TEDS and
+    GriTS options, ``jobs``, ``dask_scheduler``, ``cache`` and ``quiet``; ``teds=False``:
+    GriTS only, TEDS and TEDS-S then 0). The result does not depend on ``jobs``, the scheduler
+    or the cache (:mod:`parsescore.core.runner`); ``options`` are the cache key's.
+    """
+    paths = (
+        None if truth_path is None else str(truth_path),
+        None if pred_path is None else str(pred_path),
+    )
+    names = list(truth)
+    items = [(name, truth[name], pred.get(name)) for name in names]
+    missing = [name for name in names if name not in pred]
+    extra = [name for name in pred if name not in truth]
+    run = run_items(
+        partial(_score_record, options=options, paths=paths),
+        items,
+        kind="table",
+        options=recorded_options(options),
+        item_input=_item_bytes,
+        jobs=max(options.jobs, 0),  # any jobs <= 0 means every core, as before
+        dask_scheduler=options.dask_scheduler,
+        cache_dir=options.cache,
+        quiet=options.quiet,
+        description="tables",
+    )
+    tables = [TableScores(**record) for record in run.records]
+    return BatchResult(tables, missing, extra, options.structure_only, _batch_options(options))
+
+
+def _batch_options(options: TableOptions) -> dict[str, Any]:
+    """The options of a batch's ``--out`` document: the TEDS and GriTS ones."""
+    from parsescore.table.options import document_options
+
+    recorded = document_options(options)
+    keys = ("denominator", "normalise", "ignore_nodes", "grits", "grits_iou", "grits_lcs")
+    return {key: recorded[key] for key in keys}
+
+
+@dataclass(frozen=True)
+class CellScores:
+    """GriTS of cell lists: per truth table its numbers (keyed as
+    :data:`~parsescore.table.metrics.GRITS_KEYS`; None: GriTS-Loc not measured), in truth
+    order, the truth tables without a prediction (they score 0) and the predictions without
+    truth."""
+
+    tables: dict[str, dict[str, float | None]]
+    missing: list[str]
+    extra: list[str]
+
+
+def score_cell_tables(
+    truth: Mapping[str, TableGrid], pred: Mapping[str, TableGrid], options: TableOptions
+) -> CellScores:
+    """GriTS-Top, -Con and (where both sides have boxes) -Loc of every truth table's cells
+    against its prediction's; a missing prediction scores 0 (GriTS-Loc too where the truth has
+    boxes). ``jobs``, ``dask_scheduler``, ``cache`` and ``quiet`` are the runner's (same result
+    whatever they are)."""
+    names = list(truth)
+    missing = [n for n in names if n not in pred]
+    items = [(n, _cells(truth[n]), _cells(pred[n])) for n in names if n in pred]
+    run = run_items(
+        partial(_cell_record, iou=options.grits_iou, lcs=options.grits_lcs),
+        items,
+        kind="grits",
+        options=recorded_options(options),
+        item_input=lambda item: repr(item).encode("utf-8"),  # dataclass reprs are exact
+        jobs=options.jobs,
+        dask_scheduler=options.dask_scheduler,
+        cache_dir=options.cache,
+        quiet=options.quiet,
+        description="tables",
+    )
+    scored = {item[0]: record for item, record in zip(items, run.records, strict=True)}
+    tables: dict[str, dict[str, float | None]] = {}
+    for name in names:
+        if name in scored:
+            tables[name] = scored[name]
+        else:
+            boxes = truth[name].has_boxes
+            tables[name] = {
+                k: 0.0 if boxes or not k.startswith("loc") else None for k in GRITS_KEYS
+            }
+    return CellScores(tables, missing, [n for n in pred if n not in truth])
+
+
+def _cells(grid: TableGrid) -> tuple[GridCell, ...]:
+    return tuple(grid.cells or ())
+
+
+def _cell_record(
+    item: tuple[str, Sequence[GridCell], Sequence[GridCell]], *, iou: IouMode, lcs: LcsMode
+) -> dict[str, float | None]:
+    """One table's GriTS (a picklable runner task); a table beyond the limits stops the run."""
+    name, truth_cells, pred_cells = item
+    try:
+        return grits(truth_cells, pred_cells, iou=iou, lcs=lcs).scores()
+    except InputError as exc:
+        raise InputError(exc.reason, where=f"table {name!r}") from None
+
+
+def _grid(value: str | TableGrid) -> TableGrid:
+    return value if isinstance(value, TableGrid) else TableGrid.from_html(value)
+
+
 def evaluate_tables(
-    truth: Mapping[str, str],
-    pred: Mapping[str, str],
+    truth: Mapping[str, str | TableGrid],
+    pred: Mapping[str, str | TableGrid],
     *,
     structure_only: bool = False,
     jobs: int = 1,
@@ -259,68 +376,40 @@ def evaluate_tables(
     cache_dir: str | Path | None = None,
     truth_path: str | Path | None = None,
     pred_path: str | Path | None = None,
-    teds: Any = None,
-    with_teds: bool = True,
 ) -> BatchResult:
-    """Score every truth table against its prediction (``{name: html}`` both).
+    """Score every truth table against its prediction (``{name: html}`` both, or grids).
 
-    ``teds`` (a :class:`~parsescore.table.TEDS`) supplies ``ignore_nodes``, ``denominator``
-    and ``normalise`` when given. ``jobs`` > 1 runs over processes; ``jobs`` = 0 uses every
+    ``jobs`` > 1 runs over processes; ``jobs`` = 0 uses every
     core; ``dask_scheduler`` runs on a Dask cluster; ``cache_dir`` reuses the scores of tables
     scored before with the same options (see :mod:`parsescore.core.runner`). The result does not
-    depend on ``jobs``, the scheduler or the cache. ``with_teds=False`` computes GriTS only
-    (TEDS and TEDS-S are then 0).
+    depend on ``jobs``, the scheduler or the cache. The keywords are those of
+    :class:`~parsescore.table.options.TableOptions` under this function's older names
+    (``with_grits`` is ``grits``, ``cache_dir`` ``cache``, ``progress`` not ``quiet``).
 
     >>> t = {"a": "<html><body><table><tr><td>x</td></tr></table></body></html>"}
     >>> evaluate_tables(t, t, with_grits=False).mean()
     1.0
     """
-    if teds is not None:
-        ignore_nodes = teds.ignore_nodes
-        denominator = teds.denominator
-        normalise = teds.normalise
-    if grits_iou not in ("enclosing", "union"):
-        raise ValueError(f"grits_iou must be 'enclosing' or 'union', got {grits_iou!r}")
-    if grits_lcs not in ("difflib", "exact"):
-        raise ValueError(f"grits_lcs must be 'difflib' or 'exact', got {grits_lcs!r}")
-    options = _Options(
-        tuple(ignore_nodes) if ignore_nodes else None,
-        denominator,
-        normalise,
-        with_grits,
-        grits_iou,
-        grits_lcs,
-        with_teds,
-    )
-    paths = (
-        None if truth_path is None else str(truth_path),
-        None if pred_path is None else str(pred_path),
-    )
-    names = list(truth)
-    items = [(name, truth[name], pred.get(name)) for name in names]
-    missing = [name for name in names if name not in pred]
-    extra = [name for name in pred if name not in truth]
-    run_options = {
+    given = {
+        "structure_only": structure_only,
+        "jobs": jobs,
+        "grits": with_grits,
+        "ignore_nodes": tuple(ignore_nodes) if ignore_nodes else (),
         "denominator": denominator,
         "normalise": normalise,
-        "ignore_nodes": list(options.ignore_nodes or []),
-        "grits": with_grits,
         "grits_iou": grits_iou,
         "grits_lcs": grits_lcs,
+        "quiet": not progress,
+        "dask_scheduler": dask_scheduler,
+        "cache": cache_dir,
     }
-    if not with_teds:  # another record: its own cache entries
-        run_options["teds"] = False
-    run = run_items(
-        partial(_score_record, options=options, paths=paths),
-        items,
-        kind="table",
-        options=run_options,
-        item_input=lambda item: item_bytes(*item),
-        jobs=max(jobs, 0),  # any jobs <= 0 means every core, as before
-        dask_scheduler=dask_scheduler,
-        cache_dir=cache_dir,
-        quiet=not progress,
-        description="tables",
+    options = options_model(
+        TableOptions, "table", {k: v for k, v in given.items() if v is not None}
     )
-    tables = [TableScores(**record) for record in run.records]
-    return BatchResult(tables, missing, extra, structure_only, run_options)
+    return score_tables(
+        {name: _grid(value) for name, value in truth.items()},
+        {name: _grid(value) for name, value in pred.items()},
+        options,
+        truth_path=truth_path,
+        pred_path=pred_path,
+    )

@@ -8,6 +8,7 @@ from pathlib import Path
 from parsescore.core.api import evaluate
 from parsescore.core.files import write_json, write_text
 from parsescore.core.kinds import DemoOutput
+from parsescore.table.metrics import GRITS, TEDS, TEDS_S
 
 __all__ = ["SAMPLES_DIR", "run_demo"]
 
@@ -28,17 +29,13 @@ def run_demo(out_dir: Path) -> DemoOutput:
     replace(result, name="envelope").write(out_dir / "envelope.json")
     truth = result.items
     metrics = doc["metrics"]
-    header = "| table | TEDS | TEDS-S | GriTS-Top | GriTS-Con |\n|---|---:|---:|---:|---:|\n"
+    shown = [m.name for m in (TEDS, TEDS_S, *GRITS) if m.headline and m.name in metrics]
+    header = "| table | " + " | ".join(shown) + " |\n|---|" + "---:|" * len(shown) + "\n"
     rows = "".join(
-        f"| {name} | {metrics['TEDS']['scores'][name]:.4f} | "
-        f"{metrics['TEDS-S']['scores'][name]:.4f} | {metrics['GriTS-Top']['scores'][name]:.4f} | "
-        f"{metrics['GriTS-Con']['scores'][name]:.4f} |\n"
+        f"| {name} | " + " | ".join(f"{metrics[m]['scores'][name]:.4f}" for m in shown) + " |\n"
         for name in truth
     )
-    means = (
-        f"| **mean** | **{metrics['TEDS']['mean']:.4f}** | **{metrics['TEDS-S']['mean']:.4f}** | "
-        f"**{metrics['GriTS-Top']['mean']:.4f}** | **{metrics['GriTS-Con']['mean']:.4f}** |\n"
-    )
+    means = "| **mean** | " + " | ".join(f"**{metrics[m]['mean']:.4f}**" for m in shown) + " |\n"
     write_text(out_dir / "tables.md", "# PubTabNet sample pairs\n\n" + header + rows + means)
     section = (
         "## Table\n\n"

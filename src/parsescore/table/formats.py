@@ -1,42 +1,52 @@
-"""Tables as models write them — HTML (documents or bare fragments), Markdown pipe tables,
-LaTeX ``tabular``, CSV/TSV, OTSL/DocTags — read into the one HTML form TEDS and GriTS score.
+"""The table readers: tables as models write them — HTML (documents or bare fragments),
+Markdown pipe tables, LaTeX ``tabular``, CSV/TSV, OTSL/DocTags — each read into a
+:class:`~parsescore.table.grid.TableGrid`, and the dispatch through the table kind's reader
+registry (``parsescore.table.kind.FORMATS``: name, extensions, reader, detector).
 
-Every reader produces a PubTabNet-convention table (shared/specs/formats.md, "Tables"):
-``<html><body><table>`` with ``<thead>`` (the header rows, when there are any) and ``<tbody>``,
-every cell a ``<td>`` with ``colspan``/``rowspan`` only, cell text escaped, with inline ``<b>``
-``<i>`` ``<sup>`` ``<sub>`` (and ``<br>`` line breaks) kept and every other markup as its text.
-A full HTML document is returned unchanged (the reference's own input); a fragment is wrapped.
+Tables built from cells follow the PubTabNet convention (shared/specs/formats.md, "Tables"):
+header rows (when the format marks them), every cell with a column and a row span, cell text
+with inline ``<b>`` ``<i>`` ``<sup>`` ``<sub>`` (and ``<br>`` line breaks) kept and every other
+markup as its text. An HTML table is kept as written (the reference's own input); a fragment is
+wrapped in ``<html><body>``.
 
 Parsing is done by the formats' own libraries: markdown-it-py (Markdown), pylatexenc's node
 walker (LaTeX; the tabular structure — ``&``, ``\\\\``, ``\\multicolumn``, ``\\multirow``, rules —
 is read from its nodes here), the ``csv`` module, and docling-core for OTSL/DocTags (the
 ``docling`` extra). Bad input is an :class:`~parsescore.core.errors.InputError` naming the line and
 column; spans are capped at :data:`MAX_SPAN` and tables at :data:`MAX_CELLS` cells.
+
+A reader is ``(text) -> TableGrid``; one that needs the reading options takes them as keywords
+(``header`` for CSV/TSV, ``latex_math`` for LaTeX), and :func:`read_table` passes them.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import html
+import inspect
 import io
 import re
-from collections.abc import Iterable, Sequence
+import typing
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from parsescore.core.errors import InputError
+from parsescore.core.kinds import Format, get_kind, resolved
 from parsescore.shared.answers import Answer, unwrap_answer
 from parsescore.table import limits
+from parsescore.table.grid import TableGrid
 from parsescore.table.limits import MAX_CELLS, MAX_SPAN
+from parsescore.table.options import LatexMath
 
 __all__ = [
-    "EXTENSIONS",
-    "FORMATS",
-    "LATEX_MATH",
     "MAX_CELLS",
     "MAX_SPAN",
-    "TableText",
     "detect_format",
+    "extensions",
+    "format_names",
+    "formats",
     "has_table",
     "read_answer",
     "read_table",
@@ -44,45 +54,25 @@ __all__ = [
     "unread_formats",
 ]
 
-Format = Literal["html", "html-fragment", "markdown", "latex", "csv", "tsv", "otsl", "doctags"]
-#: Every format :func:`read_table` reads (``auto`` detects one of them).
-FORMATS: tuple[str, ...] = (
-    "html",
-    "html-fragment",
-    "markdown",
-    "latex",
-    "csv",
-    "tsv",
-    "otsl",
-    "doctags",
-)
-#: How LaTeX math in a cell is read: ``source`` keeps it as written between ``$`` (the spec's
-#: rule, the default); ``text`` renders it as the text it shows (``$\\pm$`` → ±, ``$^{a}$`` →
-#: ``<sup>a</sup>``; see :class:`_LatexText`).
-LATEX_MATH: tuple[str, ...] = ("source", "text")
-#: The format of a file in a prediction or truth folder, by its extension.
-EXTENSIONS = {
-    ".html": "html",
-    ".htm": "html",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".tex": "latex",
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".otsl": "otsl",
-    ".dt": "doctags",
-}
-
 _INLINE = {"b": "b", "strong": "b", "i": "i", "em": "i", "sup": "sup", "sub": "sub"}
+#: The reading options a reader may take as keywords.
+_READING = ("header", "latex_math")
 
 
-@dataclass(frozen=True)
-class TableText:
-    """One table read: its HTML (what TEDS scores), the format it was read as, and notes."""
+def formats() -> tuple[Format, ...]:
+    """The table kind's reader registry (the registered kind's ``formats``), in ``auto``'s
+    order."""
+    return get_kind("table").formats
 
-    html: str
-    format: str
-    warnings: tuple[str, ...] = ()
+
+def format_names() -> tuple[str, ...]:
+    """The name of every table format, in ``auto``'s order."""
+    return tuple(entry.name for entry in formats())
+
+
+def extensions() -> dict[str, str]:
+    """``{file extension: format}``: how ``auto`` reads a folder's files."""
+    return {suffix: entry.name for entry in formats() for suffix in entry.extensions}
 
 
 @dataclass
@@ -96,6 +86,14 @@ class _Cell:
 class _Grid:
     rows: list[list[_Cell]] = field(default_factory=list)
     header_rows: int = 0
+
+    def table(self, format: str, warnings: Sequence[str] = ()) -> TableGrid:
+        return TableGrid.from_rows(
+            [[(c.html, c.colspan, c.rowspan) for c in row] for row in self.rows],
+            format=format,
+            header_rows=self.header_rows,
+            warnings=warnings,
+        )
 
 
 def _fail(message: str, text: str | None = None, position: int | None = None) -> InputError:
@@ -111,43 +109,18 @@ def _span(value: int, what: str) -> int:
     return limits.span(value, what)
 
 
-def _render(grid: _Grid) -> str:
-    """The PubTabNet-convention HTML document of a grid."""
-    slots = sum(c.colspan * c.rowspan for row in grid.rows for c in row)
-    limits.check_cells(slots)
-
-    def row_html(row: Sequence[_Cell]) -> str:
-        cells = []
-        for cell in row:
-            attributes = ""
-            if cell.colspan > 1:
-                attributes += f' colspan="{cell.colspan}"'
-            if cell.rowspan > 1:
-                attributes += f' rowspan="{cell.rowspan}"'
-            cells.append(f"<td{attributes}>{cell.html}</td>")
-        return "<tr>" + "".join(cells) + "</tr>"
-
-    head, body = grid.rows[: grid.header_rows], grid.rows[grid.header_rows :]
-    parts = ["<html><body><table>"]
-    if head:
-        parts.append("<thead>" + "".join(row_html(r) for r in head) + "</thead>")
-    if body:
-        parts.append("<tbody>" + "".join(row_html(r) for r in body) + "</tbody>")
-    parts.append("</table></body></html>")
-    return "".join(parts)
-
-
 def _text(value: str) -> str:
     return html.escape(value, quote=False)
 
 
-# -- detection ----------------------------------------------------------------------------------
+# -- detection (each detector is asked only when the formats before it said no) ----------------
 
 _OTSL = re.compile(r"<(?:otsl|fcel|ecel|ched|rhed|lcel|ucel|xcel)>")
 _LATEX = re.compile(r"\\begin\{(?:tabular\*?|tabularx|longtable|array)\}")
 # one line of a Markdown delimiter row (``|:--|--:|``), stripped; unambiguous, so linear
 _DELIMITER_LINE = re.compile(r"\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?")
 _TABLE_TAG = re.compile(r"<table[\s/>]", re.IGNORECASE)
+_TABLE_OPEN = re.compile(r"<table\b", re.IGNORECASE)
 
 
 def _delimiter_row(text: str, *, piped: bool = False) -> bool:
@@ -164,29 +137,75 @@ def has_table(html: str) -> bool:
     return _TABLE_TAG.search(html) is not None
 
 
-def detect_format(text: str) -> str:
-    """The format a table's text is written in (one of :data:`FORMATS`).
+def _plain(text: str) -> bool:
+    """No OTSL token (a text with one is OTSL or DocTags, whatever else it holds)."""
+    return _OTSL.search(text) is None
 
-    OTSL/DocTags tokens, then an HTML ``<table>`` (a whole document; a fragment; Markdown
-    holding one beside a pipe table), a LaTeX tabular environment, a Markdown delimiter row
-    (``|---|``), tab- then comma-separated lines. Text that is none of these is an InputError.
-    The text is read as it is: a model's answer is unwrapped first (:func:`read_answer`).
-    """
-    if _OTSL.search(text):
-        return "doctags" if ("<doctag" in text or "<loc_" in text) else "otsl"
-    if re.search(r"<table\b", text, re.IGNORECASE):
-        if _html_document(text):
-            return "html"
-        return "markdown" if _delimiter_row(text, piped=True) else "html-fragment"
-    if _LATEX.search(text):
-        return "latex"
+
+def detect_html(text: str) -> bool:
+    """A whole HTML document: TEDS finds its ``body/table``."""
+    return _plain(text) and _TABLE_OPEN.search(text) is not None and _html_document(text)
+
+
+def detect_markdown(text: str) -> bool:
+    """A Markdown delimiter row (``|---|``): with a pipe beside an HTML ``<table>`` (an answer
+    holding both), else on a text with pipes that is not a LaTeX tabular."""
+    if not _plain(text):
+        return False
+    if _TABLE_OPEN.search(text):
+        return _delimiter_row(text, piped=True)
     lines = [line for line in text.splitlines() if line.strip()]
-    if any("|" in line for line in lines) and _delimiter_row(text):
-        return "markdown"
-    if lines and sum("\t" in line for line in lines) >= max(1, len(lines) // 2 + 1):
-        return "tsv"
-    if len(lines) >= 1 and all("," in line for line in lines):
-        return "csv"
+    return (
+        _LATEX.search(text) is None and any("|" in line for line in lines) and _delimiter_row(text)
+    )
+
+
+def detect_html_fragment(text: str) -> bool:
+    """An HTML ``<table>`` that is not a whole document."""
+    return _plain(text) and _TABLE_OPEN.search(text) is not None
+
+
+def detect_latex(text: str) -> bool:
+    """A LaTeX tabular environment (``tabular``, ``tabular*``, ``tabularx``, ``longtable``,
+    ``array``)."""
+    return _plain(text) and _LATEX.search(text) is not None
+
+
+def detect_tsv(text: str) -> bool:
+    """Tab-separated: more than half of the lines hold a tab."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return (
+        _plain(text)
+        and bool(lines)
+        and sum("\t" in line for line in lines) >= max(1, len(lines) // 2 + 1)
+    )
+
+
+def detect_csv(text: str) -> bool:
+    """Comma-separated: every line holds a comma."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return _plain(text) and bool(lines) and all("," in line for line in lines)
+
+
+def detect_otsl(text: str) -> bool:
+    """OTSL tokens (``<fcel>``, ``<nl>``, ...) without DocTags' ``<doctag>`` or ``<loc_…>``."""
+    return not _plain(text) and "<doctag" not in text and "<loc_" not in text
+
+
+def detect_doctags(text: str) -> bool:
+    """OTSL tokens inside DocTags (``<doctag>``, ``<loc_…>``)."""
+    return not _plain(text) and ("<doctag" in text or "<loc_" in text)
+
+
+def detect_format(text: str) -> str:
+    """The format a table's text is written in: the first format of the registry whose
+    detector says yes (HTML documents, Markdown, HTML fragments, LaTeX, TSV, CSV, OTSL,
+    DocTags). Text that is none of these is an InputError. The text is read as it is: a model's
+    answer is unwrapped first (:func:`read_answer`).
+    """
+    for entry in formats():
+        if entry.detect is not None and entry.detect(text):
+            return entry.name
     raise InputError(
         "cannot tell the table's format: expected HTML, a Markdown pipe table, a LaTeX tabular, "
         "CSV/TSV or OTSL"
@@ -205,48 +224,49 @@ def _html_document(text: str) -> bool:
         return False
 
 
-# -- public entry points ------------------------------------------------------------------------
+# -- the registry's entry points ------------------------------------------------------------------
+
+
+@functools.cache
+def _keywords(reader: Callable[..., Any]) -> frozenset[str]:
+    """The reading options ``reader`` takes as keywords."""
+    return frozenset(inspect.signature(reader).parameters) & frozenset(_READING)
 
 
 def read_table(
     text: str, format: str = "auto", *, header: bool = True, latex_math: str = "source"
-) -> TableText:
+) -> TableGrid:
     """Read one table written in ``format`` (``auto``: :func:`detect_format`), as it is
     written (a truth file; a model's answer goes through :func:`read_answer`).
 
     ``header=False`` reads the first CSV/TSV row as a body row; ``latex_math`` is how LaTeX
-    math in a cell is read (:data:`LATEX_MATH`). Returns the HTML TEDS scores, the format read
-    and warnings (e.g. an answer holding several tables).
+    math in a cell is read (``source`` or ``text``). Returns the grid, with the format read and
+    warnings (e.g. an answer holding several tables).
     """
-    if latex_math not in LATEX_MATH:
+    if latex_math not in typing.get_args(LatexMath):
         raise InputError(f"latex_math must be source or text, got {latex_math!r}")
     if format == "auto":
         format = detect_format(text)
-    if format not in FORMATS:
-        raise InputError(f"unknown table format {format!r}; expected auto, {', '.join(FORMATS)}")
-    if format == "html":
-        return TableText(text, "html")
-    if format == "html-fragment":
-        return TableText(f"<html><body>{text.strip()}</body></html>", format)
-    if format == "markdown":
-        return _markdown(text)
-    if format == "latex":
-        return _latex(text, latex_math)
-    if format in ("csv", "tsv"):
-        return TableText(_delimited(text, "," if format == "csv" else "\t", header), format)
-    return _otsl(text, format)
+    entry = next((e for e in formats() if e.name == format), None)
+    if entry is None:
+        names = ", ".join(format_names())
+        raise InputError(f"unknown table format {format!r}; expected auto, {names}")
+    reader = resolved(entry.read)
+    reading = {"header": header, "latex_math": latex_math}
+    grid: TableGrid = reader(text, **{k: reading[k] for k in _keywords(reader)})
+    return grid
 
 
 def read_answer(
     text: str, format: str = "auto", *, header: bool = True, latex_math: str = "source"
-) -> tuple[TableText, Answer]:
+) -> tuple[TableGrid, Answer]:
     """A model's answer read as a table: its content by the chat-answer rule
     (:func:`parsescore.shared.answers.unwrap_answer`: ``<think>`` blocks dropped, the fenced block
     naming ``format`` — any table format for ``auto`` — else the first), then
     :func:`read_table`. A reader's error names the answer's own line. A plain answer is read
     exactly as :func:`read_table` reads it.
     """
-    answer = unwrap_answer(text, FORMATS if format == "auto" else (format,))
+    answer = unwrap_answer(text, format_names() if format == "auto" else (format,))
     try:
         return read_table(answer.text, format, header=header, latex_math=latex_math), answer
     except InputError as exc:
@@ -264,6 +284,19 @@ def to_html(text: str, format: str = "auto", *, latex_math: str = "source") -> s
     '<html><body><table><tbody><tr><td>±</td></tr></tbody></table></body></html>'
     """
     return read_answer(text, format, latex_math=latex_math)[0].html
+
+
+# -- HTML -----------------------------------------------------------------------------------------
+
+
+def read_html(text: str) -> TableGrid:
+    """An HTML document, as it is (the reference's input: without ``body/table`` it scores 0)."""
+    return TableGrid.from_html(text, "html")
+
+
+def read_html_fragment(text: str) -> TableGrid:
+    """A bare HTML ``<table>``, wrapped in ``<html><body>``."""
+    return TableGrid.from_html(f"<html><body>{text.strip()}</body></html>", "html-fragment")
 
 
 # -- Markdown -----------------------------------------------------------------------------------
@@ -337,7 +370,8 @@ def _html_table_at(text: str, start: int) -> str:
     return text[start:]
 
 
-def _markdown(text: str) -> TableText:
+def read_markdown(text: str) -> TableGrid:
+    """A Markdown pipe table (GFM); an HTML table in the text is read as HTML."""
     from markdown_it import MarkdownIt
 
     parser = MarkdownIt("commonmark", {"html": True}).enable("table")
@@ -358,7 +392,7 @@ def _markdown(text: str) -> TableText:
     offset, first = tables[0]
     if first is None:  # HTML tables embedded in Markdown are read as HTML
         fragment = _html_table_at(text, offset)
-        return TableText(f"<html><body>{fragment}</body></html>", "markdown", warnings)
+        return TableGrid.from_html(f"<html><body>{fragment}</body></html>", "markdown", warnings)
     grid = _Grid()
     in_head = False
     row: list[_Cell] | None = None
@@ -381,7 +415,7 @@ def _markdown(text: str) -> TableText:
     if grid.header_rows and all(not c.html for c in grid.rows[0]):
         del grid.rows[0]  # an empty header row: a table without header, as Markdown must write it
         grid.header_rows = 0
-    return TableText(_render(grid), "markdown", warnings)
+    return grid.table("markdown", warnings)
 
 
 # -- LaTeX --------------------------------------------------------------------------------------
@@ -651,16 +685,17 @@ _LONGTABLE_MARKERS = ("endfirsthead", "endhead", "endfoot", "endlastfoot")
 _RULE_ARGUMENTS = re.compile(r"\s*(?:\([^)]*\)\s*)?")  # unambiguous: linear
 
 
-def _latex(text: str, math: str = "source") -> TableText:
+def read_latex(text: str, *, latex_math: str = "source") -> TableGrid:
+    """A LaTeX tabular (``latex_math``: math as its source, or as the text it shows)."""
     try:
-        return _latex_table(text, math)
+        return _latex_table(text, latex_math)
     except RecursionError:  # pylatexenc's walker recurses once per nested group
         raise InputError(
             "the LaTeX is nested too deeply to read (braces, groups or environments)"
         ) from None
 
 
-def _latex_table(text: str, math: str) -> TableText:
+def _latex_table(text: str, math: str) -> TableGrid:
     from pylatexenc import latexwalker as lw
 
     try:
@@ -748,7 +783,7 @@ def _latex_grid(
     rules: list[int],
     columns: int | None,
     math: str = "source",
-) -> TableText:
+) -> TableGrid:
     convert = _LatexText(math)
     grid = _Grid()
     covered: dict[tuple[int, int], int] = {}  # (row, column) -> the multirow covering it
@@ -823,7 +858,7 @@ def _latex_grid(
         if 0 < before < len(keep):
             grid.header_rows = before
             break
-    return TableText(_render(grid), "latex")
+    return grid.table("latex")
 
 
 #: A hyphen-minus written as a minus sign: before a number, not inside a word or a range.
@@ -885,7 +920,17 @@ def _insert_at(row: list[_Cell], column: int, cell: _Cell) -> None:
 # -- CSV / TSV ----------------------------------------------------------------------------------
 
 
-def _delimited(text: str, delimiter: str, header: bool) -> str:
+def read_csv(text: str, *, header: bool = True) -> TableGrid:
+    """Comma-separated rows (``header``: the first row is a header row)."""
+    return _delimited(text, ",", header, "csv")
+
+
+def read_tsv(text: str, *, header: bool = True) -> TableGrid:
+    """Tab-separated rows (``header``: the first row is a header row)."""
+    return _delimited(text, "\t", header, "tsv")
+
+
+def _delimited(text: str, delimiter: str, header: bool, format: str) -> TableGrid:
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     grid = _Grid()
     width: int | None = None
@@ -906,7 +951,7 @@ def _delimited(text: str, delimiter: str, header: bool) -> str:
     if not grid.rows:
         raise InputError("no rows in the CSV/TSV table")
     grid.header_rows = 1 if header else 0
-    return _render(grid)
+    return grid.table(format)
 
 
 # -- OTSL / DocTags -----------------------------------------------------------------------------
@@ -916,7 +961,17 @@ _OTSL_KNOWN = {"otsl", "fcel", "ecel", "lcel", "ucel", "xcel", "nl", "ched", "rh
 _LESS_THAN = "\ue000"  # a private-use character standing for "<" in cell text
 
 
-def _otsl(text: str, format: str) -> TableText:
+def read_otsl(text: str) -> TableGrid:
+    """OTSL tokens (docling-core reads them)."""
+    return _otsl(text, "otsl")
+
+
+def read_doctags(text: str) -> TableGrid:
+    """DocTags: the first ``<otsl>`` block (``<loc_…>`` tokens ignored)."""
+    return _otsl(text, "doctags")
+
+
+def _otsl(text: str, format: str) -> TableGrid:
     body = text
     if format == "doctags":
         match = re.search(r"<otsl>(.*?)</otsl>", text, re.DOTALL)
@@ -964,7 +1019,7 @@ def _otsl(text: str, format: str) -> TableText:
             ]
         )
     grid.header_rows = min(grid.header_rows, len(grid.rows))
-    return TableText(_render(grid), format)
+    return grid.table(format)
 
 
 def unread_formats(texts: dict[str, str]) -> dict[str, list[str]]:

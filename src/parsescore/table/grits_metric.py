@@ -17,12 +17,10 @@ Two reward details differ between published implementations; both are options:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from difflib import SequenceMatcher
-from functools import partial
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -30,60 +28,20 @@ from rapidfuzz import process
 from rapidfuzz.distance import LCSseq
 
 from parsescore.core.errors import InputError
+from parsescore.table.grid import GridCell
 from parsescore.table.limits import check_cells, check_grits_pairs, span
+from parsescore.table.metrics import GRITS_KEYS
+from parsescore.table.options import IouMode, LcsMode
 
 __all__ = [
     "GridCell",
     "GritsResult",
     "GritsScore",
     "cells_from_table",
-    "evaluate_cell_tables",
     "factored_2dmss",
     "grits",
     "lcs_similarity",
-    "load_cell_tables",
 ]
-
-IouMode = Literal["enclosing", "union"]
-LcsMode = Literal["difflib", "exact"]
-
-
-@dataclass(frozen=True, slots=True)
-class GridCell:
-    """One table cell: the grid rows/columns it covers, its text and optional box."""
-
-    row_nums: tuple[int, ...]
-    column_nums: tuple[int, ...]
-    text: str = ""
-    bbox: tuple[float, float, float, float] | None = None
-    header: bool = field(default=False, compare=False)
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], *, where: str = "cell") -> GridCell:
-        """From table-transformer's cell dict (``row_nums``, ``column_nums``, ``cell_text``,
-        ``bbox``)."""
-        try:
-            rows = tuple(int(r) for r in data["row_nums"])
-            cols = tuple(int(c) for c in data["column_nums"])
-        except (KeyError, TypeError, ValueError):
-            raise InputError(
-                "needs integer lists 'row_nums' and 'column_nums'", where=where
-            ) from None
-        if not rows or not cols or min(rows) < 0 or min(cols) < 0:
-            raise InputError("'row_nums'/'column_nums' must be non-empty and >= 0", where=where)
-        text = data.get("cell_text", data.get("text", ""))
-        if not isinstance(text, str):
-            raise InputError("'cell_text' must be a string", where=where)
-        bbox = data.get("bbox")
-        box = None
-        if bbox is not None:
-            try:
-                box = tuple(float(v) for v in bbox)
-            except (TypeError, ValueError):
-                raise InputError("'bbox' must be 4 numbers", where=where) from None
-            if len(box) != 4:
-                raise InputError("'bbox' must be 4 numbers", where=where)
-        return cls(rows, cols, text, box, bool(data.get("header", False)))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +61,17 @@ class GritsResult:
     top: GritsScore
     con: GritsScore
     loc: GritsScore | None
+
+    def scores(self) -> dict[str, float | None]:
+        """Each variant's F-score, precision and recall, keyed as
+        :data:`parsescore.table.metrics.GRITS_KEYS` (``top``, ``top_precision``, ...; None:
+        GriTS-Loc not measured)."""
+        out: dict[str, float | None] = {}
+        for key in GRITS_KEYS:
+            variant, _, part = key.partition("_")
+            score = getattr(self, variant)
+            out[key] = None if score is None else getattr(score, part or "fscore")
+        return out
 
     def as_dict(self) -> dict[str, float | None]:
         """Flat dict with table-transformer's key names."""
@@ -528,132 +497,3 @@ def _int_attr(element: Any, name: str) -> int:
         return int(value)
     except ValueError:
         raise InputError(f"<{element.tag} {name}={value!r}>: not an integer") from None
-
-
-def load_cell_tables(path: Any) -> dict[str, list[GridCell]]:
-    """Cell tables from JSON: ``{name: [cell, ...]}`` or a list of ``{"id"|"name": ...,
-    "cells": [...]}`` (cells as table-transformer's dicts)."""
-    from parsescore.core.files import load_json
-
-    path = Path(path)
-    data = load_json(path)
-    records: list[tuple[str, Any]] = []
-    if isinstance(data, dict):
-        records = [(str(k), v) for k, v in data.items()]
-    elif isinstance(data, list):
-        for index, item in enumerate(data):
-            name = item.get("id", item.get("name")) if isinstance(item, dict) else None
-            if name is None or "cells" not in item:
-                raise InputError(
-                    "expected {'id': ..., 'cells': [...]}", path=path, where=f"item {index}"
-                )
-            records.append((str(name), item["cells"]))
-    else:
-        raise InputError("expected {name: [cells]} or a list of {'id', 'cells'}", path=path)
-    tables: dict[str, list[GridCell]] = {}
-    for name, cells in records:
-        if not isinstance(cells, list):
-            raise InputError("expected a list of cells", path=path, where=f"key {name!r}")
-        parsed = []
-        for index, cell in enumerate(cells):
-            if not isinstance(cell, dict):
-                raise InputError(
-                    "a cell must be an object", path=path, where=f"key {name!r}, cell {index}"
-                )
-            try:
-                parsed.append(GridCell.from_mapping(cell, where=f"key {name!r}, cell {index}"))
-            except InputError as exc:
-                raise InputError(exc.reason, path=path, where=exc.where) from None
-        if parsed:
-            rows = max(max(c.row_nums) for c in parsed) + 1
-            columns = max(max(c.column_nums) for c in parsed) + 1
-            try:
-                check_cells(rows * columns)
-            except InputError as exc:
-                raise InputError(exc.reason, path=path, where=f"key {name!r}") from None
-        tables[name] = parsed
-    return tables
-
-
-def evaluate_cell_tables(
-    truth: Mapping[str, Sequence[GridCell]],
-    pred: Mapping[str, Sequence[GridCell]],
-    *,
-    iou: IouMode = "enclosing",
-    lcs: LcsMode = "difflib",
-    jobs: int = 1,
-    dask_scheduler: str | None = None,
-    cache_dir: str | Path | None = None,
-    quiet: bool = True,
-) -> dict[str, Any]:
-    """GriTS of every truth table (missing predictions score 0) as a JSON-ready document.
-
-    ``jobs``, ``dask_scheduler``, ``cache_dir`` and ``quiet`` are the runner's (same result
-    whatever they are; see :func:`parsescore.core.runner.run_items`).
-    """
-    from parsescore.core.runner import run_items
-
-    names = list(truth)
-    missing = [n for n in names if n not in pred]
-    items = [(n, tuple(truth[n]), tuple(pred[n])) for n in names if n in pred]
-    run = run_items(
-        partial(_grits_record, iou=iou, lcs=lcs),
-        items,
-        kind="grits",
-        options={"iou": iou, "lcs": lcs},
-        item_input=lambda item: repr(item).encode("utf-8"),  # dataclass reprs are exact
-        jobs=jobs,
-        dask_scheduler=dask_scheduler,
-        cache_dir=cache_dir,
-        quiet=quiet,
-        description="tables",
-    )
-    scored = {item[0]: record for item, record in zip(items, run.records, strict=True)}
-    per_table: dict[str, dict[str, float | None]] = {}
-    for name in names:
-        if name in scored:
-            per_table[name] = scored[name]
-        else:
-            has_boxes = bool(truth[name]) and all(c.bbox is not None for c in truth[name])
-            per_table[name] = {
-                k: (0.0 if has_boxes or "_loc" not in k else None)
-                for k in GritsResult(_ZERO, _ZERO, _ZERO).as_dict()
-            }
-    metrics: dict[str, Any] = {}
-    for variant in ("top", "con", "loc"):
-        for key, label in (
-            (f"grits_{variant}", f"GriTS-{variant.capitalize()}"),
-            (f"grits_precision_{variant}", f"GriTS-{variant.capitalize()} precision"),
-            (f"grits_recall_{variant}", f"GriTS-{variant.capitalize()} recall"),
-        ):
-            scores = {n: per_table[n][key] for n in names}
-            present = [v for v in scores.values() if v is not None]
-            metrics[label] = {
-                "mean": sum(present) / len(present) if present else None,
-                "scores": scores,
-            }
-    headline = metrics["GriTS-Con"]
-    return {
-        "metric": "GriTS-Con",
-        "scores": headline["scores"],
-        "mean": headline["mean"],
-        "missing": missing,
-        "extra": [n for n in pred if n not in truth],
-        "n_tables": len(names),
-        "metrics": metrics,
-        "options": {"iou": iou, "lcs": lcs},
-    }
-
-
-def _grits_record(
-    item: tuple[str, Sequence[GridCell], Sequence[GridCell]], *, iou: IouMode, lcs: LcsMode
-) -> dict[str, float | None]:
-    """One table's scores (a picklable runner task)."""
-    name, truth_cells, pred_cells = item
-    try:
-        return grits(truth_cells, pred_cells, iou=iou, lcs=lcs).as_dict()
-    except InputError as exc:
-        raise InputError(exc.reason, where=f"table {name!r}") from None
-
-
-_ZERO = GritsScore(0.0, 0.0, 0.0, 0.0)

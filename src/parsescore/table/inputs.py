@@ -1,4 +1,5 @@
-"""Loading table collections: JSON, JSONL or a folder of ``.html`` files, with clear errors.
+"""Reading table collections — JSON, JSONL or a folder of table files — into
+:class:`~parsescore.table.grid.TableGrid` s (:func:`read_collection`), with clear errors.
 
 Accepted shapes (PubTabNet's batch formats and a few common variants):
 
@@ -9,9 +10,10 @@ Accepted shapes (PubTabNet's batch formats and a few common variants):
   [{"tokens": [...]}, ...]}``, turned into HTML as PubTabNet's ``format_html`` does;
 - a folder: every ``*.html`` file below it, named by its relative path without ``.html``.
 
-:func:`read_collection` reads tables written in other formats too (:mod:`parsescore.table.formats`):
+Tables written in other formats are read too (the reader registry, ``parsescore.table.kind``):
 a folder's files by extension (``.html .md .tex .csv .tsv .otsl .dt``), the strings of a JSON or
-JSONL collection by their content (``auto``) or as the format given.
+JSONL collection by their content (``auto``) or as the format given. ``cells`` reads
+table-transformer cell lists instead: ``{name: [cell]}`` or a list of ``{"id", "cells"}``.
 """
 
 from __future__ import annotations
@@ -26,22 +28,29 @@ from parsescore.core.errors import InputError
 from parsescore.core.files import iter_jsonl, load_json, read_text
 from parsescore.shared.answers import Answer, unwrap_answer
 from parsescore.table.formats import (
-    EXTENSIONS,
-    FORMATS,
-    TableText,
+    extensions,
+    format_names,
     has_table,
     read_answer,
     read_table,
     unread_formats,
 )
+from parsescore.table.grid import GridCell, TableGrid
+from parsescore.table.limits import check_cells
 
 __all__ = [
+    "CELLS",
     "Collection",
     "html_from_value",
+    "load_cell_tables",
     "load_tables",
     "pubtabnet_annotation_html",
     "read_collection",
 ]
+
+#: The collection format of table-transformer cell lists (not a table format: each table is a
+#: list of cells, not a text).
+CELLS = "cells"
 
 _NAME_KEYS = ("name", "filename", "id", "imgid")
 
@@ -117,7 +126,8 @@ def _add_record(tables: dict[str, str], record: Any, *, path: Path, where: str) 
 
 
 def load_tables(path: str | Path) -> dict[str, str]:
-    """Read a table collection into ``{name: html}`` (order of the file, folders sorted)."""
+    """The texts of an HTML table collection, ``{name: html}`` (order of the file, folders
+    sorted): the reference's batch input, as it is."""
     path = Path(path)
     tables: dict[str, str] = {}
     if path.is_dir():
@@ -148,15 +158,15 @@ def load_tables(path: str | Path) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Collection:
-    """A collection read in some format: each table as TEDS reads it (with the format read),
-    the tables that could not be read (name → reason), warnings, and the chat-answer facts.
+    """A collection read in some format: each table's grid (with the format read), the tables
+    that could not be read (name → reason), warnings, and the chat-answer facts.
 
     ``fenced``: answers whose table came from a fenced block (name → its info string).
     ``wrapped``: tables read as written (truth) whose text is a chat answer (a fenced block or
     a ``<think>`` block), which truth tables should not be.
     """
 
-    tables: dict[str, TableText]
+    tables: dict[str, TableGrid]
     failed: dict[str, str] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
     fenced: dict[str, str] = field(default_factory=dict)
@@ -176,8 +186,9 @@ def _texts(path: Path, *, every_format: bool) -> dict[str, tuple[str, str | None
             name: (text, None, files.get(name, path)) for name, text in load_tables(path).items()
         }
     out: dict[str, tuple[str, str | None, Path]] = {}
+    by_suffix = extensions()
     for file in sorted(p for p in path.rglob("*") if p.is_file()):
-        format = EXTENSIONS.get(file.suffix.lower())
+        format = by_suffix.get(file.suffix.lower())
         if format is None:
             continue
         name = file.relative_to(path).with_suffix("").as_posix()
@@ -188,21 +199,21 @@ def _texts(path: Path, *, every_format: bool) -> dict[str, tuple[str, str | None
             )
         out[name] = (read_text(file), format, file)
     if not out:
-        known = " ".join(sorted(EXTENSIONS))
+        known = " ".join(sorted(by_suffix))
         raise InputError(f"folder has no table files ({known})", path=path)
     return out
 
 
 def _answer_table(
     text: str, format: str, *, header: bool, latex_math: str
-) -> tuple[TableText, Answer]:
+) -> tuple[TableGrid, Answer]:
     """A model's answer read as a table (:func:`~parsescore.table.formats.read_answer`); one
     with no table at all (empty; HTML without a ``<table>``) is an error too: it scores as a
     missing answer, and is counted as unreadable."""
     table, answer = read_answer(text, format, header=header, latex_math=latex_math)
     if not answer.text.strip():
         raise InputError("the answer is empty")
-    if table.format in ("html", "html-fragment") and not has_table(table.html):
+    if table.source is not None and not has_table(table.source):
         raise InputError("no <table> in the answer")
     return table, answer
 
@@ -224,10 +235,14 @@ def read_collection(
     rule (:func:`~parsescore.table.formats.read_answer`; an answer holding no table is refused
     too); truth tables are read as written. A table that cannot be read is an InputError naming
     the file, the table and the place in it (``strict``), or is listed in ``failed`` with the
-    reason.
+    reason. ``cells``: table-transformer cell lists (:data:`CELLS`), which have no format to
+    read or answer to unwrap.
     """
-    if format != "auto" and format not in FORMATS:
-        raise InputError(f"unknown table format {format!r}; expected auto, {', '.join(FORMATS)}")
+    if format == CELLS:
+        return Collection(_cell_collection(source))
+    names = format_names()
+    if format != "auto" and format not in names:
+        raise InputError(f"unknown table format {format!r}; expected auto, {', '.join(names)}")
     path: Path | None = None
     texts: dict[str, tuple[str, str | None, Path | None]]
     warnings: list[str] = []
@@ -239,10 +254,11 @@ def read_collection(
     else:
         path = Path(source)
         if format == "html" and path.is_dir():
+            suffixes = extensions()
             others = sorted(
                 p.suffix.lower()
                 for p in path.rglob("*")
-                if p.is_file() and EXTENSIONS.get(p.suffix.lower(), "html") != "html"
+                if p.is_file() and suffixes.get(p.suffix.lower(), "html") != "html"
             )
             if others:
                 counts = ", ".join(f"{others.count(s)} {s}" for s in dict.fromkeys(others))
@@ -253,7 +269,7 @@ def read_collection(
                     raise InputError(f"folder has no .html files but {note}", path=path)
                 warnings.append(f"{path} also holds {note}")
         texts = dict(_texts(path, every_format=format != "html"))
-    tables: dict[str, TableText] = {}
+    tables: dict[str, TableGrid] = {}
     failed: dict[str, str] = {}
     fenced: dict[str, str] = {}
     wrapped: list[str] = []
@@ -265,7 +281,7 @@ def read_collection(
         if not answers and _is_chat_answer(text):
             wrapped.append(name)
         if format == "html" and not answers:
-            tables[name] = TableText(text, "html")
+            tables[name] = TableGrid.from_html(text, "html")
             contents[name] = text
             continue
         if format == "html":  # an answer's content, readable or not
@@ -309,5 +325,74 @@ def _not_documents(tables: dict[str, str], what: str) -> list[str]:
 
 def _is_chat_answer(text: str) -> bool:
     """Whether the chat-answer rule would change ``text`` (a fenced or ``<think>`` block)."""
-    answer = unwrap_answer(text, FORMATS)
+    answer = unwrap_answer(text, format_names())
     return answer.fenced or answer.thinking
+
+
+def _cell_collection(source: str | Path | Mapping[str, Any]) -> dict[str, TableGrid]:
+    """The grids of a cell-list collection: a JSON file (:func:`load_cell_tables`) or a
+    mapping ``{name: [GridCell or cell dict]}``."""
+    if not isinstance(source, Mapping):
+        return {
+            name: TableGrid.from_cells(cells) for name, cells in load_cell_tables(source).items()
+        }
+    tables = {}
+    for name, cells in source.items():
+        where = f"key {name!r}"
+        if not isinstance(cells, list | tuple):
+            raise InputError("expected a list of cells", where=where)
+        tables[str(name)] = TableGrid.from_cells(
+            [_cell(cell, f"{where}, cell {k}") for k, cell in enumerate(cells)]
+        )
+    return tables
+
+
+def _cell(value: Any, where: str) -> GridCell:
+    if isinstance(value, GridCell):
+        return value
+    if not isinstance(value, Mapping):
+        raise InputError("a cell must be an object", where=where)
+    return GridCell.from_mapping(value, where=where)
+
+
+def load_cell_tables(path: str | Path) -> dict[str, list[GridCell]]:
+    """Cell tables from JSON: ``{name: [cell, ...]}`` or a list of ``{"id"|"name": ...,
+    "cells": [...]}`` (cells as table-transformer's dicts)."""
+    path = Path(path)
+    data = load_json(path)
+    records: list[tuple[str, Any]] = []
+    if isinstance(data, dict):
+        records = [(str(k), v) for k, v in data.items()]
+    elif isinstance(data, list):
+        for index, item in enumerate(data):
+            name = item.get("id", item.get("name")) if isinstance(item, dict) else None
+            if name is None or "cells" not in item:
+                raise InputError(
+                    "expected {'id': ..., 'cells': [...]}", path=path, where=f"item {index}"
+                )
+            records.append((str(name), item["cells"]))
+    else:
+        raise InputError("expected {name: [cells]} or a list of {'id', 'cells'}", path=path)
+    tables: dict[str, list[GridCell]] = {}
+    for name, cells in records:
+        if not isinstance(cells, list):
+            raise InputError("expected a list of cells", path=path, where=f"key {name!r}")
+        parsed = []
+        for index, cell in enumerate(cells):
+            if not isinstance(cell, dict):
+                raise InputError(
+                    "a cell must be an object", path=path, where=f"key {name!r}, cell {index}"
+                )
+            try:
+                parsed.append(GridCell.from_mapping(cell, where=f"key {name!r}, cell {index}"))
+            except InputError as exc:
+                raise InputError(exc.reason, path=path, where=exc.where) from None
+        if parsed:
+            rows = max(max(c.row_nums) for c in parsed) + 1
+            columns = max(max(c.column_nums) for c in parsed) + 1
+            try:
+                check_cells(rows * columns)
+            except InputError as exc:
+                raise InputError(exc.reason, path=path, where=f"key {name!r}") from None
+        tables[name] = parsed
+    return tables

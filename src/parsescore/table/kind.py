@@ -1,38 +1,54 @@
-"""The table kind's description for the registry (:mod:`parsescore.core.kinds`).
+"""The table kind's description for the registry (:mod:`parsescore.core.kinds`): its metrics
+(:mod:`parsescore.table.metrics`), options (:class:`~parsescore.table.options.TableOptions`),
+command and reader registry (:data:`FORMATS`).
 
 Cheap to import: everything heavy is a :func:`~parsescore.core.kinds.lazy` reference.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
-from parsescore.core.kinds import Kind, Metric, PredictParts, ReportParts, lazy
-from parsescore.shared.coverage import READABLE
+from parsescore.core.kinds import CommandParts, Format, Kind, PredictParts, ReportParts, lazy
+from parsescore.table.metrics import METRICS, TOTALS
+from parsescore.table.options import TableOptions
 
-__all__ = ["KIND"]
+__all__ = ["FORMATS", "KIND", "with_format"]
 
 
 def _detect(doc: Mapping[str, Any]) -> bool:
     return "metrics" in doc and "n_tables" in doc
 
 
-def _grits(variant: str) -> tuple[Metric, ...]:
-    name = f"GriTS-{variant}"
-    return (
-        Metric(name, name, True, headline=True),
-        Metric(f"{name} precision", f"{name} precision", True),
-        Metric(f"{name} recall", f"{name} recall", True),
+def _format(name: str, description: str, extensions: tuple[str, ...], reader: str) -> Format:
+    """A registry entry whose reader is ``parsescore.table.formats.read_<reader>`` and detector
+    ``detect_<reader>``."""
+    module = "parsescore.table.formats"
+    return Format(
+        name,
+        description,
+        extensions,
+        read=lazy(f"{module}:read_{reader}"),
+        detect=lazy(f"{module}:detect_{reader}"),
     )
 
 
-_SCORES = (
-    Metric("TEDS", "TEDS", True, headline=True),
-    Metric("TEDS-S", "TEDS-S", True, headline=True),
-    *_grits("Top"),
-    *_grits("Con"),
-    *_grits("Loc"),
+#: The table formats, in the order ``auto`` asks their detectors (a detector is asked only when
+#: the formats before it said no). ``auto`` reads a folder's files by their extension, except
+#: ``.html``/``.htm``, which are told apart by their content (a whole document or a fragment).
+FORMATS: tuple[Format, ...] = (
+    _format(
+        "html", "an HTML document (the reference's input, read as it is)", (".html", ".htm"), "html"
+    ),
+    _format("markdown", "a Markdown pipe table", (".md", ".markdown"), "markdown"),
+    _format("html-fragment", "a bare HTML <table>", (), "html_fragment"),
+    _format("latex", "a LaTeX tabular", (".tex",), "latex"),
+    _format("tsv", "tab-separated rows", (".tsv",), "tsv"),
+    _format("csv", "comma-separated rows", (".csv",), "csv"),
+    _format("otsl", "OTSL tokens (the docling extra)", (".otsl",), "otsl"),
+    _format("doctags", "DocTags holding an OTSL table (the docling extra)", (".dt",), "doctags"),
 )
 
 KIND = Kind(
@@ -40,8 +56,8 @@ KIND = Kind(
     title="Tables",
     item="table",
     items="tables",
-    metrics=(*_SCORES, READABLE),
-    totals=(*_SCORES, READABLE, Metric("n_tables", "tables", None, "count")),
+    metrics=METRICS,
+    totals=TOTALS,
     totals_note="table scores are means over tables",
     evaluate=lazy("parsescore.table.result:evaluate"),
     read=lazy("parsescore.table.result:read"),
@@ -49,6 +65,15 @@ KIND = Kind(
     documents={"table": "parsescore table --out", "grits": "parsescore grits --out"},
     recognised="`parsescore table`/`grits` (keys metrics, n_tables)",
     schema=lazy("parsescore.table.schema:schema_defs"),
+    options=TableOptions,
+    command=CommandParts(
+        help="Score a collection of predicted tables (HTML, or --pred-format): TEDS, TEDS-S "
+        "and GriTS per table.",
+        truth="Truth tables (JSON, JSONL, folder).",
+        pred="Predicted tables (JSON, JSONL, folder).",
+        run=lazy("parsescore.table.cli:run_table"),
+    ),
+    formats=FORMATS,
     cli=lazy("parsescore.table.cli:register"),
     report=ReportParts(
         prepare=None,
@@ -64,3 +89,21 @@ KIND = Kind(
     ),
     demo=lazy("parsescore.table.demo:run_demo"),
 )
+
+
+def with_format(*added: Format) -> Kind:
+    """The table kind with more formats: its registry with ``added`` after the built-in ones
+    and its options model taking their names as ``truth_format`` / ``pred_format`` — what one
+    more entry of :data:`FORMATS` and its name in ``TableFormat`` give. Register it in place
+    of the built-in kind with :func:`parsescore.core.kinds.replaced` (docs/table.md, "Add a
+    format")."""
+    formats = (*KIND.formats, *added)
+    choices: Any = Literal[(*(entry.name for entry in formats), "auto")]
+    fields = [
+        (field.name, choices, dataclasses.field(default=field.default, metadata=field.metadata))
+        for field in dataclasses.fields(TableOptions)
+        if field.name in ("truth_format", "pred_format")
+    ]
+    model = dataclasses.make_dataclass("TableOptions", fields, bases=(TableOptions,), frozen=True)
+    model.__doc__ = TableOptions.__doc__
+    return dataclasses.replace(KIND, formats=formats, options=model)

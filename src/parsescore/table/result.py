@@ -1,135 +1,101 @@
-"""Table results: scoring a collection (:func:`evaluate`: TEDS, TEDS-S and GriTS of HTML tables,
-or GriTS of table-transformer cell lists), its ``--out`` document and its
-:class:`~parsescore.core.results.Result`, and reading that document back (:func:`read`).
+"""Table results: scoring a collection (:func:`evaluate`: TEDS, TEDS-S and GriTS of tables in any
+format, or GriTS of table-transformer cell lists), its ``--out`` document, and the
+:class:`~parsescore.core.results.Result` read from that document (:func:`read`, the same code
+for a run and for a document read back).
 
-Per table, every metric of the run is a metric of its item (``TEDS``, ``TEDS-S``,
-``GriTS-Top``, ...); the dataset's totals are the metrics' means and ``n_tables``; missing and
-extra predictions are dataset facts; the cells that differ are each table's detail.
+One direction: the scores (:mod:`parsescore.table.batch`) make the document — the reference's
+format, its means built by the core from the metrics' declared aggregation — and the document
+makes the result. Per table, every metric of the run is a metric of its item (``TEDS``,
+``TEDS-S``, ``GriTS-Top``, ...); the totals are the metrics' means, ``readable`` and
+``n_tables``; missing and extra predictions are dataset facts; the cells that differ are each
+table's detail.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal, TypeGuard
+from typing import Any, TypeGuard
 
 from parsescore import __version__
+from parsescore.core.aggregate import total, totals
 from parsescore.core.errors import InputError
+from parsescore.core.kinds import Mean, Metric
 from parsescore.core.results import Reader, Result
 from parsescore.shared.coverage import READABLE, Coverage
+from parsescore.table.metrics import GRITS, GRITS_HEADLINE, GRITS_KEYS, N_TABLES, TOTALS
+from parsescore.table.options import TableOptions, document_options, grits_document_options
 
 __all__ = ["evaluate", "read"]
 
-Denominator = Literal["tree_nodes", "all_descendants"]
-LatexMath = Literal["source", "text"]
-IouMode = Literal["enclosing", "union"]
-LcsMode = Literal["difflib", "exact"]
-
 
 def evaluate(
-    truth: str | Path | Mapping[str, str],
-    pred: str | Path | Mapping[str, str],
-    *,
-    structure_only: bool = False,
-    denominator: Denominator = "tree_nodes",
-    normalise: bool = False,
-    ignore_nodes: Sequence[str] | None = None,
-    grits: bool = True,
-    grits_iou: IouMode = "enclosing",
-    grits_lcs: LcsMode = "difflib",
-    truth_format: str = "html",
-    pred_format: str = "html",
-    header: bool = True,
-    latex_math: LatexMath = "source",
-    cells: bool = False,
-    teds: bool = True,
-    cell_details: bool = True,
-    strict: bool = False,
-    allow_missing: bool = False,
-    jobs: int = 1,
-    dask_scheduler: str | None = None,
-    cache: str | Path | None = None,
-    quiet: bool = False,
-    name: str | None = None,
+    truth: str | Path | Mapping[str, Any],
+    pred: str | Path | Mapping[str, Any],
+    options: TableOptions,
 ) -> Result:
     """Score predicted tables against truth tables, matched by name.
 
     ``truth`` and ``pred`` are collections (a JSON or JSONL file, or a folder of table files;
-    see :func:`parsescore.table.load_tables`) or ``{name: text}`` mappings. TEDS and TEDS-S are
-    ``table_recognition_metric`` 0.0.6's (``structure_only`` makes TEDS-S the headline;
-    ``denominator="all_descendants"`` is PubTabNet's); GriTS is table-transformer's
-    (``grits=False`` skips it). ``cell_details`` adds each table's differing cells to its
-    detail.
+    see :func:`parsescore.table.read_collection`) or ``{name: text}`` mappings; ``options``
+    the kind's (:class:`~parsescore.table.options.TableOptions`, checked by
+    :func:`parsescore.evaluate`). TEDS and TEDS-S are ``table_recognition_metric`` 0.0.6's
+    (``structure_only`` makes TEDS-S the headline; ``denominator="all_descendants"`` is
+    PubTabNet's); GriTS is table-transformer's (``grits=False`` skips it). ``cell_details``
+    adds each table's differing cells to its detail.
 
-    ``truth_format`` / ``pred_format`` say how tables are written (:mod:`parsescore.table.formats`:
-    ``html`` — the reference's input, the default —, ``html-fragment``, ``markdown``, ``latex``,
-    ``csv``, ``tsv``, ``otsl``, ``doctags``, or ``auto``: a folder's files by extension, other
-    tables by their content); ``header=False`` reads no CSV/TSV header row; ``latex_math="text"``
-    reads LaTeX math as the text it shows (default: its source, the spec's rule). With the
-    default ``html``, predictions the reference's rule scores 0 because they are in another
-    format are counted in a warning.
+    ``truth_format`` / ``pred_format`` say how tables are written (the reader registry:
+    ``html`` — the reference's input, the default —, ``html-fragment``, ``markdown``,
+    ``latex``, ``csv``, ``tsv``, ``otsl``, ``doctags``, or ``auto``: a folder's files by
+    extension, other tables by their content); ``header=False`` reads no CSV/TSV header row;
+    ``latex_math="text"`` reads LaTeX math as the text it shows. Predictions are a model's
+    answers: read by the chat-answer rule (prose, ``<think>`` blocks and fences around the table
+    dropped); one that cannot be read scores 0 and is listed in ``dataset["unreadable"]``
+    (``strict=True`` stops at the first instead). With formats other than ``html`` the result
+    records each table's formats in its detail (``--out``: ``formats``).
 
-    Predictions are a model's answers (:mod:`parsescore.shared.coverage` has the rules): each is
-    read by the chat-answer rule (prose, ``<think>`` and fences around the table dropped; fenced
-    ones listed in ``dataset["fenced"]``). An answer that cannot be read (or holds no table) scores
-    0, as a missing one does, and is listed in ``dataset["unreadable"]`` (``strict=True``: an error
-    instead). A truth table without an answer scores 0 and is listed in ``dataset["missing"]``
-    (``allow_missing=True``: left out); no answer matching any truth table is an error. ``readable``
-    (per table and in the totals) is the share of truth tables whose answer was present and
-    readable.
-
-    With ``cells=True`` both sides are table-transformer cell lists (``{name: [cell]}`` JSON)
-    and only GriTS-Top, -Con and -Loc are computed (``grits_iou`` / ``grits_lcs`` apply).
-    ``teds=False`` scores tables in any format with GriTS only: the result is shaped as that of
-    cell lists (``parsescore grits``), GriTS-Loc not measured (tables have no boxes).
+    ``cells=True`` reads table-transformer cell lists (``{name: [cell]}`` JSON) and computes
+    GriTS-Top, -Con and -Loc (``grits_iou`` / ``grits_lcs`` apply). ``teds=False`` scores
+    tables in any format with GriTS only: the result is shaped as that of cell lists
+    (``parsescore grits``), GriTS-Loc not measured (tables have no boxes).
     """
-    if denominator not in ("tree_nodes", "all_descendants"):
-        raise InputError(
-            f"--denominator must be tree_nodes or all_descendants, got {denominator!r}"
-        )
-    if grits_iou not in ("enclosing", "union"):
-        raise InputError(f"--grits-iou must be enclosing or union, got {grits_iou!r}")
-    if grits_lcs not in ("difflib", "exact"):
-        raise InputError(f"--grits-lcs must be difflib or exact, got {grits_lcs!r}")
-    if latex_math not in ("source", "text"):
-        raise InputError(f"--latex-math must be source or text, got {latex_math!r}")
     inputs = {
         side: str(value) for side, value in (("truth", truth), ("pred", pred)) if _is_path(value)
     }
-    label = name or (Path(pred).stem if _is_path(pred) else "pred")
-    if cells:
-        if structure_only or denominator != "tree_nodes" or normalise or ignore_nodes:
+    label = options.name or (Path(pred).stem if _is_path(pred) else "pred")
+    if options.cells:
+        if options.structure_only or options.denominator != "tree_nodes":
             raise InputError("cells=True scores GriTS only; TEDS options do not apply")
-        return _cells(
-            truth,
-            pred,
-            iou=grits_iou,
-            lcs=grits_lcs,
-            run={"jobs": jobs, "dask_scheduler": dask_scheduler, "cache_dir": cache},
-            quiet=quiet,
-            inputs=inputs,
-            name=label,
-            allow_missing=allow_missing,
-        )
-    if not teds and not grits:
+        if options.normalise or options.ignore_nodes:
+            raise InputError("cells=True scores GriTS only; TEDS options do not apply")
+        doc, warnings = _cells(truth, pred, options, inputs)
+        return _result(doc, label, inputs, warnings)
+    if not options.teds and not options.grits:
         raise InputError("teds=False scores GriTS only; grits=False leaves nothing to score")
+    return _tables(truth, pred, options, inputs, label)
+
+
+def _tables(
+    truth: Any, pred: Any, options: TableOptions, inputs: dict[str, str], label: str
+) -> Result:
     from parsescore.shared.coverage import check_names
-    from parsescore.table.batch import evaluate_tables
-    from parsescore.table.celldiff import table_details
+    from parsescore.table.batch import score_tables
     from parsescore.table.inputs import read_collection
 
-    reading: dict[str, Any] = {"header": header, "latex_math": latex_math}
-    formats = (truth_format, pred_format)
+    reading: dict[str, Any] = {"header": options.header, "latex_math": options.latex_math}
+    formats = (options.truth_format, options.pred_format)
     try:
-        truth_read = read_collection(truth, truth_format, **reading)
+        truth_read = read_collection(truth, options.truth_format, **reading)
     except InputError as exc:
         if not _swapped(truth, pred, formats, reading):
             raise
         swap = f"{exc.reason}; did you swap --truth and --pred?"
         raise InputError(swap, path=exc.path, where=exc.where) from None
-    pred_read = read_collection(pred, pred_format, strict=strict, answers=True, **reading)
-    truth_tables = {name: table.html for name, table in truth_read.tables.items()}
-    pred_tables = {name: table.html for name, table in pred_read.tables.items()}
+    pred_read = read_collection(
+        pred, options.pred_format, strict=options.strict, answers=True, **reading
+    )
+    truth_tables, pred_tables = dict(truth_read.tables), pred_read.tables
     if not truth_tables:
         raise InputError("no truth tables", path=str(truth) if _is_path(truth) else None)
     answered = [*pred_read.tables, *pred_read.failed]
@@ -141,59 +107,50 @@ def evaluate(
         swapped=lambda: _swapped(truth, pred, formats, reading),
     )
     coverage = Coverage(len(truth_tables), missing)
-    if allow_missing:
+    if options.allow_missing:
         left_out = set(missing)
-        truth_tables = {n: html for n, html in truth_tables.items() if n not in left_out}
+        truth_tables = {n: grid for n, grid in truth_tables.items() if n not in left_out}
     warnings = list(truth_read.warnings) + list(pred_read.warnings)
     warnings += _wrapped_truth_warning(truth_read.wrapped, coverage.truth, pred_read.fenced)
-    batch = evaluate_tables(
+    batch = score_tables(
         truth_tables,
         pred_tables,
-        with_teds=teds,
-        structure_only=structure_only,
-        jobs=jobs,
-        with_grits=grits,
-        ignore_nodes=list(ignore_nodes) if ignore_nodes else None,
-        denominator=denominator,
-        normalise=normalise,
-        grits_iou=grits_iou,
-        grits_lcs=grits_lcs,
-        progress=not quiet,
-        dask_scheduler=dask_scheduler,
-        cache_dir=cache,
+        options,
         truth_path=truth if _is_path(truth) else None,
         pred_path=pred if _is_path(pred) else None,
     )
     for table in batch.tables:  # read, or failed when scored (bad HTML, beyond the limits)
         reason = pred_read.failed.get(table.name, table.failed)
         if reason is not None:
-            if strict:
+            if options.strict:
                 raise InputError(reason, path=inputs.get("pred"), where=f"key {table.name!r}")
             coverage.unreadable[table.name] = reason
     coverage.fenced = {n: f for n, f in pred_read.fenced.items() if n in truth_tables}
     extra = [n for n in answered if n not in truth_read.tables]  # readable ones first
-    warnings += coverage.warnings("tables", allow_missing=allow_missing)
-    chosen: dict[str, Any] = {}
-    if formats != ("html", "html"):  # the default output stays the reference's
-        chosen = {"truth_format": truth_format, "pred_format": pred_format}
-        if latex_math != "source":
-            chosen["latex_math"] = latex_math
-    if allow_missing:
-        chosen["allow_missing"] = True
-    if not teds:
-        doc = _grits_document(batch, grits_iou, grits_lcs)
-        doc["options"] |= chosen
+    warnings += coverage.warnings("tables", allow_missing=options.allow_missing)
+    if not options.teds:
+        doc = _grits_document(
+            {t.name: dict(t.grits or {}) for t in batch.tables}, list(batch.missing), []
+        )
+        doc["options"] = grits_document_options(options)
         _answers_into(doc, coverage, extra)
-        return _grits_result(doc, label, inputs, computed=batch, warnings=warnings)
-    details = table_details(truth_tables, pred_tables, normalise=normalise) if cell_details else {}
+        return _result(doc, label, inputs, warnings, computed=batch)
     native = batch.to_json()
-    native["options"] |= chosen
-    options = {"metric": batch.metric} | batch.options | chosen
+    native["options"] = document_options(options)
+    details: dict[str, dict[str, Any]] = {}
+    if options.cell_details:
+        from parsescore.table.celldiff import table_details
+
+        details = table_details(
+            {n: grid.html for n, grid in truth_tables.items()},
+            {n: grid.html for n, grid in pred_tables.items()},
+            normalise=options.normalise,
+        )
     if formats != ("html", "html"):
         formats_read = {
             name: {
-                "truth": truth_read.tables[name].format,
-                "pred": pred_read.tables[name].format if name in pred_read.tables else None,
+                "truth": truth_tables[name].format,
+                "pred": pred_tables[name].format if name in pred_tables else None,
             }
             for name in truth_tables
         }
@@ -203,19 +160,29 @@ def evaluate(
             for name in truth_tables
         }
     _answers_into(native, coverage, extra)
-    items, totals = _numbers(native, Reader(None))
-    return Result(
-        "table",
-        label,
-        items,
-        totals,
+    result = _result(native, label, inputs, warnings, computed=batch)
+    return replace(
+        result, details={item: details[item] for item in result.items if details.get(item)}
+    )
+
+
+def _result(
+    doc: dict[str, Any],
+    label: str,
+    inputs: dict[str, str],
+    warnings: Sequence[str],
+    *,
+    computed: Any = None,
+) -> Result:
+    """The result of a run: its document read back (:func:`read`), with what a document does
+    not hold (the inputs, the version, the warnings)."""
+    (result,) = read(doc, Reader(None), label)
+    return replace(
+        result,
         inputs=inputs,
-        options=options,
         version=__version__,
-        details={item: dict(details[item]) for item in items if details.get(item)},
-        dataset=coverage.facts() | {"extra": extra},
-        native=native,
-        computed=batch,
+        native=doc,
+        computed=computed,
         warnings=tuple(warnings),
     )
 
@@ -270,31 +237,27 @@ def _wrapped_truth_warning(
     ]
 
 
-def _grits_document(batch: Any, iou: str, lcs: str) -> dict[str, Any]:
-    """The ``parsescore grits`` document of a GriTS-only table run (GriTS-Loc not measured)."""
+def _grits_document(
+    tables: Mapping[str, Mapping[str, float | None]], missing: list[str], extra: list[str]
+) -> dict[str, Any]:
+    """The ``parsescore grits`` document of per-table GriTS numbers (keyed as
+    :data:`~parsescore.table.metrics.GRITS_KEYS`; absent or None: not measured): per metric its
+    mean over the tables that have it (None: none has) and ``{table: score or None}``."""
     metrics: dict[str, Any] = {}
-    for variant in ("top", "con", "loc"):
-        for label, key in (
-            (f"GriTS-{variant.capitalize()}", variant),
-            (f"GriTS-{variant.capitalize()} precision", f"{variant}_precision"),
-            (f"GriTS-{variant.capitalize()} recall", f"{variant}_recall"),
-        ):
-            if variant == "loc":
-                metrics[label] = {"mean": None, "scores": {t.name: None for t in batch.tables}}
-                continue
-            scores = {t.name: t.grits[key] for t in batch.tables}
-            mean = sum(scores.values()) / len(scores) if scores else None
-            metrics[label] = {"mean": mean, "scores": scores}
-    headline = metrics["GriTS-Con"]
+    for metric, key in zip(GRITS, GRITS_KEYS, strict=True):
+        scores = {name: numbers.get(key) for name, numbers in tables.items()}
+        items = {name: {metric.name: v} for name, v in scores.items() if v is not None}
+        metrics[metric.name] = {"mean": total(metric, items, {}), "scores": scores}
+    headline = metrics[GRITS_HEADLINE]
     return {
-        "metric": "GriTS-Con",
+        "metric": GRITS_HEADLINE,
         "scores": headline["scores"],
         "mean": headline["mean"],
-        "missing": list(batch.missing),
-        "extra": list(batch.extra),
-        "n_tables": len(batch.tables),
+        "missing": missing,
+        "extra": extra,
+        "n_tables": len(tables),
         "metrics": metrics,
-        "options": {"iou": iou, "lcs": lcs},
+        "options": {},
     }
 
 
@@ -304,66 +267,29 @@ def _is_path(value: object) -> TypeGuard[str | Path]:
 
 
 def _cells(
-    truth: Any,
-    pred: Any,
-    *,
-    iou: IouMode,
-    lcs: LcsMode,
-    run: dict[str, Any],
-    quiet: bool,
-    inputs: dict[str, str],
-    name: str,
-    allow_missing: bool,
-) -> Result:
+    truth: Any, pred: Any, options: TableOptions, inputs: dict[str, str]
+) -> tuple[dict[str, Any], list[str]]:
+    """The GriTS document of two cell-list collections, and its warnings."""
     from parsescore.shared.coverage import check_names
-    from parsescore.table.grits_metric import evaluate_cell_tables, load_cell_tables
+    from parsescore.table.batch import score_cell_tables
+    from parsescore.table.inputs import CELLS, read_collection
 
-    def cells_of(value: Any) -> Any:
-        return load_cell_tables(value) if _is_path(value) else value
-
-    truth_cells, pred_cells = cells_of(truth), cells_of(pred)
+    truth_cells = read_collection(truth, CELLS).tables
+    pred_cells = read_collection(pred, CELLS).tables
     missing = check_names(
         list(truth_cells),
         list(pred_cells),
         truth=inputs.get("truth", "the truth cells"),
         pred=inputs.get("pred", "the predicted cells"),
     )
-    if allow_missing:
+    if options.allow_missing:
         truth_cells = {n: cells for n, cells in truth_cells.items() if n not in set(missing)}
-    # the document is GriTS's own output: per metric its mean and {table: score or None}
-    doc = evaluate_cell_tables(truth_cells, pred_cells, iou=iou, lcs=lcs, quiet=quiet, **run)
-    if allow_missing:
-        doc["options"]["allow_missing"] = True
-    coverage = Coverage(len(truth_cells) + (len(missing) if allow_missing else 0), missing)
+    scored = score_cell_tables(truth_cells, pred_cells, options)
+    doc = _grits_document(scored.tables, scored.missing, scored.extra)
+    doc["options"] = grits_document_options(options)
+    coverage = Coverage(len(truth_cells) + (len(missing) if options.allow_missing else 0), missing)
     _answers_into(doc, coverage, list(doc["extra"]))
-    warnings = coverage.warnings("tables", allow_missing=allow_missing)
-    return _grits_result(doc, name, inputs, warnings=warnings)
-
-
-def _grits_result(
-    doc: dict[str, Any],
-    name: str,
-    inputs: dict[str, str],
-    *,
-    computed: Any = None,
-    warnings: Sequence[str] = (),
-) -> Result:
-    """The result of a GriTS document (``parsescore grits``'s shape; the numbers are its own)."""
-    reader = Reader(None)
-    items, totals = _numbers(doc, reader)
-    return Result(
-        "table",
-        name,
-        items,
-        totals,
-        inputs=inputs,
-        options={"metric": doc["metric"]} | doc["options"],
-        version=__version__,
-        dataset=_coverage(doc, reader).facts() | {"extra": doc["extra"]},
-        native=doc,
-        computed=computed,
-        warnings=tuple(warnings),
-    )
+    return doc, coverage.warnings("tables", allow_missing=options.allow_missing)
 
 
 def _coverage(doc: Mapping[str, Any], r: Reader) -> Coverage:
@@ -389,11 +315,14 @@ def _coverage(doc: Mapping[str, Any], r: Reader) -> Coverage:
 
 def _numbers(
     doc: Mapping[str, Any], r: Reader
-) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
-    """Per table its metrics (a ``null`` score is not measured: left out), and the totals."""
+) -> tuple[dict[str, dict[str, float]], list[Metric], dict[str, float]]:
+    """Per table its metrics (a ``null`` score is not measured: left out), the document's
+    metrics in its order, and the numbers given for the dataset (``readable``)."""
     metrics = r.mapping(r.key(doc, "metrics", "top level"), "key 'metrics'")
+    declared = {metric.name: metric for metric in TOTALS}
     items: dict[str, dict[str, float]] = {}
-    totals: dict[str, float] = {}
+    found: list[Metric] = []
+    given: dict[str, float] = {}
     for metric, entry in metrics.items():
         where = f"metrics.{metric}"
         entry = r.mapping(entry, where)
@@ -403,17 +332,22 @@ def _numbers(
             slot = items.setdefault(table, {})
             if number is not None:
                 slot[metric] = number
-        mean = r.optional_number(entry.get("mean"), f"{where}.mean")
-        if mean is not None:
-            totals[metric] = mean
-    if "n_tables" in doc:
-        totals["n_tables"] = r.number(doc["n_tables"], "n_tables")
-    return items, totals
+        found.append(declared.get(metric) or Metric(metric, metric, None, aggregate=Mean()))
+        if metric == READABLE.name:
+            readable = r.optional_number(entry.get("mean"), f"{where}.mean")
+            if readable is not None:
+                given[metric] = readable
+    return items, found, given
 
 
 def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
-    """The :class:`Result` of a ``parsescore table`` or ``grits`` ``--out`` document."""
-    items, totals = _numbers(doc, r)
+    """The :class:`Result` of a ``parsescore table`` or ``grits`` ``--out`` document: its
+    items, the totals the metrics declare (means, ``readable`` as the document gives it,
+    ``n_tables``), its options (with the headline ``metric``) and its dataset facts."""
+    items, metrics, given = _numbers(doc, r)
+    if "n_tables" in doc:
+        r.number(doc["n_tables"], "n_tables")
+        metrics.append(N_TABLES)
     # the headline metric is an option (``--structure-only`` makes it TEDS-S)
     headline = doc.get("metric")
     options: dict[str, Any] = {"metric": headline} if isinstance(headline, str) else {}
@@ -425,7 +359,7 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
             "table",
             name,
             items,
-            totals,
+            totals(metrics, items, {}, given=given),
             r.path,
             options=options,
             details={item: {"formats": formats[item]} for item in items if item in formats},

@@ -3,6 +3,7 @@ from the shared blocks of :mod:`parsescore.core.schema`."""
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 from parsescore.core.schema import (
@@ -15,8 +16,14 @@ from parsescore.core.schema import (
     record,
     ref,
 )
+from parsescore.shared.coverage import READABLE
+from parsescore.table.metrics import GRITS, GRITS_KEYS, TEDS, TEDS_S
+from parsescore.table.options import Denominator, IouMode, LcsMode
 
 __all__ = ["schema_defs"]
+
+#: The GriTS metrics of a ``parsescore table`` document (tables have no boxes: no GriTS-Loc).
+_TABLE_GRITS = tuple(name for key, name in GRITS_KEYS.items() if not key.startswith("loc"))
 
 _MISSING = STRINGS | {"description": "Truth tables without an answer (they score 0)."}
 _EXTRA = STRINGS | {"description": "Answers without a truth table (ignored)."}
@@ -37,6 +44,11 @@ _FENCED = map_of(
 )
 
 
+def _choices(hint: Any) -> dict[str, Any]:
+    """The enum of an option's values (its ``Literal``)."""
+    return {"enum": list(typing.get_args(hint))}
+
+
 def schema_defs() -> dict[str, dict[str, Any]]:
     """Every named sub-schema of table and GriTS results: the documents, their parts, and the
     envelope's ``table_detail`` / ``table_dataset``."""
@@ -53,7 +65,7 @@ def schema_defs() -> dict[str, dict[str, Any]]:
         ),
         "table": record(
             {
-                "metric": {"enum": ["TEDS", "TEDS-S"]},
+                "metric": {"enum": [TEDS.name, TEDS_S.name]},
                 "scores": map_of(NUMBER),
                 "mean": NUMBER,
                 "missing": _MISSING,
@@ -62,36 +74,20 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 "unreadable": _UNREADABLE,
                 "fenced": _FENCED,
                 "metrics": record(
-                    {
-                        name: ref("table_metric")
-                        for name in (
-                            "TEDS",
-                            "TEDS-S",
-                            "GriTS-Top",
-                            "GriTS-Top precision",
-                            "GriTS-Top recall",
-                            "GriTS-Con",
-                            "GriTS-Con precision",
-                            "GriTS-Con recall",
-                        )
-                    }
-                    | {"readable": _READABLE},
-                    optional=tuple(
-                        f"GriTS-{v}{s}"
-                        for v in ("Top", "Con")
-                        for s in ("", " precision", " recall")
-                    ),
+                    {name: ref("table_metric") for name in (TEDS.name, TEDS_S.name, *_TABLE_GRITS)}
+                    | {READABLE.name: _READABLE},
+                    optional=_TABLE_GRITS,
                     extra=ref("table_metric"),
                     description="Every metric by name; GriTS ones are absent with --no-grits.",
                 ),
                 "options": record(
                     {
-                        "denominator": {"enum": ["tree_nodes", "all_descendants"]},
+                        "denominator": _choices(Denominator),
                         "normalise": {"type": "boolean"},
                         "ignore_nodes": STRINGS,
                         "grits": {"type": "boolean"},
-                        "grits_iou": {"enum": ["enclosing", "union"]},
-                        "grits_lcs": {"enum": ["difflib", "exact"]},
+                        "grits_iou": _choices(IouMode),
+                        "grits_lcs": _choices(LcsMode),
                     },
                     extra=True,
                 ),
@@ -101,7 +97,7 @@ def schema_defs() -> dict[str, dict[str, Any]]:
         ),
         "grits": record(
             {
-                "metric": {"const": "GriTS-Con"},
+                "metric": {"const": GRITS_KEYS["con"]},
                 "scores": map_of(nullable(NUMBER)),
                 "mean": nullable(NUMBER),
                 "missing": _MISSING,
@@ -110,18 +106,14 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 "unreadable": _UNREADABLE,
                 "fenced": _FENCED,
                 "metrics": record(
-                    {
-                        f"GriTS-{v}{s}": ref("grits_metric")
-                        for v in ("Top", "Con", "Loc")
-                        for s in ("", " precision", " recall")
-                    }
-                    | {"readable": _READABLE},
+                    {metric.name: ref("grits_metric") for metric in GRITS}
+                    | {READABLE.name: _READABLE},
                     extra=ref("grits_metric"),
                 ),
                 "options": record(
                     {
-                        "iou": {"enum": ["enclosing", "union"]},
-                        "lcs": {"enum": ["difflib", "exact"]},
+                        "iou": _choices(IouMode),
+                        "lcs": _choices(LcsMode),
                     },
                     extra=True,
                 ),

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from parsescore.table.options import Denominator
 from parsescore.table.ted import tree_edit_distance
 from parsescore.table.tree import NodeKey, TableTree
 
 __all__ = ["Denominator", "TedsDetail", "rename_costs", "teds_of_trees"]
-
-Denominator = Literal["tree_nodes", "all_descendants"]
 
 
 def _code_point(index: int) -> str:

@@ -8,15 +8,18 @@ code points; the tree edit distance is a compiled Zhang–Shasha kernel; identic
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from parsescore.core.errors import InputError
 from parsescore.table.normalise import normalise_html
 from parsescore.table.score import Denominator, TedsDetail, rename_costs, teds_of_trees
 from parsescore.table.tree import TableTree, parse_table_tree
 
 if TYPE_CHECKING:
     from parsescore.table.batch import BatchResult
+    from parsescore.table.grid import TableGrid
 
 __all__ = ["TEDS", "Denominator", "TedsDetail", "rename_costs", "teds_of_trees"]
 
@@ -45,8 +48,8 @@ class TEDS:
         denominator: Denominator = "tree_nodes",
         normalise: bool = False,
     ) -> None:
-        if denominator not in ("tree_nodes", "all_descendants"):
-            raise ValueError(
+        if denominator not in typing.get_args(Denominator):
+            raise InputError(
                 f"denominator must be 'tree_nodes' or 'all_descendants', got {denominator!r}"
             )
         self.structure_only = structure_only
@@ -78,14 +81,15 @@ class TEDS:
 
     def batch(
         self,
-        truth: Mapping[str, str],
-        pred: Mapping[str, str],
+        truth: Mapping[str, str | TableGrid],
+        pred: Mapping[str, str | TableGrid],
         *,
         jobs: int = 1,
         with_grits: bool = True,
         progress: bool = False,
     ) -> BatchResult:
-        """Score many pairs (``{name: html}`` each) with this object's options.
+        """Score many pairs (``{name: html}`` or ``{name: TableGrid}`` each) with this object's
+        options.
 
         Missing predictions score 0 and are listed; TEDS, TEDS-S (and GriTS) are all
         computed, the headline follows ``structure_only``. See
@@ -99,6 +103,8 @@ class TEDS:
             structure_only=self.structure_only,
             jobs=jobs,
             with_grits=with_grits,
+            ignore_nodes=self.ignore_nodes,
+            denominator=self.denominator,
+            normalise=self.normalise,
             progress=progress,
-            teds=self,
         )

@@ -22,7 +22,14 @@ from lxml import etree, html
 from parsescore.table.limits import check_cells, span
 from parsescore.table.ted import postorder_arrays
 
-__all__ = ["NodeKey", "TableTree", "cell_tokens", "find_table", "parse_table_tree"]
+__all__ = [
+    "NodeKey",
+    "TableTree",
+    "cell_tokens",
+    "find_table",
+    "fragment_table",
+    "parse_table_tree",
+]
 
 # (tag, colspan, rowspan, content): the whole label of a node; content is None unless td.
 NodeKey = tuple[Any, int | None, int | None, tuple[str, ...] | None]
@@ -62,6 +69,16 @@ def find_table(text: str) -> etree._Element | None:
     parser = html.HTMLParser(remove_comments=True, encoding="utf-8")
     root = html.fromstring(text, parser=parser)
     found = root.xpath("body/table")
+    return found[0] if found else None
+
+
+def fragment_table(text: str) -> etree._Element | None:
+    """The first ``<table>`` of a document without ``body/table`` (a bare fragment, which
+    table-transformer's ``html_to_cells`` reads and TEDS does not), or None."""
+    root = html.fromstring(text, parser=html.HTMLParser(remove_comments=True, encoding="utf-8"))
+    if root.tag == "table":
+        return root
+    found = root.xpath(".//table")
     return found[0] if found else None
 
 
