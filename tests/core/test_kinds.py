@@ -254,7 +254,8 @@ def _command_flags(cli: Any, command: str) -> set[str]:
     assert run.code == 0, run.err
     flags: set[str] = set()
     for line in run.out.splitlines():  # an option's line starts with its flags
-        found = re.match(r"\s+(--[a-z][a-z0-9-]*)(?:\s*/\s*(--[a-z][a-z0-9-]*))?", line)
+        # "--x/--no-x" (a negatable bool) or "--pred, --graph" (an alias)
+        found = re.match(r"\s+(--[a-z][a-z0-9-]*)(?:\s*[/,]\s*(--[a-z][a-z0-9-]*))?", line)
         if found:
             flags |= {flag for flag in found.groups() if flag}
     return flags - {"--help"}
