@@ -24,19 +24,13 @@ if TYPE_CHECKING:
 __all__ = [
     "FOLDER_MARKER",
     "OUTPUT_OPTIONS",
-    "AllowMissingOption",
-    "CacheOption",
     "CsvOption",
-    "DaskSchedulerOption",
     "ForceOption",
-    "JobsOption",
     "OutOption",
     "PermutationsOption",
-    "QuietOption",
     "ResamplesOption",
     "ResultOption",
     "SeedOption",
-    "StrictOption",
     "announce",
     "check_not_inputs",
     "console",
@@ -50,16 +44,6 @@ __all__ = [
     "write_outputs",
 ]
 
-JobsOption = Annotated[int, typer.Option("--jobs", min=0, help="Worker processes (0 = all cores).")]
-DaskSchedulerOption = Annotated[
-    str | None,
-    typer.Option("--dask-scheduler", help="Run on this Dask scheduler (the dask extra)."),
-]
-CacheOption = Annotated[
-    Path | None,
-    typer.Option("--cache", help="Reuse per-item results cached in this directory."),
-]
-QuietOption = Annotated[bool, typer.Option("--quiet", help="No progress bar or cache summary.")]
 OutOption = Annotated[
     Path | None,
     typer.Option("--out", help="Write the command's JSON document here (every number)."),
@@ -92,22 +76,6 @@ CsvOption = Annotated[
     ),
 ]
 
-
-StrictOption = Annotated[
-    bool,
-    typer.Option(
-        "--strict",
-        help="Stop at the first unreadable answer (exit 2) instead of scoring it as missing.",
-    ),
-]
-AllowMissingOption = Annotated[
-    bool,
-    typer.Option(
-        "--allow-missing",
-        help="Score only the items that have an answer (default: a missing answer scores as an "
-        "empty one).",
-    ),
-]
 
 ForceOption = Annotated[
     bool,

@@ -128,5 +128,9 @@ def statistic(rule: Aggregate, sums: np.ndarray) -> np.ndarray:
                 ),
                 "jaccard": np.where(tp + fp + fn != 0, tp / (tp + fp + fn), 1.0),
             }
-            return np.asarray(scores[rule.score], dtype=np.float64)
+            chosen = np.asarray(scores[rule.score], dtype=np.float64)
+            if rule.digits is None:
+                return chosen
+            # Python's round, as total() rounds (numpy's differs in the last digit at times)
+            return np.array([round(float(v), rule.digits) for v in chosen], dtype=np.float64)
     raise TypeError(f"{rule!r} is not an aggregation of summed counts")

@@ -6,13 +6,11 @@ tests call it directly.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping
 from typing import Any
 
-from parsescore.core.errors import InputError
 from parsescore.core.kinds import get_kind, resolved
-from parsescore.core.options import declared, options_model
+from parsescore.core.options import NamedOptions, declared, options_model
 from parsescore.core.results import Result
 
 __all__ = ["PAIR_ID", "evaluate", "finish", "score_pair"]
@@ -39,18 +37,7 @@ def evaluate(kind: str, truth: Any, pred: Any, **options: Any) -> Result:
     """
     described = get_kind(kind)
     scorer = resolved(described.evaluate)
-    if described.options is None:  # a kind that declares no options model takes keywords
-        signature = inspect.signature(scorer)
-        try:
-            signature.bind(truth, pred, **options)
-        except TypeError as exc:
-            known = [
-                p.name for p in list(signature.parameters.values())[2:] if p.kind is p.KEYWORD_ONLY
-            ]
-            raise InputError(f"{kind}: {exc}; its options: {', '.join(known)}") from None
-        result: Result = scorer(truth, pred, **options)
-        return result
-    model: Any = options_model(described.options, kind, options)
+    model: Any = options_model(described.options or NamedOptions, kind, options)
     return finish(scorer(truth, pred, model), model)
 
 
@@ -81,10 +68,7 @@ def score_pair(kind: str, truth: str, answer: str, **options: Any) -> dict[str, 
         score_pair("sequence", "@startuml\\nA -> B : hi\\n@enduml", answer_text)
     """
     described = get_kind(kind)
-    if described.options is None:
-        if "quiet" in inspect.signature(resolved(described.evaluate)).parameters:
-            options.setdefault("quiet", True)
-    elif any(option.name == "quiet" for option in declared(described.options)):
+    if any(option.name == "quiet" for option in declared(described.options or NamedOptions)):
         options.setdefault("quiet", True)
     result = evaluate(kind, {PAIR_ID: truth}, {PAIR_ID: answer}, **options)
     return dict(result.items[PAIR_ID])

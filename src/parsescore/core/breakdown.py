@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from parsescore.core.aggregate import total
+from parsescore.core.aggregate import count_names, total
 from parsescore.core.errors import InputError
 from parsescore.core.kinds import Dataset, Metric
 from parsescore.core.results import Result
@@ -76,6 +76,11 @@ def breakdown(
         for metric in metrics:
             if isinstance(metric.aggregate, Dataset):
                 continue
+            needed = count_names(metric.aggregate)
+            if needed and not any(
+                name in result.counts.get(item, {}) for item in items for name in needed
+            ):
+                continue  # no item of this value carries the counts: no such statistic
             number = total(metric, result.items, result.counts, only=items)
             if number is not None:
                 totals[metric.name] = number

@@ -317,7 +317,7 @@ class Kind:
         options: the kind's options model: a frozen dataclass whose fields are declared with
             :func:`parsescore.core.options.option` (``evaluate``'s keywords, the command's
             flags, ``Result.options``, the cache key, ``--help`` and the docs come from it);
-            ``evaluate`` receives an instance.
+            ``evaluate`` receives an instance (None: the core's ``NamedOptions`` only).
         command: the kind's own command, built by the core from ``options``.
         formats: the kind's reader registry (:class:`Format`), in ``auto``'s order.
         attributes: the item attributes its results carry (:class:`Attribute`), by which
