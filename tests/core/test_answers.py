@@ -82,7 +82,11 @@ def test_an_answer_without_markers_is_read_as_it_is(text: str) -> None:
     assert unwrap_answer(text, ("mermaid", "plantuml", "json")) == Answer(text)
 
 
-_LINE = st.text(st.characters(blacklist_characters="`~\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"))
+#: A line of prose or content: no fence character, no line break, and no think-block marker
+#: (a ``</think>`` anywhere ends a reasoning block, which the rule drops with all before it).
+_LINE = st.text(
+    st.characters(blacklist_characters="`~\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+).filter(lambda line: "think>" not in line.lower())
 
 
 @settings(max_examples=200)
