@@ -7,7 +7,7 @@ Imports nothing heavy: the kinds' commands are registered from here when ``parse
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -39,6 +39,7 @@ __all__ = [
     "print_answers",
     "print_breakdowns",
     "print_summary",
+    "show_and_write",
     "warn",
     "wide_console",
     "write_outputs",
@@ -178,6 +179,21 @@ def warn(err: Console, message: str) -> None:
     from rich.markup import escape
 
     err.print(f"[yellow]warning:[/] {escape(message)}", highlight=False)
+
+
+def show_and_write(scored: Result, values: Mapping[str, Any], out: Console) -> None:
+    """The end of every kind command: the summary (:func:`print_summary`), then ``--out``,
+    ``--result`` and ``--csv`` (``values``: the command's checked flags, ``options`` among
+    them); an envelope keeps the system's name when ``--name`` gave it."""
+    print_summary(scored, out)
+    write_outputs(
+        [scored],
+        out,
+        out=values["out"],
+        result=values["result"],
+        csv=values["csv"],
+        named=getattr(values["options"], "name", None) is not None,
+    )
 
 
 def print_summary(result: Result, out: Console) -> None:

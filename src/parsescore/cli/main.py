@@ -254,21 +254,11 @@ def _default_run(kind: Kind) -> Callable[[Mapping[str, Any]], None]:
     """Evaluate, print the kind's summary, write ``--out``/``--result``/``--csv``."""
 
     def run(values: Mapping[str, Any]) -> None:
-        from parsescore.cli.common import console, print_summary, write_outputs
+        from parsescore.cli.common import console, show_and_write
         from parsescore.core.api import finish
 
         scored = resolved(kind.evaluate)(values["truth"], values["pred"], values["options"])
-        scored = finish(scored, values["options"])
-        out_console = console()
-        print_summary(scored, out_console)
-        write_outputs(
-            [scored],
-            out_console,
-            out=values["out"],
-            result=values["result"],
-            csv=values["csv"],
-            named=getattr(values["options"], "name", None) is not None,
-        )
+        show_and_write(finish(scored, values["options"]), values, console())
 
     return run
 

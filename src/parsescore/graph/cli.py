@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from parsescore.cli.common import announce, console, wide_console, write_outputs
+from parsescore.cli.common import announce, console, wide_console
 from parsescore.core.options import declared
 from parsescore.graph.options import GraphOptions
 
@@ -28,22 +28,13 @@ def run(values: Mapping[str, Any]) -> None:
     """``parsescore graph``: score (with the core's finish: ``--attributes``, ``--by``), print the
     summary on a wide console (a dataset's table of documents keeps one line per row when
     piped), write ``--out``/``--result``/``--csv``."""
-    from parsescore.cli.common import print_summary
+    from parsescore.cli.common import show_and_write
     from parsescore.core.api import finish
     from parsescore.graph.result import evaluate
 
     options: GraphOptions = values["options"]
     scored = finish(evaluate(values["truth"], values["pred"], options), options)
-    out_console = wide_console()
-    print_summary(scored, out_console)
-    write_outputs(
-        [scored],
-        out_console,
-        out=values["out"],
-        result=values["result"],
-        csv=values["csv"],
-        named=options.name is not None,
-    )
+    show_and_write(scored, values, wide_console())
 
 
 def register(app: typer.Typer) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from parsescore.cli.common import CsvOption, OutOption, ResultOption, console, write_outputs
+from parsescore.cli.common import CsvOption, OutOption, ResultOption, console, show_and_write
 from parsescore.core.errors import InputError
 from parsescore.core.options import Option, declared, options_model
 from parsescore.shared.coverage import READABLE
@@ -88,30 +88,14 @@ def run_table(values: Mapping[str, Any]) -> None:
     """``parsescore table``: evaluate (the cells that differ only for ``--result``, the one
     file that holds them; ``--ignore-nodes`` split at commas), print the summary, write the
     files."""
+    from parsescore.core.api import finish
     from parsescore.core.kinds import get_kind, resolved
 
     options: TableOptions = values["options"]
     tags = tuple(tag for given in options.ignore_nodes for tag in given.split(",") if tag)
     options = replace(options, ignore_nodes=tags, cell_details=values["result"] is not None)
-    from parsescore.core.api import finish
-
     scored = resolved(get_kind("table").evaluate)(values["truth"], values["pred"], options)
-    _write(finish(scored, options), values, named=options.name is not None)
-
-
-def _write(scored: Result, values: Mapping[str, Any], *, named: bool) -> None:
-    from parsescore.cli.common import print_summary
-
-    out_console = console()
-    print_summary(scored, out_console)
-    write_outputs(
-        [scored],
-        out_console,
-        out=values["out"],
-        result=values["result"],
-        csv=values["csv"],
-        named=named,
-    )
+    show_and_write(finish(scored, options), values, console())
 
 
 def _declared(option_name: str, **changes: Any) -> Option:
@@ -200,7 +184,7 @@ def grits_command(**values: Any) -> None:
     from parsescore.core.api import finish
 
     scored = resolved(get_kind("table").evaluate)(values["truth"], values["pred"], options)
-    _write(finish(scored, options), values, named=options.name is not None)
+    show_and_write(finish(scored, options), {**values, "options": options}, console())
 
 
 def teds_command(**values: Any) -> None:
