@@ -76,3 +76,12 @@ def _call(
     except SystemExit as stop:
         return exit_status(stop.code)
     return 0, ""
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` of a subprocess a test interrupts with SIGINT: Ctrl-C's default action,
+    whatever the test runner inherited (a shell starts background jobs with SIGINT ignored, and
+    Python then never raises KeyboardInterrupt)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

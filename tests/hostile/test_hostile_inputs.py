@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_helpers import Cli, CliRun
+from cli_helpers import Cli, CliRun, default_sigint
 from parsescore.core.errors import InputError
 from parsescore.core.files import iter_jsonl, load_json, parse_json, write_text
 
@@ -498,7 +498,9 @@ def test_sigint_then_rerun_gives_identical_output(tmp_path: Path, cli: Cli) -> N
         "parsescore",
         *_sequence_argv(truth, pred, out, "--quiet", "--cache", str(cache)),
     ]
-    first = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    first = subprocess.Popen(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=default_sigint
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(list(cache.glob("*/*.json"))) < 5:
         time.sleep(0.01)

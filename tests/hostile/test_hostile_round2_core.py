@@ -29,7 +29,7 @@ import pytest
 from parsescore_textkind import KIND as TEXT
 
 import parsescore
-from cli_helpers import Cli
+from cli_helpers import Cli, default_sigint
 from parsescore.core.kinds import Kind, registered
 from parsescore.core.markdown import markdown_text
 from parsescore.core.results import Result
@@ -115,6 +115,7 @@ def test_ctrl_c_of_a_jobs_run_is_one_error_line_and_leaves_no_worker(tmp_path: P
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=default_sigint,
     )
     try:
         deadline = time.monotonic() + 60

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from chat_server import ChatServer, delay, garbage, hold, ok, status, write_jpeg, write_png
 
-from cli_helpers import Cli, CliRun
+from cli_helpers import Cli, CliRun, default_sigint
 from parsescore.core.api import evaluate
 from parsescore.flowchart.predict import FLOWCHART_SCHEMA
 
@@ -333,7 +333,13 @@ def test_resume_after_an_interruption_does_not_repeat_finished_images(
         "--out", str(out), "--model", "test-model", "--base-url", chat_server.base_url,
         "--concurrency", "1", "--retry-base", "0.01", "--quiet",
     ]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_sigint,
+    )
     # A run that ends without reaching the hold (a crash, say) wakes the test too.
     threading.Thread(target=lambda: (process.wait(), wake.set()), daemon=True).start()
     wake.wait()
