@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from parsescore.core.errors import InputError
+from parsescore.core.options import NamedOptions, declared
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FOLDER_MARKER",
     "OUTPUT_OPTIONS",
+    "AttributesOption",
     "CsvOption",
     "ForceOption",
     "OutOption",
@@ -45,6 +47,12 @@ __all__ = [
     "write_outputs",
 ]
 
+#: ``--attributes FILE.csv`` of commands that read results (compare, report), as every kind's
+#: command declares it (:class:`parsescore.core.options.NamedOptions`).
+AttributesOption = Annotated[
+    Path | None,
+    next(o for o in declared(NamedOptions) if o.name == "attributes").marker(),
+]
 OutOption = Annotated[
     Path | None,
     typer.Option("--out", help="Write the command's JSON document here (every number)."),

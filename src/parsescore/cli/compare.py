@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from parsescore.cli.common import PermutationsOption, ResamplesOption, SeedOption
+from parsescore.cli.common import (
+    AttributesOption,
+    PermutationsOption,
+    ResamplesOption,
+    SeedOption,
+)
 from parsescore.core.compare import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
 from parsescore.core.errors import InputError
 
@@ -216,14 +221,7 @@ def register(app: typer.Typer) -> None:
                 "structure, or a column of --attributes): one comparison per value.",
             ),
         ] = None,
-        attributes: Annotated[
-            Path | None,
-            typer.Option(
-                "--attributes",
-                help="A CSV of the items' attributes for --by: an id column, then one column "
-                "per attribute.",
-            ),
-        ] = None,
+        attributes: AttributesOption = None,
         format: Annotated[
             OutputFormat,
             typer.Option(
@@ -248,10 +246,9 @@ def register(app: typer.Typer) -> None:
                 "(or one file holding several)"
             )
         if attributes is not None:
-            from parsescore.core.breakdown import read_attributes, with_attributes
+            from parsescore.core.breakdown import with_attribute_source
 
-            labels = read_attributes(attributes)
-            systems = [with_attributes(s, labels, source=str(attributes)) for s in systems]
+            systems = with_attribute_source(systems, attributes)
         settings: dict[str, Any] = {
             "metrics": list(metric) if metric else None,
             "seed": seed,

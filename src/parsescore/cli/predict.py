@@ -229,24 +229,18 @@ def run_images(
     from parsescore.core.api import evaluate
     from parsescore.core.kinds import get_kind
     from parsescore.predict.answers import predict_parts
+    from parsescore.predict.engine import prediction_to_score
     from parsescore.report import write_report
 
     if not truth.exists():
         raise InputError("--truth does not exist", path=truth)
     console = console or wide_console()
-    parts = predict_parts(kind, options.format)
+    predict_parts(kind, options.format)  # an unknown kind or format, before any request
     summary = run_predict(kind, images, out / "predictions", options, quiet=quiet, console=console)
-    if summary.done + summary.skipped == 0:
-        raise InputError("no image gave a valid prediction; nothing to score")
-    pred = summary.out_dir
-    if parts.pred_for_run is not None:
-        done = {
-            stem: outcome.image
-            for stem, outcome in summary.outcomes.items()
-            if outcome.status != "failed"
-        }
-        pred = parts.pred_for_run(truth, summary.out_dir, done, out / "predictions.json")
-    result = evaluate(kind, truth, pred, quiet=quiet, **dict(parts.run_options))
+    pred, run_options = prediction_to_score(
+        truth, summary, options.format, out / "predictions.json"
+    )
+    result = evaluate(kind, truth, pred, quiet=quiet, **dict(run_options))
     result = replace(result, name=options.model)
     get_kind(kind).summarise(result, console)
     write_outputs([result], console, out=out / "scores.json", result=out / "result.json")

@@ -7,7 +7,13 @@ from typing import Annotated, Any
 
 import typer
 
-from parsescore.cli.common import ForceOption, PermutationsOption, ResamplesOption, SeedOption
+from parsescore.cli.common import (
+    AttributesOption,
+    ForceOption,
+    PermutationsOption,
+    ResamplesOption,
+    SeedOption,
+)
 from parsescore.core.compare import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES
 from parsescore.core.errors import InputError
 
@@ -56,14 +62,7 @@ def register(app: typer.Typer) -> None:
                 "a column of --attributes).",
             ),
         ] = None,
-        attributes: Annotated[
-            Path | None,
-            typer.Option(
-                "--attributes",
-                help="A CSV of the items' attributes for --by: an id column, then one column "
-                "per attribute.",
-            ),
-        ] = None,
+        attributes: AttributesOption = None,
         force: ForceOption = False,
     ) -> None:
         """Write a static HTML report: overview, comparison, plots, per-item drawings."""
@@ -85,12 +84,11 @@ def register(app: typer.Typer) -> None:
         )
         sources: list[Any] = list(results)
         if attributes is not None:
-            from parsescore.core.breakdown import read_attributes, with_attributes
+            from parsescore.core.breakdown import with_attribute_source
             from parsescore.core.results import load_systems
 
-            labels = read_attributes(attributes)
             loaded = load_systems(list(results), list(name) if name else None)
-            sources = [with_attributes(r, labels, source=str(attributes)) for r in loaded]
+            sources = with_attribute_source(loaded, attributes)
             name = None
         target = write_report(sources, out, names=list(name) if name else None, options=options)
         announce(console(), target)

@@ -6,7 +6,6 @@ tests call it directly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from parsescore.core.kinds import get_kind, resolved
@@ -44,14 +43,11 @@ def evaluate(kind: str, truth: Any, pred: Any, **options: Any) -> Result:
 def finish(result: Result, options: Any) -> Result:
     """What the core adds to a kind's result from the options every kind takes: the user's
     item attributes (``attributes``) and the breakdowns of the totals (``by``)."""
-    from parsescore.core.breakdown import read_attributes, with_attributes, with_breakdowns
+    from parsescore.core.breakdown import with_attribute_source, with_breakdowns
 
     extra = getattr(options, "attributes", None)
     if extra is not None:
-        if isinstance(extra, Mapping):
-            result = with_attributes(result, extra, source="the attributes given")
-        else:
-            result = with_attributes(result, read_attributes(extra), source=str(extra))
+        (result,) = with_attribute_source([result], extra)
     return with_breakdowns(result, tuple(getattr(options, "by", ())))
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from parsescore.core.errors import InputError
 from parsescore.core.kinds import get_kind, kind_names
-from parsescore.core.options import check_options, declared
+from parsescore.core.options import NamedOptions, check_options, declared
 from parsescore.core.results import Result
 
 __all__ = ["EXAMPLE", "Bench", "BenchDataset", "BenchSystem", "load_bench", "run_bench"]
@@ -380,18 +380,22 @@ def run_bench(
         for system in dataset.systems:
             say(f"{dataset.name}: {system.name}")
             pred = system.pred
+            run_options: Mapping[str, Any] = {}
             if pred is None:
-                assert system.predict is not None
-                pred = _predicted(dataset, system, folder / "predictions" / system.name, quiet)
-            options = dict(system.options) | {
-                "name": system.name,
-                "cache": out / "cache",
-                "jobs": jobs,
-                "dask_scheduler": dask_scheduler,
-                "quiet": quiet,
-            }
-            model = get_kind(dataset.kind).options
-            known = {o.name for o in declared(model)} if model is not None else {"name"}
+                predictions = folder / "predictions" / system.name
+                pred, run_options = _predicted(dataset, system, predictions)
+            options = (
+                dict(run_options)
+                | dict(system.options)
+                | {
+                    "name": system.name,
+                    "cache": out / "cache",
+                    "jobs": jobs,
+                    "dask_scheduler": dask_scheduler,
+                    "quiet": quiet,
+                }
+            )
+            known = {o.name for o in declared(get_kind(dataset.kind).options or NamedOptions)}
             result = evaluate(
                 dataset.kind,
                 dataset.truth,
@@ -439,31 +443,23 @@ def run_bench(
     return BenchOutput(by_dataset, tuple(files))
 
 
-def _predicted(dataset: BenchDataset, system: BenchSystem, folder: Path, quiet: bool) -> Path:
+def _predicted(
+    dataset: BenchDataset, system: BenchSystem, folder: Path
+) -> tuple[Path, Mapping[str, Any]]:
     """Ask the system's model for a prediction of every image (resuming what an earlier run
-    finished) and return what the kind scores (``PredictParts.pred_for_run``)."""
-    from parsescore.predict import PredictOptions, predict_images
-    from parsescore.predict.answers import predict_parts
+    finished); what the kind then scores and the options it scores them with, as ``run``."""
+    from parsescore.predict.engine import PredictOptions, predict_images, prediction_to_score
 
     assert system.predict is not None
     settings = dict(system.predict)
     images = settings.pop("images")
     options = PredictOptions(**settings, on_existing="resume")
     summary = predict_images(dataset.kind, images, folder, options)
-    if summary.done + summary.skipped == 0:
-        raise InputError(
-            f"{dataset.name}/{system.name}: no image gave a valid prediction; nothing to score"
-        )
-    parts = predict_parts(dataset.kind, options.format)
-    if parts.pred_for_run is None:
-        return folder
-    done = {
-        stem: outcome.image
-        for stem, outcome in summary.outcomes.items()
-        if outcome.status != "failed"
-    }
     target = folder.parent / f"{system.name}.predictions.json"
-    return parts.pred_for_run(dataset.truth, folder, done, target)
+    try:
+        return prediction_to_score(dataset.truth, summary, options.format, target)
+    except InputError as error:
+        raise InputError(f"{dataset.name}/{system.name}: {error}") from None
 
 
 def _csv_table(text: str) -> list[list[str]]:

@@ -35,6 +35,7 @@ __all__ = [
     "breakdown",
     "groups",
     "read_attributes",
+    "with_attribute_source",
     "with_attributes",
     "with_breakdowns",
 ]
@@ -141,6 +142,17 @@ def with_attributes(
         )
         warnings += (f"{len(unknown)} ids of {source} match no scored item (ignored): {shown}",)
     return replace(result, attributes=merged, warnings=warnings)
+
+
+def with_attribute_source(
+    results: Sequence[Result], source: str | Path | Mapping[str, Mapping[str, str]]
+) -> list[Result]:
+    """``results`` with a user's attributes (``--attributes FILE.csv``, read once, or an
+    ``{item: {attribute: value}}`` mapping) added to each (:func:`with_attributes`)."""
+    if isinstance(source, Mapping):
+        return [with_attributes(r, source, source="the attributes given") for r in results]
+    labels = read_attributes(source)
+    return [with_attributes(r, labels, source=str(source)) for r in results]
 
 
 def with_breakdowns(result: Result, fields: Sequence[str]) -> Result:

@@ -186,47 +186,39 @@ class Comparison:
                     "label": entry.label,
                     "statistic": entry.statistic,
                     "items": len(entry.items),
-                    "systems": {
-                        system: {"value": s.mean, "ci_low": s.ci_low, "ci_high": s.ci_high}
-                        for system, s in entry.systems.items()
-                    },
-                    "differences": [
-                        {
-                            "a": d.a,
-                            "b": d.b,
-                            "difference": d.mean_difference,
-                            "ci_low": d.ci_low,
-                            "ci_high": d.ci_high,
-                            "p_value": d.p_value,
-                        }
-                        for d in entry.differences
-                    ],
                 }
+                | _entry_json(entry, "value", "difference")
                 for name, entry in self.statistics.items()
             }
         return doc | {
             "metrics": {
-                metric: {
-                    "systems": {
-                        name: {"mean": s.mean, "ci_low": s.ci_low, "ci_high": s.ci_high}
-                        for name, s in entry.systems.items()
-                    },
-                    "differences": [
-                        {
-                            "a": d.a,
-                            "b": d.b,
-                            "mean_difference": d.mean_difference,
-                            "ci_low": d.ci_low,
-                            "ci_high": d.ci_high,
-                            "p_value": d.p_value,
-                        }
-                        for d in entry.differences
-                    ],
-                }
+                metric: _entry_json(entry, "mean", "mean_difference")
                 for metric, entry in self.metrics.items()
             },
             "only_in": {name: list(items) for name, items in self.only_in.items()},
         }
+
+
+def _entry_json(entry: MetricComparison, value: str, difference: str) -> dict[str, Any]:
+    """``{"systems": {name: {value, ci_low, ci_high}}, "differences": [...]}`` of one metric or
+    statistic, its value and difference under the given keys."""
+    return {
+        "systems": {
+            name: {value: s.mean, "ci_low": s.ci_low, "ci_high": s.ci_high}
+            for name, s in entry.systems.items()
+        },
+        "differences": [
+            {
+                "a": d.a,
+                "b": d.b,
+                difference: d.mean_difference,
+                "ci_low": d.ci_low,
+                "ci_high": d.ci_high,
+                "p_value": d.p_value,
+            }
+            for d in entry.differences
+        ],
+    }
 
 
 def _generator(seed: int) -> np.random.Generator:

@@ -10,7 +10,7 @@ metric's display format (:meth:`parsescore.core.kinds.Metric.show`); CSV holds t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -83,6 +83,21 @@ def _cell(column: Column, system: str) -> tuple[str, str]:
     return show(summary.mean), f"[{show(summary.ci_low)}, {show(summary.ci_high)}]"
 
 
+def _cells(
+    cols: Sequence[Column],
+    system: str,
+    bold: Callable[[str], str],
+    interval: Callable[[str], str],
+) -> list[str]:
+    """A system's row: each column's value (``bold`` where it is the best) and its interval,
+    as a table format writes them."""
+    cells = []
+    for column in cols:
+        value, bounds = _cell(column, system)
+        cells.append(f"{bold(value) if system in column.best() else value} {interval(bounds)}")
+    return cells
+
+
 def _note(comparison: Comparison) -> str:
     n = len(comparison.common_items)
     return (
@@ -104,12 +119,7 @@ def to_markdown(comparison: Comparison, metrics: Sequence[str] | None = None) ->
         "|---|" + "---:|" * len(cols),
     ]
     for system in comparison.systems:
-        cells = []
-        for column in cols:
-            value, interval = _cell(column, system)
-            if system in column.best():
-                value = f"**{value}**"
-            cells.append(f"{value} {interval}")
+        cells = _cells(cols, system, lambda value: f"**{value}**", lambda interval: interval)
         lines.append(f"| {escape(system)} | " + " | ".join(cells) + " |")
     # a system's name (a file stem, a --name) renders as text, never as HTML
     return inert_markdown("\n".join(lines) + f"\n\n{_note(comparison)}\n")
@@ -152,12 +162,12 @@ def to_latex(comparison: Comparison, metrics: Sequence[str] | None = None) -> st
         r"\midrule",
     ]
     for system in comparison.systems:
-        cells = []
-        for column in cols:
-            value, interval = _cell(column, system)
-            if system in column.best():
-                value = rf"\textbf{{{value}}}"
-            cells.append(f"{value} {{\\footnotesize {interval}}}")
+        cells = _cells(
+            cols,
+            system,
+            lambda value: rf"\textbf{{{value}}}",
+            lambda interval: f"{{\\footnotesize {interval}}}",
+        )
         lines.append(f"{latex_escape(system)} & " + " & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"

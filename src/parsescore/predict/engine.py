@@ -46,6 +46,7 @@ __all__ = [
     "PredictOptions",
     "PredictSummary",
     "predict_images",
+    "prediction_to_score",
 ]
 
 STATE_DIR = "_predict"
@@ -880,6 +881,25 @@ def _openai() -> None:
         raise InputError(
             "parsescore predict needs the openai client: pip install 'parsescore[predict]'"
         ) from None
+
+
+def prediction_to_score(
+    truth: Path, summary: PredictSummary, format: str | None, target: Path
+) -> tuple[Path, Mapping[str, Any]]:
+    """What ``run`` (and a ``bench`` system that predicts) scores after predicting: the
+    predictions (the folder, or what the kind's ``pred_for_run`` makes of it in ``target``) and
+    the kind's ``run_options``. An InputError when no image gave a valid prediction."""
+    if summary.done + summary.skipped == 0:
+        raise InputError("no image gave a valid prediction; nothing to score")
+    parts = predict_parts(summary.kind, format)
+    if parts.pred_for_run is None:
+        return summary.out_dir, parts.run_options
+    done = {
+        stem: outcome.image
+        for stem, outcome in summary.outcomes.items()
+        if outcome.status != "failed"
+    }
+    return parts.pred_for_run(truth, summary.out_dir, done, target), parts.run_options
 
 
 def predict_images(
