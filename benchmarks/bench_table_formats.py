@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import random
 
+from parsescore.shared.tables.formats import read_table, to_html
 from parsescore.table import TEDS
-from parsescore.table.formats import read_table, to_html
 from timing import median_seconds
 
 ROWS, COLS = 60, 15

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from parsescore.table.grits_metric import GridCell, grits
+from parsescore.shared.tables.grits import GridCell, grits
 
 
 def _random_cells(rng: random.Random, n_rows: int, n_cols: int) -> list[dict[str, Any]]:

@@ -221,6 +221,8 @@ def test_the_core_names_no_kind() -> None:
         constants = _string_constants(path)
         if where == Path("core/kinds.py"):
             constants -= {f"parsescore.{name}.kind:KIND" for name in names}
+        if where.parts[:2] == ("shared", "tables"):
+            constants -= {"table"}  # HTML's <table> and markdown-it's table rule, not the kind
         for constant in constants:
             assert constant not in names, f"{where} names the kind {constant!r}"
             assert not any(constant.startswith(f"parsescore.{n}.") for n in names), (

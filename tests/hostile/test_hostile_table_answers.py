@@ -9,7 +9,7 @@ import pytest
 
 import parsescore
 from parsescore.core.errors import InputError
-from parsescore.table.formats import read_answer, unread_formats
+from parsescore.shared.tables.formats import read_answer, unread_formats
 
 N = 200_000
 ANSWERS = {

@@ -17,7 +17,7 @@ from parsescore.flowchart.predict import FLOWCHART_SCHEMA
 from parsescore.predict import AnswerError, accept_answer, default_prompt
 from parsescore.predict.inputs import find_images, load_captions, render_prompt
 from parsescore.sequence.parser import parse_plantuml
-from parsescore.table.tree import parse_table_tree
+from parsescore.shared.tables.tree import parse_table_tree
 
 NODE = {"node_number": 1, "text": "Screened (n = 10)", "labels": ["Enrolment"], "points_to": []}
 

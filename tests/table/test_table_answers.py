@@ -20,7 +20,7 @@ import parsescore
 from cli_helpers import Cli
 from parsescore.core.errors import InputError
 from parsescore.shared.answers import FENCE_NAMES
-from parsescore.table.formats import format_names
+from parsescore.shared.tables.formats import format_names
 from parsescore.table.inputs import load_tables
 
 FORMATS = format_names()

@@ -24,8 +24,9 @@ from parsescore.cli.main import build_app
 from parsescore.core.errors import InputError
 from parsescore.core.options import declared, docs_table
 from parsescore.core.results import Reader, load_result
+from parsescore.shared.tables.registry import FORMATS
 from parsescore.table.batch import BatchResult, TableScores
-from parsescore.table.kind import FORMATS, KIND
+from parsescore.table.kind import KIND
 from parsescore.table.metrics import GRITS, GRITS_KEYS, TOTALS
 from parsescore.table.options import TableFormat, TableOptions
 from parsescore.table.result import _grits_document, read

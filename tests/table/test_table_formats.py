@@ -1,4 +1,4 @@
-"""Tables as models write them (parsescore.table.formats): every reader's mapping, bad input
+"""Tables as models write them (parsescore.shared.tables.formats): every reader's mapping, bad input
 with the line and column, and lossless reading of faithful renderings made by an independent
 converter (Debian's pandoc: `make test` installs it as root, else says how)."""
 
@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 from table_helpers import pandoc_path, render, render_all
 
 from parsescore.core.errors import InputError
-from parsescore.table import TEDS
-from parsescore.table.formats import (
+from parsescore.shared.tables.formats import (
     MAX_SPAN,
     detect_format,
     format_names,
@@ -25,6 +24,7 @@ from parsescore.table.formats import (
     to_html,
     unread_formats,
 )
+from parsescore.table import TEDS
 from parsescore.table.inputs import load_tables, read_collection
 
 FORMATS = format_names()
@@ -419,7 +419,7 @@ def _truths() -> list[tuple[str, str]]:
 def _expressible(html: str, format: str) -> bool:
     """Markdown has no spans and one header row; the truth must be a consistent grid (a few
     PubTabNet tables have a rowspan running past their header, which no rendering keeps)."""
-    from parsescore.table.tree import find_table
+    from parsescore.shared.tables.tree import find_table
 
     table = find_table(html)
     assert table is not None

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from lxml import html as lxml_html
 
 from parsescore.core.errors import InputError
+from parsescore.shared.tables.grid import MAX_NESTING, cell_text
+from parsescore.shared.tables.grits import cells_from_table
+from parsescore.shared.tables.tree import find_table
 from parsescore.table import GridCell, TableGrid, grits, read_collection, read_table
-from parsescore.table.grid import MAX_NESTING, cell_text
-from parsescore.table.grits_metric import cells_from_table
-from parsescore.table.tree import find_table
 
 GRITS_10 = Path(__file__).parent / "data" / "grits" / "grits_10.json"
 

@@ -14,7 +14,7 @@ from lxml import html as lxml_html
 from table_helpers import DATA
 
 from cli_helpers import Cli
-from parsescore.table.grits_metric import (
+from parsescore.shared.tables.grits import (
     GridCell,
     _iou_matrix,
     cells_from_table,
@@ -210,7 +210,7 @@ def test_compiled_difflib_equals_difflib_on_tie_prone_strings() -> None:
     import random
     from difflib import SequenceMatcher
 
-    from parsescore.table.grits_metric import _text_similarities
+    from parsescore.shared.tables.grits import _text_similarities
 
     rng = random.Random(7)
     for _ in range(60):
@@ -258,7 +258,7 @@ def test_the_grits_function_is_not_shadowed_by_its_module() -> None:
         "cells = [GridCell((0,), (0,), 'a')]\n"
         "first = t.grits(cells, cells).con.fscore\n"
         "second = t.grits(cells, cells).con.fscore\n"
-        "import parsescore.table.grits_metric\n"
+        "import parsescore.shared.tables.grits\n"
         "from parsescore.table import grits\n"
         "print(first, second, grits(cells, cells).con.fscore, t.grits is grits)\n"
     )

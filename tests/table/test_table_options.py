@@ -9,8 +9,8 @@ from table_helpers import wrap
 from table_recognition_metric import TEDS as ReferenceTEDS
 from table_recognition_metric.utils import CustomConfig
 
+from parsescore.shared.tables.normalise import normalise_html
 from parsescore.table import TEDS
-from parsescore.table.normalise import normalise_html
 from parsescore.table.synthetic import random_pair
 
 

@@ -14,7 +14,7 @@ from table_helpers import pandoc_path, render_all
 
 from cli_helpers import Cli
 from parsescore.predict import AnswerError, accept_answer
-from parsescore.table.formats import read_table
+from parsescore.shared.tables.formats import read_table
 from parsescore.table.inputs import load_tables
 from predict.chat_server import ChatServer, ok, write_png
 

@@ -112,7 +112,7 @@ def test_rename_cost_matrix_is_symmetric(seed: int, structure_only: bool) -> Non
     """rename(a, b) == rename(b, a) for every class pair, so the distance is symmetric."""
     import numpy as np
 
-    from parsescore.table.teds import rename_costs
+    from parsescore.shared.tables.score import rename_costs
 
     gt, pred = random_pair(seed, 5, 4)
     ours = TEDS(structure_only)

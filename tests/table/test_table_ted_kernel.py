@@ -9,7 +9,7 @@ import pytest
 from apted import APTED, Config
 from apted.helpers import Tree
 
-from parsescore.table.ted import postorder_arrays, tree_edit_distance
+from parsescore.shared.tables.ted import postorder_arrays, tree_edit_distance
 
 
 def _arrays(children: list[list[int]], labels: list[int]) -> tuple[np.ndarray, np.ndarray]:

@@ -7,28 +7,28 @@ from typing import TYPE_CHECKING
 from parsescore.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from parsescore.shared.tables.grid import GridCell, TableGrid
+    from parsescore.shared.tables.grits import GritsResult, GritsScore, grits
     from parsescore.table.batch import BatchResult, TableScores, evaluate_tables
-    from parsescore.table.formats import detect_format, read_answer, read_table, to_html
-    from parsescore.table.grid import GridCell, TableGrid
-    from parsescore.table.grits_metric import GritsResult, GritsScore, grits
     from parsescore.table.inputs import Collection, read_collection
     from parsescore.table.kind import with_format
     from parsescore.table.options import TableOptions
+    from parsescore.table.readers import detect_format, read_answer, read_table, to_html
     from parsescore.table.teds import TEDS, TedsDetail
 
 _EXPORTS = {
     "BatchResult": "parsescore.table.batch",
     "TableScores": "parsescore.table.batch",
     "evaluate_tables": "parsescore.table.batch",
-    "detect_format": "parsescore.table.formats",
-    "read_answer": "parsescore.table.formats",
-    "read_table": "parsescore.table.formats",
-    "to_html": "parsescore.table.formats",
-    "GridCell": "parsescore.table.grid",
-    "TableGrid": "parsescore.table.grid",
-    "GritsResult": "parsescore.table.grits_metric",
-    "GritsScore": "parsescore.table.grits_metric",
-    "grits": "parsescore.table.grits_metric",
+    "detect_format": "parsescore.table.readers",
+    "read_answer": "parsescore.table.readers",
+    "read_table": "parsescore.table.readers",
+    "to_html": "parsescore.table.readers",
+    "GridCell": "parsescore.shared.tables.grid",
+    "TableGrid": "parsescore.shared.tables.grid",
+    "GritsResult": "parsescore.shared.tables.grits",
+    "GritsScore": "parsescore.shared.tables.grits",
+    "grits": "parsescore.shared.tables.grits",
     "Collection": "parsescore.table.inputs",
     "read_collection": "parsescore.table.inputs",
     "with_format": "parsescore.table.kind",

@@ -2,7 +2,7 @@
 
 Like PubTabNet's ``batch_evaluate``: every truth table is scored, a missing prediction scores 0
 (and is listed), and the mean is over all truth tables. Tables come as
-:class:`~parsescore.table.grid.TableGrid` s: GriTS reads their cells; TEDS parses their HTML
+:class:`~parsescore.shared.tables.grid.TableGrid` s: GriTS reads their cells; TEDS parses their HTML
 (the one they were written in, or the document of their cells), and a table read from HTML is
 parsed once for both.
 """
@@ -22,14 +22,15 @@ from parsescore.core.errors import InputError
 from parsescore.core.kinds import Metric
 from parsescore.core.options import options_model, recorded_options
 from parsescore.core.runner import item_bytes, run_items
-from parsescore.table.grid import GridCell, TableGrid
-from parsescore.table.grits_metric import GritsResult, cells_from_table, grits
-from parsescore.table.metrics import GRITS_KEYS, TEDS_S, TOTALS
+from parsescore.shared.tables.grid import GridCell, TableGrid
+from parsescore.shared.tables.grits import GritsResult, cells_from_table, grits
+from parsescore.shared.tables.names import GRITS_KEYS, Denominator, IouMode, LcsMode
+from parsescore.shared.tables.normalise import normalise_html
+from parsescore.shared.tables.score import teds_of_trees
+from parsescore.shared.tables.tree import TableTree, build_tree, find_table, fragment_table
 from parsescore.table.metrics import TEDS as TEDS_METRIC
-from parsescore.table.normalise import normalise_html
-from parsescore.table.options import Denominator, IouMode, LcsMode, TableOptions
-from parsescore.table.score import teds_of_trees
-from parsescore.table.tree import TableTree, build_tree, find_table, fragment_table
+from parsescore.table.metrics import TEDS_S, TOTALS
+from parsescore.table.options import TableOptions
 
 __all__ = [
     "BatchResult",
@@ -296,7 +297,7 @@ def _batch_options(options: TableOptions) -> dict[str, Any]:
 @dataclass(frozen=True)
 class CellScores:
     """GriTS of cell lists: per truth table its numbers (keyed as
-    :data:`~parsescore.table.metrics.GRITS_KEYS`; None: GriTS-Loc not measured), in truth
+    :data:`~parsescore.shared.tables.names.GRITS_KEYS`; None: GriTS-Loc not measured), in truth
     order, the truth tables without a prediction (they score 0) and the predictions without
     truth."""
 

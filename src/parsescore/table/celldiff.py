@@ -26,7 +26,7 @@ import numpy as np
 from lxml import etree, html
 
 from parsescore.core.errors import InputError
-from parsescore.table.grits_metric import (
+from parsescore.shared.tables.grits import (
     GridCell,
     _Grid,
     _outer,
@@ -34,8 +34,8 @@ from parsescore.table.grits_metric import (
     _text_similarities,
     cells_from_table,
 )
-from parsescore.table.normalise import normalise_html
-from parsescore.table.tree import cell_tokens, find_table
+from parsescore.shared.tables.normalise import normalise_html
+from parsescore.shared.tables.tree import cell_tokens, find_table
 
 __all__ = ["CHANGES", "cell_diff_summary", "differing_cells", "table_details"]
 

@@ -192,8 +192,8 @@ def teds_command(**values: Any) -> None:
     prediction is read as a model's answer: prose and fences around the table dropped)."""
     from lxml.etree import LxmlError
 
-    from parsescore.table.formats import read_answer, read_table
-    from parsescore.table.teds import TEDS as TEDSMetric
+    from parsescore.shared.tables.teds import TEDS as TEDSMetric
+    from parsescore.table.readers import read_answer, read_table
 
     gt_html, pred_html = values["gt_html"], values["pred_html"]
     if gt_html is None:

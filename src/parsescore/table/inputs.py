@@ -1,5 +1,5 @@
 """Reading table collections — JSON, JSONL or a folder of table files — into
-:class:`~parsescore.table.grid.TableGrid` s (:func:`read_collection`), with clear errors.
+:class:`~parsescore.shared.tables.grid.TableGrid` s (:func:`read_collection`), with clear errors.
 
 Accepted shapes (PubTabNet's batch formats and a few common variants):
 
@@ -27,16 +27,10 @@ from typing import Any
 from parsescore.core.errors import InputError
 from parsescore.core.files import iter_jsonl, load_json, read_text
 from parsescore.shared.answers import Answer, unwrap_answer
-from parsescore.table.formats import (
-    extensions,
-    format_names,
-    has_table,
-    read_answer,
-    read_table,
-    unread_formats,
-)
-from parsescore.table.grid import GridCell, TableGrid
-from parsescore.table.limits import check_cells
+from parsescore.shared.tables.formats import has_table, unread_formats
+from parsescore.shared.tables.grid import GridCell, TableGrid
+from parsescore.shared.tables.limits import check_cells
+from parsescore.table.readers import extensions, format_names, read_answer, read_table
 
 __all__ = [
     "CELLS",
@@ -207,7 +201,7 @@ def _texts(path: Path, *, every_format: bool) -> dict[str, tuple[str, str | None
 def _answer_table(
     text: str, format: str, *, header: bool, latex_math: str
 ) -> tuple[TableGrid, Answer]:
-    """A model's answer read as a table (:func:`~parsescore.table.formats.read_answer`); one
+    """A model's answer read as a table (:func:`~parsescore.shared.tables.formats.read_answer`); one
     with no table at all (empty; HTML without a ``<table>``) is an error too: it scores as a
     missing answer, and is counted as unreadable."""
     table, answer = read_answer(text, format, header=header, latex_math=latex_math)
@@ -232,10 +226,10 @@ def read_collection(
     ``html`` is the reference's input, read as it is. With ``auto``, a folder's files are read by
     their extension and the strings of a JSON/JSONL collection (or a mapping) by their content.
     ``answers``: the tables are a model's answers (predictions), each read by the chat-answer
-    rule (:func:`~parsescore.table.formats.read_answer`; an answer holding no table is refused
-    too); truth tables are read as written. A table that cannot be read is an InputError naming
-    the file, the table and the place in it (``strict``), or is listed in ``failed`` with the
-    reason. ``cells``: table-transformer cell lists (:data:`CELLS`), which have no format to
+    rule (:func:`~parsescore.shared.tables.formats.read_answer`; an answer holding no table is
+    refused too); truth tables are read as written. A table that cannot be read is an InputError
+    naming the file, the table and the place in it (``strict``), or is listed in ``failed`` with
+    the reason. ``cells``: table-transformer cell lists (:data:`CELLS`), which have no format to
     read or answer to unwrap.
     """
     if format == CELLS:

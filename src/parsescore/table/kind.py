@@ -1,6 +1,6 @@
 """The table kind's description for the registry (:mod:`parsescore.core.kinds`): its metrics
 (:mod:`parsescore.table.metrics`), options (:class:`~parsescore.table.options.TableOptions`),
-command and reader registry (:data:`FORMATS`).
+command and reader registry (:data:`~parsescore.shared.tables.registry.FORMATS`).
 
 Cheap to import: everything heavy is a :func:`~parsescore.core.kinds.lazy` reference.
 """
@@ -12,44 +12,16 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from parsescore.core.kinds import CommandParts, Format, Kind, PredictParts, ReportParts, lazy
+from parsescore.shared.tables.registry import FORMATS
 from parsescore.table.metrics import METRICS, TOTALS
 from parsescore.table.options import TableOptions
 
-__all__ = ["FORMATS", "KIND", "with_format"]
+__all__ = ["KIND", "registered", "with_format"]
 
 
 def _detect(doc: Mapping[str, Any]) -> bool:
     return "metrics" in doc and "n_tables" in doc
 
-
-def _format(name: str, description: str, extensions: tuple[str, ...], reader: str) -> Format:
-    """A registry entry whose reader is ``parsescore.table.formats.read_<reader>`` and detector
-    ``detect_<reader>``."""
-    module = "parsescore.table.formats"
-    return Format(
-        name,
-        description,
-        extensions,
-        read=lazy(f"{module}:read_{reader}"),
-        detect=lazy(f"{module}:detect_{reader}"),
-    )
-
-
-#: The table formats, in the order ``auto`` asks their detectors (a detector is asked only when
-#: the formats before it said no). ``auto`` reads a folder's files by their extension, except
-#: ``.html``/``.htm``, which are told apart by their content (a whole document or a fragment).
-FORMATS: tuple[Format, ...] = (
-    _format(
-        "html", "an HTML document (the reference's input, read as it is)", (".html", ".htm"), "html"
-    ),
-    _format("markdown", "a Markdown pipe table", (".md", ".markdown"), "markdown"),
-    _format("html-fragment", "a bare HTML <table>", (), "html_fragment"),
-    _format("latex", "a LaTeX tabular", (".tex",), "latex"),
-    _format("tsv", "tab-separated rows", (".tsv",), "tsv"),
-    _format("csv", "comma-separated rows", (".csv",), "csv"),
-    _format("otsl", "OTSL tokens (the docling extra)", (".otsl",), "otsl"),
-    _format("doctags", "DocTags holding an OTSL table (the docling extra)", (".dt",), "doctags"),
-)
 
 KIND = Kind(
     name="table",
@@ -94,9 +66,9 @@ KIND = Kind(
 def with_format(*added: Format) -> Kind:
     """The table kind with more formats: its registry with ``added`` after the built-in ones
     and its options model taking their names as ``truth_format`` / ``pred_format`` — what one
-    more entry of :data:`FORMATS` and its name in ``TableFormat`` give. Register it in place
-    of the built-in kind with :func:`parsescore.core.kinds.replaced` (docs/table.md, "Add a
-    format")."""
+    more entry of :data:`~parsescore.shared.tables.registry.FORMATS` and its name in
+    ``TableFormat`` give. Register it in place of the built-in kind with
+    :func:`parsescore.core.kinds.replaced` (docs/table.md, "Add a format")."""
     formats = (*KIND.formats, *added)
     choices: Any = Literal[(*(entry.name for entry in formats), "auto")]
     fields = [
@@ -107,3 +79,12 @@ def with_format(*added: Format) -> Kind:
     model = dataclasses.make_dataclass("TableOptions", fields, bases=(TableOptions,), frozen=True)
     model.__doc__ = TableOptions.__doc__
     return dataclasses.replace(KIND, formats=formats, options=model)
+
+
+def registered() -> tuple[Format, ...]:
+    """The formats of the table kind registered now (the built-in ones, or those of a kind
+    :func:`with_format` made and :func:`~parsescore.core.kinds.replaced` registered): what the
+    kind's readers look formats up in."""
+    from parsescore.core.kinds import get_kind
+
+    return get_kind(KIND.name).formats

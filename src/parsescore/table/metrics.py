@@ -11,41 +11,18 @@ from dataclasses import replace
 
 from parsescore.core.kinds import Dataset, Items, Mean, Metric
 from parsescore.shared.coverage import READABLE
+from parsescore.shared.tables.names import GRITS_KEYS, grits_name
 
 __all__ = [
     "GRITS",
     "GRITS_HEADLINE",
-    "GRITS_KEYS",
-    "GRITS_VARIANTS",
     "METRICS",
     "N_TABLES",
     "READABLE_TOTAL",
     "TEDS",
     "TEDS_S",
     "TOTALS",
-    "grits_name",
 ]
-
-#: GriTS's variants: ``top`` (cell topology), ``con`` (cell content), ``loc`` (cell location:
-#: only where every cell has a box).
-GRITS_VARIANTS = ("top", "con", "loc")
-#: What each variant reports: its F-score, precision and recall.
-_PARTS = ("", "precision", "recall")
-
-
-def grits_name(variant: str, part: str = "") -> str:
-    """The metric name of one GriTS number: ``GriTS-Con``, ``GriTS-Con precision``, ..."""
-    name = f"GriTS-{variant.capitalize()}"
-    return f"{name} {part}" if part else name
-
-
-#: ``{key: metric name}`` of every GriTS number, keys as the batch records store them
-#: (``con``, ``con_precision``, ...), in display order.
-GRITS_KEYS: dict[str, str] = {
-    (f"{variant}_{part}" if part else variant): grits_name(variant, part)
-    for variant in GRITS_VARIANTS
-    for part in _PARTS
-}
 
 TEDS = Metric("TEDS", "TEDS", True, headline=True, aggregate=Mean())
 TEDS_S = Metric("TEDS-S", "TEDS-S", True, headline=True, aggregate=Mean())

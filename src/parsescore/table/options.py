@@ -12,27 +12,21 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from parsescore.core.options import AnswerOptions, DatasetOptions, option, recorded_options
+from parsescore.shared.tables.names import Denominator, IouMode, LatexMath, LcsMode
 
 __all__ = [
-    "Denominator",
-    "IouMode",
-    "LatexMath",
-    "LcsMode",
     "TableFormat",
     "TableOptions",
     "document_options",
     "grits_document_options",
 ]
 
-#: The names of the table formats (the reader registry, ``parsescore.table.kind.FORMATS``, in
-#: ``auto``'s order) and ``auto``; a test checks that they agree.
+#: The names of the table formats (the reader registry,
+#: ``parsescore.shared.tables.registry.FORMATS``, in ``auto``'s order) and ``auto``; a test
+#: checks that they agree.
 TableFormat = Literal[
     "html", "markdown", "html-fragment", "latex", "tsv", "csv", "otsl", "doctags", "auto"
 ]
-Denominator = Literal["tree_nodes", "all_descendants"]
-IouMode = Literal["enclosing", "union"]
-LcsMode = Literal["difflib", "exact"]
-LatexMath = Literal["source", "text"]
 
 _FORMAT_HELP = (
     "(html: the reference's input, a whole document; auto: a folder's files by extension, "

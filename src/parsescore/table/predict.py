@@ -12,7 +12,7 @@ from lxml import etree
 from parsescore.core.errors import InputError
 from parsescore.core.files import read_text, write_json
 from parsescore.predict.answers import AnswerError
-from parsescore.table.tree import find_table
+from parsescore.shared.tables.tree import find_table
 
 __all__ = ["ANSWER_FORMATS", "accept", "named_as_truth", "prompt"]
 
@@ -33,11 +33,11 @@ def accept(text: str, stem: str) -> tuple[str, tuple[str, ...]]:
     ``<table>`` answer is written inside ``<html><body>``, the form TEDS reads.
 
     An answer written as a Markdown pipe table or a LaTeX tabular is read by the scorer's
-    readers (:func:`parsescore.table.formats.read_table`, LaTeX math kept as its source, the
+    readers (:func:`parsescore.shared.tables.formats.read_table`, LaTeX math kept as its source, the
     default) and written as the HTML document they make: the prediction file stays ``.html``,
     so that ``run`` scores it with the reference's ``html`` format as any other prediction.
     """
-    from parsescore.table.formats import detect_format, read_table
+    from parsescore.table.readers import detect_format, read_table
 
     try:
         format = detect_format(text)

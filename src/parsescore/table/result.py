@@ -24,7 +24,8 @@ from parsescore.core.errors import InputError
 from parsescore.core.kinds import Mean, Metric
 from parsescore.core.results import Reader, Result
 from parsescore.shared.coverage import READABLE, Coverage
-from parsescore.table.metrics import GRITS, GRITS_HEADLINE, GRITS_KEYS, N_TABLES, TOTALS
+from parsescore.shared.tables.names import GRITS_KEYS
+from parsescore.table.metrics import GRITS, GRITS_HEADLINE, N_TABLES, TOTALS
 from parsescore.table.options import TableOptions, document_options, grits_document_options
 
 __all__ = ["evaluate", "read"]
@@ -241,8 +242,8 @@ def _grits_document(
     tables: Mapping[str, Mapping[str, float | None]], missing: list[str], extra: list[str]
 ) -> dict[str, Any]:
     """The ``parsescore grits`` document of per-table GriTS numbers (keyed as
-    :data:`~parsescore.table.metrics.GRITS_KEYS`; absent or None: not measured): per metric its
-    mean over the tables that have it (None: none has) and ``{table: score or None}``."""
+    :data:`~parsescore.shared.tables.names.GRITS_KEYS`; absent or None: not measured): per metric
+    its mean over the tables that have it (None: none has) and ``{table: score or None}``."""
     metrics: dict[str, Any] = {}
     for metric, key in zip(GRITS, GRITS_KEYS, strict=True):
         scores = {name: numbers.get(key) for name, numbers in tables.items()}

@@ -17,8 +17,8 @@ from parsescore.core.schema import (
     ref,
 )
 from parsescore.shared.coverage import READABLE
-from parsescore.table.metrics import GRITS, GRITS_KEYS, TEDS, TEDS_S
-from parsescore.table.options import Denominator, IouMode, LcsMode
+from parsescore.shared.tables.names import GRITS_KEYS, Denominator, IouMode, LcsMode
+from parsescore.table.metrics import GRITS, TEDS, TEDS_S
 
 __all__ = ["schema_defs"]
 

@@ -32,7 +32,7 @@ from functools import cached_property
 from typing import Any
 
 from parsescore.core.errors import InputError
-from parsescore.table.limits import check_cells
+from parsescore.shared.tables.limits import check_cells
 
 __all__ = ["MAX_NESTING", "GridCell", "TableGrid"]
 
@@ -200,8 +200,8 @@ def html_cells(text: str) -> tuple[GridCell, ...] | None:
     else the first ``<table>``); None without a table. Bad HTML is an InputError."""
     from lxml import etree
 
-    from parsescore.table.grits_metric import cells_from_table
-    from parsescore.table.tree import find_table, fragment_table
+    from parsescore.shared.tables.grits import cells_from_table
+    from parsescore.shared.tables.tree import find_table, fragment_table
 
     if not text:
         return None

@@ -1,8 +1,8 @@
 """The TEDS score of two parsed table trees: the reference's rename costs, the compiled tree
 edit distance, and its normalisation (:func:`teds_of_trees`).
 
-Below both :mod:`parsescore.table.teds` (the ``TEDS`` class) and :mod:`parsescore.table.batch`
-(collections), which both use it.
+Below :mod:`parsescore.shared.tables.teds` (the ``TEDS`` class) and every scorer of
+collections of tables, which all use it.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from parsescore.table.options import Denominator
-from parsescore.table.ted import tree_edit_distance
-from parsescore.table.tree import NodeKey, TableTree
+from parsescore.shared.tables.names import Denominator
+from parsescore.shared.tables.ted import tree_edit_distance
+from parsescore.shared.tables.tree import NodeKey, TableTree
 
 __all__ = ["Denominator", "TedsDetail", "rename_costs", "teds_of_trees"]
 

@@ -4,7 +4,7 @@ Facts reproduced (see docs/table.md): lxml ``HTMLParser(remove_comments=True,
 encoding="utf-8")`` through ``lxml.html.fromstring``; only the first ``body/table``; optional
 ``etree.strip_tags``; every element is a node labelled by its tag; a ``td`` is a leaf carrying
 ``colspan``/``rowspan`` (``int()`` of the attribute, default 1; at most
-``PARSESCORE_MAX_SPAN``, see :mod:`parsescore.table.limits`) and its content tokens; ``th``
+``PARSESCORE_MAX_SPAN``, see :mod:`parsescore.shared.tables.limits`) and its content tokens; ``th``
 is an ordinary node. Cell tokens: ``<tag>``, the text's characters, the children, ``</tag>``
 (not for ``unk``), the tail's characters (not for a ``td``); the outer ``<td>``/``</td>`` are
 dropped.
@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 from lxml import etree, html
 
-from parsescore.table.limits import check_cells, span
-from parsescore.table.ted import postorder_arrays
+from parsescore.shared.tables.limits import check_cells, span
+from parsescore.shared.tables.ted import postorder_arrays
 
 __all__ = [
     "NodeKey",

@@ -1,7 +1,8 @@
 """The table readers: tables as models write them — HTML (documents or bare fragments),
 Markdown pipe tables, LaTeX ``tabular``, CSV/TSV, OTSL/DocTags — each read into a
-:class:`~parsescore.table.grid.TableGrid`, and the dispatch through the table kind's reader
-registry (``parsescore.table.kind.FORMATS``: name, extensions, reader, detector).
+:class:`~parsescore.shared.tables.grid.TableGrid`, and the dispatch through the table kind's reader
+registry (``formats``, by default :data:`parsescore.shared.tables.registry.FORMATS`: name,
+extensions, reader, detector; the table kind passes its registered formats).
 
 Tables built from cells follow the PubTabNet convention (shared/specs/formats.md, "Tables"):
 header rows (when the format marks them), every cell with a column and a row span, cell text
@@ -33,12 +34,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parsescore.core.errors import InputError
-from parsescore.core.kinds import Format, get_kind, resolved
+from parsescore.core.kinds import Format, resolved
 from parsescore.shared.answers import Answer, unwrap_answer
-from parsescore.table import limits
-from parsescore.table.grid import TableGrid
-from parsescore.table.limits import MAX_CELLS, MAX_SPAN
-from parsescore.table.options import LatexMath
+from parsescore.shared.tables import limits
+from parsescore.shared.tables.grid import TableGrid
+from parsescore.shared.tables.limits import MAX_CELLS, MAX_SPAN
+from parsescore.shared.tables.names import LatexMath
+from parsescore.shared.tables.registry import FORMATS
 
 __all__ = [
     "MAX_CELLS",
@@ -46,7 +48,6 @@ __all__ = [
     "detect_format",
     "extensions",
     "format_names",
-    "formats",
     "has_table",
     "read_answer",
     "read_table",
@@ -59,20 +60,14 @@ _INLINE = {"b": "b", "strong": "b", "i": "i", "em": "i", "sup": "sup", "sub": "s
 _READING = ("header", "latex_math")
 
 
-def formats() -> tuple[Format, ...]:
-    """The table kind's reader registry (the registered kind's ``formats``), in ``auto``'s
-    order."""
-    return get_kind("table").formats
+def format_names(formats: Sequence[Format] = FORMATS) -> tuple[str, ...]:
+    """The name of every table format of the registry ``formats``, in ``auto``'s order."""
+    return tuple(entry.name for entry in formats)
 
 
-def format_names() -> tuple[str, ...]:
-    """The name of every table format, in ``auto``'s order."""
-    return tuple(entry.name for entry in formats())
-
-
-def extensions() -> dict[str, str]:
+def extensions(formats: Sequence[Format] = FORMATS) -> dict[str, str]:
     """``{file extension: format}``: how ``auto`` reads a folder's files."""
-    return {suffix: entry.name for entry in formats() for suffix in entry.extensions}
+    return {suffix: entry.name for entry in formats for suffix in entry.extensions}
 
 
 @dataclass
@@ -197,13 +192,13 @@ def detect_doctags(text: str) -> bool:
     return not _plain(text) and ("<doctag" in text or "<loc_" in text)
 
 
-def detect_format(text: str) -> str:
+def detect_format(text: str, formats: Sequence[Format] = FORMATS) -> str:
     """The format a table's text is written in: the first format of the registry whose
     detector says yes (HTML documents, Markdown, HTML fragments, LaTeX, TSV, CSV, OTSL,
     DocTags). Text that is none of these is an InputError. The text is read as it is: a model's
     answer is unwrapped first (:func:`read_answer`).
     """
-    for entry in formats():
+    for entry in formats:
         if entry.detect is not None and entry.detect(text):
             return entry.name
     raise InputError(
@@ -216,7 +211,7 @@ def _html_document(text: str) -> bool:
     """Whether TEDS finds a ``body/table`` in ``text`` (the reference's own rule)."""
     from lxml import etree
 
-    from parsescore.table.tree import find_table
+    from parsescore.shared.tables.tree import find_table
 
     try:
         return find_table(text) is not None
@@ -234,7 +229,12 @@ def _keywords(reader: Callable[..., Any]) -> frozenset[str]:
 
 
 def read_table(
-    text: str, format: str = "auto", *, header: bool = True, latex_math: str = "source"
+    text: str,
+    format: str = "auto",
+    *,
+    header: bool = True,
+    latex_math: str = "source",
+    formats: Sequence[Format] = FORMATS,
 ) -> TableGrid:
     """Read one table written in ``format`` (``auto``: :func:`detect_format`), as it is
     written (a truth file; a model's answer goes through :func:`read_answer`).
@@ -246,10 +246,10 @@ def read_table(
     if latex_math not in typing.get_args(LatexMath):
         raise InputError(f"latex_math must be source or text, got {latex_math!r}")
     if format == "auto":
-        format = detect_format(text)
-    entry = next((e for e in formats() if e.name == format), None)
+        format = detect_format(text, formats)
+    entry = next((e for e in formats if e.name == format), None)
     if entry is None:
-        names = ", ".join(format_names())
+        names = ", ".join(format_names(formats))
         raise InputError(f"unknown table format {format!r}; expected auto, {names}")
     reader = resolved(entry.read)
     reading = {"header": header, "latex_math": latex_math}
@@ -258,7 +258,12 @@ def read_table(
 
 
 def read_answer(
-    text: str, format: str = "auto", *, header: bool = True, latex_math: str = "source"
+    text: str,
+    format: str = "auto",
+    *,
+    header: bool = True,
+    latex_math: str = "source",
+    formats: Sequence[Format] = FORMATS,
 ) -> tuple[TableGrid, Answer]:
     """A model's answer read as a table: its content by the chat-answer rule
     (:func:`parsescore.shared.answers.unwrap_answer`: ``<think>`` blocks dropped, the fenced block
@@ -266,14 +271,23 @@ def read_answer(
     :func:`read_table`. A reader's error names the answer's own line. A plain answer is read
     exactly as :func:`read_table` reads it.
     """
-    answer = unwrap_answer(text, format_names() if format == "auto" else (format,))
+    answer = unwrap_answer(text, format_names(formats) if format == "auto" else (format,))
     try:
-        return read_table(answer.text, format, header=header, latex_math=latex_math), answer
+        read = read_table(
+            answer.text, format, header=header, latex_math=latex_math, formats=formats
+        )
+        return read, answer
     except InputError as exc:
         raise answer.relocate(exc) from None
 
 
-def to_html(text: str, format: str = "auto", *, latex_math: str = "source") -> str:
+def to_html(
+    text: str,
+    format: str = "auto",
+    *,
+    latex_math: str = "source",
+    formats: Sequence[Format] = FORMATS,
+) -> str:
     """The table in a model's answer ``text`` as one PubTabNet-convention HTML document
     (:func:`read_answer`: prose, ``<think>`` blocks and fences around the table are dropped).
 
@@ -283,7 +297,7 @@ def to_html(text: str, format: str = "auto", *, latex_math: str = "source") -> s
     >>> to_html(answer, latex_math="text")
     '<html><body><table><tbody><tr><td>±</td></tr></tbody></table></body></html>'
     """
-    return read_answer(text, format, latex_math=latex_math)[0].html
+    return read_answer(text, format, latex_math=latex_math, formats=formats)[0].html
 
 
 # -- HTML -----------------------------------------------------------------------------------------

@@ -28,10 +28,9 @@ from rapidfuzz import process
 from rapidfuzz.distance import LCSseq
 
 from parsescore.core.errors import InputError
-from parsescore.table.grid import GridCell
-from parsescore.table.limits import check_cells, check_grits_pairs, span
-from parsescore.table.metrics import GRITS_KEYS
-from parsescore.table.options import IouMode, LcsMode
+from parsescore.shared.tables.grid import GridCell
+from parsescore.shared.tables.limits import check_cells, check_grits_pairs, span
+from parsescore.shared.tables.names import GRITS_KEYS, IouMode, LcsMode
 
 __all__ = [
     "GridCell",
@@ -64,7 +63,7 @@ class GritsResult:
 
     def scores(self) -> dict[str, float | None]:
         """Each variant's F-score, precision and recall, keyed as
-        :data:`parsescore.table.metrics.GRITS_KEYS` (``top``, ``top_precision``, ...; None:
+        :data:`parsescore.shared.tables.names.GRITS_KEYS` (``top``, ``top_precision``, ...; None:
         GriTS-Loc not measured)."""
         out: dict[str, float | None] = {}
         for key in GRITS_KEYS:
