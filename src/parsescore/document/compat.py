@@ -1,0 +1,392 @@
+"""Profile ``omnidocbench``: OmniDocBench v1.5's end-to-end evaluation, reproduced bit for bit.
+
+:func:`match_page` is its per-page matching (``End2EndDataset.process_get_matched_elements``:
+truncated blocks joined, tables matched first and the unmatched ones' cells sent to the text pool,
+quick_match on the rest, reading order); :func:`metric_result` builds its
+``<name>_metric_result.json`` document from the matched samples (``call_Edit_dist``,
+``call_TEDS``, ``get_full_labels_results``, ``get_page_split``) with the same summation orders
+as pandas (pairwise sums for a Series' mean and sum, compensated sums for a grouped mean), so
+that every value equals the reference's to the last bit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+
+from parsescore.document.match import IGNORED, TEXT_CATEGORIES, quick_match, simple_match
+from parsescore.document.normalise import clean_string, latex_to_text, table_key
+from parsescore.document.split import Block, split_page
+
+__all__ = ["PageMatch", "dataset_samples", "match_page", "metric_result"]
+
+Entry = dict[str, Any]
+NAN = float("nan")
+
+#: Truth categories sent to quick_match, in the reference's order.
+MIXED = (*TEXT_CATEGORIES, "equation_isolated")
+
+
+class PageMatch:
+    """One page's matched samples, as the reference keeps them before the dataset pass."""
+
+    __slots__ = ("formulas", "html_tables", "latex_tables", "order", "text")
+
+    def __init__(self) -> None:
+        self.text: list[Entry] = []
+        self.formulas: list[Entry] = []
+        self.latex_tables: list[Entry] = []
+        self.html_tables: list[Entry] = []
+        self.order: Entry = {}
+
+
+def page_elements(page: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Truth blocks by category, truncated blocks joined (a chain of three repeats the middle
+    block, as the reference's merge lists do)."""
+    chains: list[list[Any]] = []
+    truncated: dict[Any, Any] = {}
+    for relation in page["extra"]["relation"]:
+        if relation["relation_type"] != "truncated":
+            continue
+        source, target = relation["source_anno_id"], relation["target_anno_id"]
+        truncated[source] = truncated[target] = ""
+        joined = False
+        for chain in chains:
+            if source in chain or target in chain:
+                chain.extend((source, target))
+                joined = True
+        if not joined:
+            chains.append([source, target])
+    elements: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for block in page["layout_dets"]:
+        if block["anno_id"] not in truncated:
+            elements[block["category_type"]].append(block)
+        else:
+            truncated[block["anno_id"]] = block
+    for chain in chains:
+        blocks = sorted((truncated[a] for a in chain), key=lambda b: b["order"])
+        first = blocks[0]
+        elements[first["category_type"]].append({
+            "category_type": first["category_type"], "order": first["order"],
+            "anno_id": first["anno_id"], "text": "".join(b["text"] for b in blocks),
+            "merge_list": blocks,
+        })  # fmt: skip
+    return elements
+
+
+def _by_order(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(items, key=lambda item: item.get("order") or 0)
+
+
+def _as_item(block: Block) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "category_type": block.category,
+        "position": [block.start, block.end],
+        "content": block.content,
+    }
+    if block.fine:
+        item["fine_category_type"] = block.fine
+    return item
+
+
+def _reading_order(entries: list[Entry], img_name: str) -> Entry:
+    matched = [(e["gt_position"], e["pred_position"]) for e in entries
+               if e["gt_position"] != [""] and e["pred_position"] != ""]  # fmt: skip
+    truth = [x for e in entries if e["gt_position"] != [""] for x in e["gt_position"] if x]
+    pred = [x for pos, _ in sorted(matched, key=lambda m: m[1]) for x in pos if x]
+    truth = sorted(truth)
+    if not pred and not truth:
+        return {}
+    edit = Levenshtein.distance(truth, pred) / max(len(pred), len(truth))
+    return {"gt": truth, "pred": pred, "img_id": img_name, "edit": edit}
+
+
+def match_page(page: Mapping[str, Any], markdown: str, img_name: str) -> PageMatch:
+    """One page's samples (text, formulas, tables, reading order)."""
+    result = PageMatch()
+    by_category: dict[str, list[dict[str, Any]]] = {}
+    for block in split_page(markdown):
+        by_category.setdefault(block.category, []).append(_as_item(block))
+    elements = page_elements(page)
+    pool = [item for category, items in by_category.items()
+            if category not in ("html_table", "latex_table") for item in items]  # fmt: skip
+    mixed = [block for category in MIXED for block in elements.get(category, [])]
+    mixed = _by_order(mixed) if mixed else mixed
+    if elements.get("table"):
+        tables = _by_order(elements["table"])
+        latex = by_category.get("latex_table", [])
+        html = by_category.get("html_table", [])
+        if not latex and not html:
+            entries, cells = simple_match(tables, [], "html_table", img_name)
+            result.html_tables = [e for e in entries if e["gt_idx"] != [""]]
+        elif len(latex) > len(html):
+            entries, cells = simple_match(tables, latex, "latex_table", img_name)
+            result.latex_tables = [e for e in entries if e["gt_idx"] != [""]]
+        else:
+            entries, cells = simple_match(tables, html, "html_table", img_name)
+            result.html_tables = [e for e in entries if e["gt_idx"] != [""]]
+        if cells:
+            pool.extend(cells)
+    entries = quick_match(mixed, pool, img_name)
+    text = [e for e in entries if e.get("gt_category_type") in TEXT_CATEGORIES]
+    result.formulas = [e for e in entries if e.get("gt_category_type") == "equation_isolated"
+                       and e["gt_idx"] != [""]]  # fmt: skip
+    if text:
+        result.text = [e for e in text if e["gt_category_type"] not in IGNORED]
+    if result.text:
+        result.order = _reading_order(result.text, img_name)
+    return result
+
+
+def dataset_samples(pages: Sequence[PageMatch]) -> dict[str, list[Entry]]:
+    """The four sample lists of the dataset (``End2EndDataset.get_matched_elements``)."""
+    text: list[Entry] = []
+    formulas: list[Entry] = []
+    latex: list[Entry] = []
+    html: list[Entry] = []
+    order: list[Entry] = []
+    for page in pages:
+        if page.order:
+            order.append(page.order)
+        text.extend(page.text)
+        formulas.extend(page.formulas)
+        latex.extend(page.latex_tables)
+        html.extend(page.html_tables)
+    kept, moved = [], []
+    for entry in formulas:
+        if entry.get("pred_category_type") not in ("equation_inline", "equation_isolated", ""):
+            entry["gt"] = latex_to_text(entry["gt"])
+            entry["norm_gt"] = clean_string(entry["gt"])
+            moved.append(entry)
+        else:
+            kept.append(entry)
+    if moved and text:
+        text.extend(moved)
+    for entry in latex:  # v1.5 empties every predicted LaTeX table
+        for key in list(entry):
+            if "pred" in key:
+                entry[key] = ""
+        entry["edit"] = 1
+        html.append(entry)
+    tables = latex if len(latex) > len(html) else html
+    for index, entry in enumerate(tables):
+        entry["norm_gt"] = table_key(entry["gt"])
+        entry["norm_pred"] = table_key(entry["pred"])
+        entry["img_id"] = entry["img_id"] if entry.get("img_id") else index
+    for samples in (text, kept, order):
+        for index, entry in enumerate(samples):
+            if not entry.get("img_id"):
+                entry["img_id"] = index
+    return {"text_block": text, "display_formula": kept, "table": tables, "reading_order": order}
+
+
+# --- sums as pandas makes them -----------------------------------------------------------------
+
+
+def _series_sum(values: Sequence[float]) -> float:
+    """``Series.sum()`` (numpy's pairwise sum, NaN skipped)."""
+    array = np.asarray([0.0 if _isnan(v) else v for v in values], dtype=np.float64)
+    return float(np.add.reduce(array)) if len(array) else 0.0
+
+
+def _series_mean(values: Sequence[float]) -> float:
+    """``Series.mean()`` (pairwise sum over the non-NaN count)."""
+    count = sum(1 for v in values if not _isnan(v))
+    return _series_sum(values) / count if count else NAN
+
+
+def _grouped_mean(values: Sequence[float]) -> float:
+    """``GroupBy.mean()`` (pandas' compensated sum)."""
+    total = compensation = 0.0
+    count = 0
+    for value in values:
+        if _isnan(value):
+            continue
+        count += 1
+        y = value - compensation
+        t = total + y
+        compensation = t - total - y
+        if compensation != compensation:
+            compensation = 0.0
+        total = t
+    return total / count if count else NAN
+
+
+def _isnan(value: float) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+def _image_name(img_id: Any) -> str:
+    text = str(img_id)
+    if text.endswith((".jpg", ".png")):
+        return text
+    return "_".join(text.split("_")[:-1])
+
+
+def _sides(sample: Entry) -> tuple[Any, Any]:
+    gt = sample["norm_gt"] if sample.get("norm_gt") else sample["gt"]
+    pred = sample["norm_pred"] if sample.get("norm_pred") else sample["pred"]
+    return gt, pred
+
+
+def _edit_dist(samples: list[Entry]) -> tuple[dict[str, Any], dict[str, float]]:
+    """``call_Edit_dist``: per-sample distances (written into the samples) and the aggregates."""
+    for sample in samples:
+        sample["image_name"] = _image_name(sample["img_id"])
+        gt, pred = _sides(sample)
+        upper = max(len(pred), len(gt))
+        sample["upper_len"] = upper
+        if len(pred) > 0 or len(gt) > 0:
+            edits = Levenshtein.distance(pred, gt)
+            if not sample.get("metric"):
+                sample["metric"] = {}
+            sample["metric"]["Edit_dist"] = edits / upper
+            sample["Edit_num"] = edits
+    if not samples:
+        return {"Edit_dist": {"ALL_page_avg": "NaN"}}, {}
+    pages: dict[str, list[Entry]] = defaultdict(list)
+    for sample in samples:
+        pages[sample["image_name"]].append(sample)
+    per_page = {}
+    for name in sorted(pages):
+        edits = _series_sum([s.get("Edit_num", NAN) for s in pages[name]])
+        uppers = _series_sum([float(s["upper_len"]) for s in pages[name]])
+        per_page[name] = _divide(edits, uppers)
+    edits = _series_sum([s.get("Edit_num", NAN) for s in samples])
+    uppers = _series_sum([float(s["upper_len"]) for s in samples])
+    ratios = [_divide(s.get("Edit_num", NAN), float(s["upper_len"])) for s in samples]
+    return {
+        "Edit_dist": {
+            "ALL_page_avg": _series_mean(list(per_page.values())),
+            "edit_whole": _divide(edits, uppers),
+            "edit_sample_avg": _series_mean(ratios),
+        }
+    }, per_page
+
+
+def _divide(a: float, b: float) -> float:
+    if _isnan(a) or _isnan(b):
+        return NAN
+    if b == 0:
+        return NAN if a == 0 else math.copysign(math.inf, a)
+    return a / b
+
+
+def _teds(samples: list[Entry], scorer: Callable[[str, str, bool], float]) -> dict[str, Any]:
+    """``call_TEDS``: TEDS and TEDS-S per table (written into the samples) and their means."""
+    scores, structure = [], []
+    for sample in samples:
+        gt, pred = _sides(sample)
+        try:
+            score = scorer(gt, pred, False)
+        except Exception:  # noqa: BLE001  (the reference scores a table it cannot parse 0)
+            score = 0
+        try:
+            score_s = scorer(gt, pred, True)
+        except Exception:  # noqa: BLE001
+            score_s = 0
+        scores.append(score)
+        structure.append(score_s)
+        if not sample.get("metric"):
+            sample["metric"] = {}
+        sample["metric"]["TEDS"] = score
+        sample["metric"]["TEDS_structure_only"] = score_s
+    if not samples:
+        return {"TEDS": {}, "TEDS_structure_only": {}}
+    return {
+        "TEDS": {"all": sum(scores) / len(scores)},
+        "TEDS_structure_only": {"all": sum(structure) / len(structure)},
+    }
+
+
+def _sorted(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _sorted(v) for k, v in sorted(value.items())}
+    return value
+
+
+def _groups(samples: list[Entry]) -> dict[str, Any]:
+    """``get_full_labels_results``: means per truth block attribute."""
+    if not samples:
+        return {}
+    labels: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for sample in samples:
+        if not sample.get("gt_attribute"):
+            continue
+        names = {f"{k}: {v}" for anno in sample["gt_attribute"] for k, v in anno.items()}
+        for name in names:
+            for metric, score in sample["metric"].items():
+                labels[name][metric].append(score)
+    result: dict[str, Any] = {"sample_count": {}}
+    for name, metrics in labels.items():
+        for metric, scores in metrics.items():
+            result.setdefault(metric, {})[name] = sum(scores) / len(scores)
+            result["sample_count"][name] = len(scores)
+    return dict(_sorted(result))
+
+
+def _page_split(samples: list[Entry], page_info: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """``get_page_split``: page-level means per page attribute."""
+    if not page_info:
+        return {}
+    rows: dict[str, list[tuple[str, str, float, int]]] = defaultdict(list)
+    for sample in samples:
+        img_id = str(sample["img_id"])
+        name = img_id[:-4] if img_id.endswith((".jpg", ".png")) else _image_name(img_id)
+        info = page_info[name]
+        if not sample.get("metric"):
+            continue
+        for metric, score in sample["metric"].items():
+            gt, pred = _sides(sample)
+            upper = max(len(gt), len(pred))
+            rows[metric].append((name, "ALL", score, upper))
+            for key, value in info.items():
+                if isinstance(value, list):
+                    for issue in value:
+                        if "table" not in issue:
+                            rows[metric].append((name, issue, score, upper))
+                else:
+                    rows[metric].append((name, f"{key}: {value}", score, upper))
+    result: dict[str, Any] = {}
+    for metric, metric_rows in rows.items():
+        groups: dict[tuple[str, str], list[tuple[float, int]]] = defaultdict(list)
+        for name, attribute, score, upper in metric_rows:
+            groups[(name, attribute)].append((score, upper))
+        by_attribute: dict[str, list[float]] = defaultdict(list)
+        for (_, attribute), values in sorted(groups.items()):
+            if metric == "Edit_dist":
+                weighted = _series_sum([float(np.float64(s) * u) for s, u in values])
+                total = _series_sum([float(u) for _, u in values])
+                by_attribute[attribute].append(_divide(weighted, total))
+            else:
+                by_attribute[attribute].append(_series_mean([float(s) for s, _ in values]))
+        result[metric] = {a: _grouped_mean(v) for a, v in by_attribute.items()}
+    return dict(_sorted(result))
+
+
+def metric_result(
+    samples: Mapping[str, list[Entry]],
+    page_info: Mapping[str, Mapping[str, Any]],
+    teds: Callable[[str, str, bool], float],
+) -> tuple[dict[str, Any], dict[str, dict[str, float]]]:
+    """The ``<name>_metric_result.json`` document and the per-page Edit_dist of each element."""
+    document: dict[str, Any] = {}
+    per_page: dict[str, dict[str, float]] = {}
+    for element in ("text_block", "display_formula", "table", "reading_order"):
+        element_samples = samples[element]
+        result: dict[str, Any] = {}
+        if element == "table":
+            result.update(_teds(element_samples, teds))
+        edit, per_page[element] = _edit_dist(element_samples)
+        result.update(edit)
+        document[element] = {
+            "all": result,
+            "group": _groups(element_samples),
+            "page": _page_split(element_samples, page_info),
+        }
+    return document, per_page
