@@ -70,6 +70,7 @@ BUILTIN_KINDS = (
     "parsescore.table.kind:KIND",
     "parsescore.sequence.kind:KIND",
     "parsescore.graph.kind:KIND",
+    "parsescore.document.kind:KIND",
 )
 
 #: How a metric's value is shown: ``score`` with 4 decimals, ``percent`` with 2, ``cost`` as a

@@ -1,0 +1,301 @@
+"""Scoring a dataset of pages: the truth JSON read and checked, each page's Markdown looked up as
+OmniDocBench looks it up, pages matched one by one (an unreadable page is listed, never the end
+of the run), then the dataset pass and the ``<name>_metric_result.json`` document.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from parsescore.core.aggregate import totals
+from parsescore.core.errors import InputError
+from parsescore.core.options import recorded_options
+from parsescore.core.results import Reader, Result
+from parsescore.document.options import DocumentOptions
+
+__all__ = ["find_prediction", "load_truth", "page_filters", "read", "totals_of", "evaluate"]
+
+#: Per-page Edit_dist of each element, as OmniDocBench writes ``<name>_<element>_per_page_edit``.
+ELEMENTS = {
+    "text_block": "text_edit",
+    "display_formula": "formula_edit",
+    "table": "table_edit",
+    "reading_order": "reading_order_edit",
+}
+
+
+def load_truth(path: str | Path) -> list[dict[str, Any]]:
+    """OmniDocBench's page list, checked up front (each error names the file and the page)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("no such file (expected OmniDocBench's page-list JSON)", path=path) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read it as UTF-8 text ({error})", path=path) from None
+    try:
+        pages = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"not JSON: {error.msg}", path=path, where=f"line {error.lineno}, column {error.colno}"
+        ) from None
+    if not isinstance(pages, list):
+        raise InputError(
+            f"expected a JSON array of pages (OmniDocBench.json), found {type(pages).__name__}",
+            path=path,
+        )
+    seen: dict[str, int] = {}
+    for index, page in enumerate(pages):
+        where = f"page {index}"
+        if not isinstance(page, dict):
+            raise InputError("expected an object with page_info and layout_dets", path=path,
+                             where=where)  # fmt: skip
+        info = page.get("page_info")
+        if not isinstance(info, dict) or not isinstance(info.get("image_path"), str):
+            raise InputError("expected page_info.image_path (a string)", path=path, where=where)
+        if not isinstance(info.get("page_attribute", {}), dict):
+            raise InputError("expected page_info.page_attribute to be an object", path=path,
+                             where=where)  # fmt: skip
+        image = os.path.basename(info["image_path"])
+        if len(image) < 5:
+            raise InputError(f"image_path {image!r} has no 3-letter extension", path=path,
+                             where=where)  # fmt: skip
+        if image in seen:
+            raise InputError(f"image {image!r} is also page {seen[image]}", path=path, where=where)
+        seen[image] = index
+        blocks = page.get("layout_dets")
+        if not isinstance(blocks, list):
+            raise InputError("expected layout_dets (an array of blocks)", path=path, where=where)
+        for k, block in enumerate(blocks):
+            _check_block(block, path, f"{where} ({image}), layout_dets[{k}]")
+        extra = page.get("extra", {"relation": []})
+        if not isinstance(extra, dict) or not isinstance(extra.get("relation", []), list):
+            raise InputError("expected extra.relation (an array)", path=path, where=where)
+    return pages
+
+
+def _check_block(block: Any, path: Path, where: str) -> None:
+    if not isinstance(block, dict):
+        raise InputError("expected a block object", path=path, where=where)
+    category = block.get("category_type")
+    if not isinstance(category, str):
+        raise InputError("expected category_type (a string)", path=path, where=where)
+    if "anno_id" not in block:
+        raise InputError("expected anno_id", path=path, where=where)
+    order = block.get("order")
+    if order is not None and (isinstance(order, bool) or not isinstance(order, int | float)):
+        raise InputError(f"expected order to be a number or null, found {order!r}", path=path,
+                         where=where)  # fmt: skip
+    from parsescore.document.match import TEXT_CATEGORIES
+
+    needs = ("text" if category in TEXT_CATEGORIES else "latex" if category ==
+             "equation_isolated" else "html" if category == "table" else None)  # fmt: skip
+    if needs and not isinstance(block.get(needs), str):
+        raise InputError(f"a {category} block needs {needs!r} (a string)", path=path, where=where)
+
+
+def page_filters(given: Sequence[str]) -> dict[str, str]:
+    """``KEY=VALUE`` filters on ``page_attribute``."""
+    filters: dict[str, str] = {}
+    for text in given:
+        key, sep, value = text.partition("=")
+        if not sep or not key:
+            raise InputError(f"--filter takes KEY=VALUE (a page_attribute field), got {text!r}")
+        filters[key] = value
+    return filters
+
+
+def find_prediction(folder: Path, image: str) -> Path | None:
+    """The page's Markdown as OmniDocBench looks it up: ``<stem>.md``, then ``<stem without
+    .pdf>.mmd`` (nougat), ``<stem without .pdf>.md`` (marker), ``<image>.md`` (MinerU)."""
+    stem = image[:-4]
+    for name in (stem + ".md", stem.replace(".pdf", "") + ".mmd",
+                 stem.replace(".pdf", "") + ".md", image + ".md"):  # fmt: skip
+        candidate = folder / name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _read_page(path: Path, max_chars: int) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputError(f"cannot read it ({error.strerror})", path=path) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"not UTF-8 (byte {error.start}); expected the page's Markdown in UTF-8", path=path
+        ) from None
+    if len(text) > max_chars:
+        raise InputError(
+            f"{len(text)} characters, more than --max-chars {max_chars}; expected one page",
+            path=path,
+        )
+    return text
+
+
+def _page_values(samples: Mapping[str, list[dict[str, Any]]], per_page: Mapping[str, Mapping[
+        str, float]], pages: Sequence[str]) -> tuple[dict[str, dict[str, float]],
+                                                      dict[str, dict[str, float]]]:  # fmt: skip
+    """Per page metrics (the reference's per-page values) and the counts behind them."""
+    items: dict[str, dict[str, float]] = {page: {} for page in pages}
+    counts: dict[str, dict[str, float]] = {page: {} for page in pages}
+    for element, metric in ELEMENTS.items():
+        for name, value in per_page.get(element, {}).items():
+            if name in items and value == value:
+                items[name][metric] = value
+        prefix = metric.removesuffix("_edit")
+        for sample in samples[element]:
+            name = sample.get("image_name")
+            if name not in counts or "Edit_num" not in sample:
+                continue
+            page = counts[name]
+            page[f"{prefix}_edits"] = page.get(f"{prefix}_edits", 0) + sample["Edit_num"]
+            page[f"{prefix}_chars"] = page.get(f"{prefix}_chars", 0) + sample["upper_len"]
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for sample in samples["table"]:
+        tables.setdefault(str(sample.get("image_name")), []).append(sample)
+    for name, found in tables.items():
+        if name in items:
+            items[name]["table_teds"] = sum(s["metric"]["TEDS"] for s in found) / len(found)
+            items[name]["table_teds_s"] = sum(
+                s["metric"]["TEDS_structure_only"] for s in found
+            ) / len(found)
+            counts[name]["tables"] = len(found)
+    return items, counts
+
+
+def totals_of(document: Mapping[str, Any]) -> dict[str, float]:
+    """The compat headline numbers of a ``<name>_metric_result.json`` document."""
+
+    def get(*keys: str) -> float | None:
+        node: Any = document
+        for key in keys:
+            if not isinstance(node, Mapping) or key not in node:
+                return None
+            node = node[key]
+        if isinstance(node, bool) or not isinstance(node, int | float) or node != node:
+            return None
+        return float(node)
+
+    found = {
+        "text_edit": get("text_block", "all", "Edit_dist", "ALL_page_avg"),
+        "text_edit_whole": get("text_block", "all", "Edit_dist", "edit_whole"),
+        "text_edit_sample_avg": get("text_block", "all", "Edit_dist", "edit_sample_avg"),
+        "formula_edit": get("display_formula", "all", "Edit_dist", "ALL_page_avg"),
+        "table_teds": get("table", "all", "TEDS", "all"),
+        "table_teds_s": get("table", "all", "TEDS_structure_only", "all"),
+        "table_edit": get("table", "all", "Edit_dist", "ALL_page_avg"),
+        "reading_order_edit": get("reading_order", "all", "Edit_dist", "ALL_page_avg"),
+    }
+    return {k: v for k, v in found.items() if v is not None}
+
+
+def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> Result:
+    """Score a folder of page Markdown files against OmniDocBench's page list."""
+    from parsescore.document.compat import dataset_samples, match_page, metric_result
+    from parsescore.document.kind import TOTALS
+    from parsescore.document.tables import teds_score
+
+    if options.profile != "omnidocbench":
+        raise InputError(
+            f"--profile {options.profile} is not implemented yet; use --profile omnidocbench"
+        )
+    truth, pred = Path(truth), Path(pred)
+    if not pred.is_dir():
+        raise InputError("expected a folder of page Markdown files (<image stem>.md)", path=pred)
+    pages = load_truth(truth)
+    filters = page_filters(options.filter)
+    selected = [p for p in pages
+                if all(p["page_info"].get("page_attribute", {}).get(k) == v
+                       or str(p["page_info"].get("page_attribute", {}).get(k)) == v
+                       for k, v in filters.items())]  # fmt: skip
+    matched = []
+    scored: list[str] = []
+    skipped: list[str] = []
+    unreadable: dict[str, str] = {}
+    files: dict[str, str] = {}
+    for page in selected:
+        image = os.path.basename(page["page_info"]["image_path"])
+        path = find_prediction(pred, image)
+        if path is None:
+            skipped.append(image)
+            continue
+        try:
+            markdown = _read_page(path, options.max_chars)
+            matched.append(match_page(page, markdown, image))
+        except InputError as error:
+            if options.strict:
+                raise
+            unreadable[image] = error.reason
+            continue
+        except (KeyError, TypeError, IndexError, RecursionError, ValueError) as error:
+            if options.strict:
+                raise InputError(f"cannot score this page: {error!r}", path=path) from None
+            unreadable[image] = f"cannot score this page: {error!r}"
+            continue
+        scored.append(image)
+        files[image] = path.name
+    samples = dataset_samples(matched)
+    page_info = {
+        os.path.basename(p["page_info"]["image_path"])[:-4]: p["page_info"].get(
+            "page_attribute", {}
+        )
+        for p in pages
+    }
+    document, per_page = metric_result(samples, page_info, teds_score)
+    items, counts = _page_values(samples, per_page, scored)
+    warnings = []
+    if skipped:
+        warnings.append(
+            f"{len(skipped)} page(s) without a prediction file were skipped, as OmniDocBench "
+            "skips them: " + ", ".join(skipped[:5]) + (" …" if len(skipped) > 5 else "")
+        )
+    if unreadable:
+        warnings.append(f"{len(unreadable)} page file(s) could not be scored (listed)")
+    return Result(
+        "document",
+        options.name or pred.name,
+        items,
+        totals(TOTALS, items, counts, given=totals_of(document)),
+        inputs={"truth": str(truth), "pred": str(pred)},
+        options=recorded_options(options),
+        counts={k: v for k, v in counts.items() if v},
+        dataset={
+            "profile": options.profile,
+            "pages": len(selected),
+            "skipped": skipped,
+            "unreadable": unreadable,
+            "files": files,
+            "not_computed": ["CDM", "Overall (needs CDM)", "BLEU", "METEOR"],
+            "metric_result": document,
+        },
+        native=document,
+        computed=samples,
+        warnings=tuple(warnings),
+    )
+
+
+def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
+    """The result of an OmniDocBench ``<name>_metric_result.json`` document (its totals; the
+    document holds no per-page values)."""
+    from parsescore.document.kind import TOTALS
+
+    for element in ELEMENTS:
+        r.mapping(r.key(doc, element, "top level"), f"key {element!r}")
+    return [
+        Result(
+            "document",
+            name,
+            {},
+            totals(TOTALS, {}, {}, given=totals_of(doc)),
+            r.path,
+            dataset={"metric_result": dict(doc)},
+        )
+    ]

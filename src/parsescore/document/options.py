@@ -1,0 +1,36 @@
+"""The document kind's options, declared once (cheap to import)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from parsescore.core.options import AnswerOptions, DatasetOptions, option
+
+__all__ = ["DocumentOptions"]
+
+
+@dataclass(frozen=True)
+class DocumentOptions(DatasetOptions, AnswerOptions):
+    """Each a flag of ``parsescore document`` and a keyword of
+    ``parsescore.evaluate("document", ...)``."""
+
+    profile: Literal["omnidocbench", "parsescore"] = option(
+        "omnidocbench",
+        "omnidocbench: OmniDocBench v1.5's end-to-end numbers, bit for bit (quirks kept); "
+        "parsescore: the corrected numbers (not implemented yet).",
+        scores=True,
+    )
+    filter: tuple[str, ...] = option(
+        (),
+        "Score only pages whose page_attribute KEY equals VALUE (KEY=VALUE, repeatable), as "
+        "OmniDocBench's config 'filter' does.",
+        scores=True,
+    )
+    max_chars: int = option(
+        200_000,
+        "A page file longer than this many characters is listed as unreadable, not scored.",
+        scores=True,
+        minimum=1,
+    )
+    worst: int = option(5, "Pages shown in the summary, worst text first.", where="cli", minimum=0)
