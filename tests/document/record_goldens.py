@@ -2,7 +2,7 @@
 
     python tests/document/record_goldens.py OMNIDOCBENCH_DIR OMNIDOCBENCH_PYTHON
 
-writes the cases (tests/document/cases.py) to a temporary folder, runs
+writes the cases (tests/document/document_cases.py) to a temporary folder, runs
 tests/document/run_reference.py with OmniDocBench's Python on each, and keeps every JSON file of
 its ``result/`` folder in ``tests/document/golden/<case>/`` (``metric_result.json`` is the
 ``<name>_metric_result.json`` document; the others are its per-sample lists).
@@ -20,7 +20,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from cases import CASES, write_cases  # noqa: E402
+from document_cases import CASES, write_cases  # noqa: E402
 
 #: Extra runs: (golden name, case, page filter "key=value").
 FILTERED = (("filter_language_english", "perfect", "language=english"),)

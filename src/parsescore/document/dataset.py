@@ -17,7 +17,7 @@ from parsescore.core.options import recorded_options
 from parsescore.core.results import Reader, Result
 from parsescore.document.options import DocumentOptions
 
-__all__ = ["find_prediction", "load_truth", "page_filters", "read", "totals_of", "evaluate"]
+__all__ = ["evaluate", "find_prediction", "load_truth", "page_filters", "read", "totals_of"]
 
 #: Per-page Edit_dist of each element, as OmniDocBench writes ``<name>_<element>_per_page_edit``.
 ELEMENTS = {
@@ -34,7 +34,9 @@ def load_truth(path: str | Path) -> list[dict[str, Any]]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InputError("no such file (expected OmniDocBench's page-list JSON)", path=path) from None
+        raise InputError(
+            "no such file (expected OmniDocBench's page-list JSON)", path=path
+        ) from None
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read it as UTF-8 text ({error})", path=path) from None
     try:
@@ -152,7 +154,7 @@ def _page_values(samples: Mapping[str, list[dict[str, Any]]], per_page: Mapping[
                 items[name][metric] = value
         prefix = metric.removesuffix("_edit")
         for sample in samples[element]:
-            name = sample.get("image_name")
+            name = str(sample.get("image_name"))
             if name not in counts or "Edit_num" not in sample:
                 continue
             page = counts[name]

@@ -30,7 +30,8 @@ def run_demo(out_dir: Path) -> DemoOutput:
         t = result.totals
         rows.append(
             f"| {model} | {t.get('text_edit', float('nan')):.4f} | "
-            f"{t.get('formula_edit', float('nan')):.4f} | {t.get('table_teds', float('nan')):.4f} | "
+            f"{t.get('formula_edit', float('nan')):.4f} | "
+            f"{t.get('table_teds', float('nan')):.4f} | "
             f"{t.get('reading_order_edit', float('nan')):.4f} |"
         )
     section = (

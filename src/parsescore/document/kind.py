@@ -32,14 +32,23 @@ TOTALS = (
     Metric("text_edit", "text edit (page avg)", False, headline=True, aggregate=Dataset(_REF)),
     Metric("text_edit_whole", "text edit (whole)", False, aggregate=Dataset(_REF)),
     Metric("text_edit_sample_avg", "text edit (sample avg)", False, aggregate=Dataset(_REF)),
-    Metric("text_edit_pooled", "text edit (pooled from pages)", False,
-           aggregate=Ratio("text_edits", "text_chars")),  # fmt: skip
+    Metric(
+        "text_edit_pooled",
+        "text edit (pooled from pages)",
+        False,
+        aggregate=Ratio("text_edits", "text_chars"),
+    ),
     Metric("formula_edit", "formula edit (page avg)", False, aggregate=Dataset(_REF)),
     Metric("table_teds", "table TEDS", True, headline=True, aggregate=Dataset(_REF)),
     Metric("table_teds_s", "table TEDS-S", True, aggregate=Dataset(_REF)),
     Metric("table_edit", "table edit (page avg)", False, aggregate=Dataset(_REF)),
-    Metric("reading_order_edit", "reading order edit (page avg)", False, headline=True,
-           aggregate=Dataset(_REF)),  # fmt: skip
+    Metric(
+        "reading_order_edit",
+        "reading order edit (page avg)",
+        False,
+        headline=True,
+        aggregate=Dataset(_REF),
+    ),
     Metric("pages", "pages scored", None, "count", aggregate=Items()),
 )
 
@@ -56,13 +65,17 @@ KIND = Kind(
     ),
     evaluate=lazy("parsescore.document.dataset:evaluate"),
     read=lazy("parsescore.document.dataset:read"),
-    detect=lambda doc: isinstance(doc, dict)
-    and {"text_block", "display_formula", "table", "reading_order"} <= set(doc),
+    detect=lambda doc: (
+        isinstance(doc, dict)
+        and {"text_block", "display_formula", "table", "reading_order"} <= set(doc)
+    ),
     documents={"document": "OmniDocBench's <name>_metric_result.json (parsescore document --out)"},
     recognised="OmniDocBench's metric_result.json (keys text_block, display_formula, table, "
     "reading_order)",
     schema=lazy("parsescore.document.present:schema_defs"),
-    report=ReportParts(prepare=None, plots=None, drilldown=lazy("parsescore.document.present:drilldown")),
+    report=ReportParts(
+        prepare=None, plots=None, drilldown=lazy("parsescore.document.present:drilldown")
+    ),
     summarise=lazy("parsescore.document.present:summarise"),
     options=DocumentOptions,
     command=CommandParts(

@@ -385,7 +385,9 @@ def _merge_truncated(
                     break
             candidates.append(list(range(j, j + step)))
             line = " ".join(norm_pred[k] for k in range(j, j + step))
-            distances.append(Levenshtein.distance(norm_gt[i], line) / max(len(line), len(norm_gt[i])))
+            distances.append(
+                Levenshtein.distance(norm_gt[i], line) / max(len(line), len(norm_gt[i]))
+            )
         if distances:
             best = min(distances)
             chosen = candidates[distances.index(best)]
@@ -467,7 +469,9 @@ def _merge_matches(
     return final
 
 
-def _recompute(final: dict[tuple[Any, ...], dict[str, Any]], gt: list[str], pred: list[str]) -> None:
+def _recompute(
+    final: dict[tuple[Any, ...], dict[str, Any]], gt: list[str], pred: list[str]
+) -> None:
     for key, info in final.items():
         gts = sorted(set(info["gt_indices"]))
         if not gts:
@@ -545,17 +549,15 @@ def _merge_duplicates(converted: list[Entry], n_gt: int, gt_lines: list[str]) ->
 
 def _category(indices: list[Any], cats: list[str]) -> str:
     clean = [cats[i] for i in indices if cats[i] not in IGNORED]
-    return Counter(clean or [cats[i] for i in indices]).most_common(1)[0][0]
+    return str(Counter(clean or [cats[i] for i in indices]).most_common(1)[0][0])
 
 
 def _array_of(lines: list[str], indices: list[Any]) -> str:
-    body = " \\\\ ".join("{" + lines[i].strip("$$").strip("\n") + "}" for i in indices)
+    body = " \\\\ ".join("{" + lines[i].strip("$").strip("\n") + "}" for i in indices)
     return "\\begin{array}{l} " + body + " \\end{array}"
 
 
-def quick_match(
-    gt_items: list[Item], pred_items: list[Item], img_name: str
-) -> list[Entry]:
+def quick_match(gt_items: list[Item], pred_items: list[Item], img_name: str) -> list[Entry]:
     """The reference's ``match_gt2pred_quick`` on one page's text-like blocks."""
     gt_items = _split_gt_arrays(gt_items)
     order = sorted(

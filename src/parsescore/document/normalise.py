@@ -23,8 +23,15 @@ import unicodedata
 from functools import lru_cache
 from html.parser import HTMLParser
 
-__all__ = ["clean_string", "formula_key", "inline_to_unicode", "latex_to_text", "table_key",
-           "table_cell_texts", "text_key"]
+__all__ = [
+    "clean_string",
+    "formula_key",
+    "inline_to_unicode",
+    "latex_to_text",
+    "table_cell_texts",
+    "table_key",
+    "text_key",
+]
 
 _INLINE = re.compile(r"\$(.*?)\$|\\\((.*?)\\\)")
 _ESCAPED = re.compile(r"\\([\\_&%^])")
@@ -50,7 +57,7 @@ def inline_to_unicode(text: str) -> str:
                 clean += " "
             try:
                 replacements.append((match.start(), match.end(), latex_to_text(clean)))
-            except Exception:  # noqa: BLE001  (the reference skips what pylatexenc refuses)
+            except Exception:
                 continue
     for start, end, unicode in sorted(replacements, reverse=True):
         text = text[:start] + unicode.strip() + text[end:]
@@ -102,9 +109,12 @@ def formula_key(text: str) -> str:
 # --- tables ------------------------------------------------------------------------------------
 
 _VOID = frozenset(
-    "area base basefont bgsound br col command embed frame hr image img input isindex keygen "
-    "link menuitem meta nextid param source spacer track wbr".split()
-)
+    (
+        "area", "base", "basefont", "bgsound", "br", "col", "command", "embed", "frame", "hr",
+        "image", "img", "input", "isindex", "keygen", "link", "menuitem", "meta", "nextid",
+        "param", "source", "spacer", "track", "wbr",
+    )
+)  # fmt: skip
 _RAW_TEXT = frozenset(("script", "style"))
 
 
@@ -233,9 +243,13 @@ def _collapse_space(node: _Node, keep: bool = False) -> None:
     for index, child in enumerate(node.children):
         if isinstance(child, _Node):
             _collapse_space(child, keep or child.name in ("pre", "textarea"))
-        elif not keep and not isinstance(child, _Comment | _Raw):
-            if child and not child.translate(_ASCII_SPACES):
-                node.children[index] = "\n" if "\n" in child else " "
+        elif (
+            not keep
+            and not isinstance(child, _Comment | _Raw)
+            and child
+            and not child.translate(_ASCII_SPACES)
+        ):
+            node.children[index] = "\n" if "\n" in child else " "
 
 
 def _parse(text: str) -> _Node:
@@ -282,7 +296,7 @@ def table_key(text: str) -> str:
         result = _HTML_PREFIX + result + "</table></body></html>"
     for tag in ("sup", "sub", "span", "div", "p"):
         result = result.replace(f"<{tag}>", "").replace(f"</{tag}>", "")
-    result = result.replace("<spandata-span-identity=\"\">", "")
+    result = result.replace('<spandata-span-identity="">', "")
     return re.sub("<colgroup>.*?</colgroup>", "", result)
 
 

@@ -65,8 +65,14 @@ def summarise(result: Result, out: Console) -> None:
 
 
 def schema_defs() -> dict[str, dict[str, Any]]:
-    element = {"type": "object", "properties": {
-        "all": {"type": "object"}, "group": {"type": "object"}, "page": {"type": "object"}}}
+    element = {
+        "type": "object",
+        "properties": {
+            "all": {"type": "object"},
+            "group": {"type": "object"},
+            "page": {"type": "object"},
+        },
+    }
     return {
         "document": {
             "type": "object",

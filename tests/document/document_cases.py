@@ -70,7 +70,7 @@ def _truncated(source: int, target: int) -> dict[str, Any]:
 
 
 TABLE_A = (
-    "<table><tr><td rowspan=\"2\">Model</td><td colspan=\"2\">Score</td></tr>"
+    '<table><tr><td rowspan="2">Model</td><td colspan="2">Score</td></tr>'
     "<tr><td>Text</td><td>Table</td></tr>"
     "<tr><td>Alpha</td><td>0.91</td><td>0.84</td></tr>"
     "<tr><td>Beta</td><td>0.87</td><td>0.79</td></tr></table>"
@@ -154,8 +154,13 @@ def truth_pages() -> list[dict[str, Any]]:
                 "regular grid of spacing $h$.",
                 attribute=TEXT_ATTR,
             ),
-            _block("equation_isolated", 3, 2, latex="$$\n\\nabla^{2} E - \\frac{1}{c^{2}} "
-                   "\\frac{\\partial^{2} E}{\\partial t^{2}} = 0 \\tag{1}\n$$"),
+            _block(
+                "equation_isolated",
+                3,
+                2,
+                latex="$$\n\\nabla^{2} E - \\frac{1}{c^{2}} "
+                "\\frac{\\partial^{2} E}{\\partial t^{2}} = 0 \\tag{1}\n$$",
+            ),
             _block("equation_caption", 4, 3, text="(1)", attribute=TEXT_ATTR),
             _block(
                 "text_block",
@@ -165,12 +170,26 @@ def truth_pages() -> list[dict[str, Any]]:
                 "square of the spacing when the grid is refined.",
                 attribute=TEXT_ATTR,
             ),
-            _block("equation_isolated", 6, 5, latex="$$\n\\begin{array}{l} u_{t} = a u_{xx} "
-                   "\\\\ u(0,t) = 0 \\end{array}\n$$"),
-            _block("text_block", 7, 6, text="Boundary values are fixed at zero on both ends "
-                   "of the interval", attribute=TEXT_ATTR),
-            _block("text_block", 8, 7, text="and the initial profile is a single smooth bump.",
-                   attribute=TEXT_ATTR),
+            _block(
+                "equation_isolated",
+                6,
+                5,
+                latex="$$\n\\begin{array}{l} u_{t} = a u_{xx} \\\\ u(0,t) = 0 \\end{array}\n$$",
+            ),
+            _block(
+                "text_block",
+                7,
+                6,
+                text="Boundary values are fixed at zero on both ends of the interval",
+                attribute=TEXT_ATTR,
+            ),
+            _block(
+                "text_block",
+                8,
+                7,
+                text="and the initial profile is a single smooth bump.",
+                attribute=TEXT_ATTR,
+            ),
             _block("footer", None, 8, text="Journal of Examples, Vol. 12", attribute=TEXT_ATTR),
         ],
         [_truncated(6, 7)],
@@ -185,17 +204,39 @@ def truth_pages() -> list[dict[str, Any]]:
         },
         [
             _block("title", 1, 0, text="City opens new library", attribute=TEXT_ATTR),
-            _block("text_block", 2, 1, text="The new central library opened on Monday after "
-                   "four years of", attribute=TEXT_ATTR),
-            _block("text_block", 3, 2, text=" building work, with room for more than two "
-                   "hundred thousand books", attribute=TEXT_ATTR),
-            _block("text_block", 4, 3, text=" and a reading hall open late every evening.",
-                   attribute=TEXT_ATTR),
+            _block(
+                "text_block",
+                2,
+                1,
+                text="The new central library opened on Monday after four years of",
+                attribute=TEXT_ATTR,
+            ),
+            _block(
+                "text_block",
+                3,
+                2,
+                text=" building work, with room for more than two hundred thousand books",
+                attribute=TEXT_ATTR,
+            ),
+            _block(
+                "text_block",
+                4,
+                3,
+                text=" and a reading hall open late every evening.",
+                attribute=TEXT_ATTR,
+            ),
             _block("figure", 5, 4),
-            _block("figure_caption", 6, 5, text="The reading hall on opening day.",
-                   attribute=TEXT_ATTR),
-            _block("text_block", 7, 6, text="Visitors queued from early morning; the mayor "
-                   "thanked the builders and the staff.", attribute=TEXT_ATTR),
+            _block(
+                "figure_caption", 6, 5, text="The reading hall on opening day.", attribute=TEXT_ATTR
+            ),
+            _block(
+                "text_block",
+                7,
+                6,
+                text="Visitors queued from early morning; the mayor "
+                "thanked the builders and the staff.",
+                attribute=TEXT_ATTR,
+            ),
             _block("abandon", None, 7, text="ADVERTISEMENT"),
         ],
         [_truncated(1, 2), _truncated(2, 3)],
@@ -210,13 +251,27 @@ def truth_pages() -> list[dict[str, Any]]:
         },
         [
             _block("title", 1, 0, text="第二章 函数", attribute=ZH_ATTR),
-            _block("text_block", 2, 1, text="函数是数学中的基本概念，表示两个集合之间的对应关系。",
-                   attribute=ZH_ATTR),
+            _block(
+                "text_block",
+                2,
+                1,
+                text="函数是数学中的基本概念，表示两个集合之间的对应关系。",
+                attribute=ZH_ATTR,
+            ),
             _block("equation_isolated", 3, 2, latex="\\[ f(x) = x^{2} + 1 \\]"),
             _block("text_block", 3, 3, text="当 $x=0$ 时，函数取得最小值 1。", attribute=ZH_ATTR),
-            _block("table", 4, 4, html=TABLE_B, latex=TABLE_B_LATEX,
-                   attribute={**TABLE_ATTR, "language": "table_simplified_chinese",
-                              "with_span": False}),
+            _block(
+                "table",
+                4,
+                4,
+                html=TABLE_B,
+                latex=TABLE_B_LATEX,
+                attribute={
+                    **TABLE_ATTR,
+                    "language": "table_simplified_chinese",
+                    "with_span": False,
+                },
+            ),
             _block("page_footnote", 5, 5, text="注：数据来自课堂练习。", attribute=ZH_ATTR),
         ],
         [],
@@ -231,14 +286,30 @@ def truth_pages() -> list[dict[str, Any]]:
         },
         [
             _block("title", 1, 0, text="Team practices", attribute=TEXT_ATTR),
-            _block("text_block", 2, 1, text="- Short iterations with a demo at the end",
-                   attribute=TEXT_ATTR),
-            _block("text_block", 3, 2, text="- One shared backlog, ordered by value",
-                   attribute=TEXT_ATTR),
-            _block("text_block", 4, 3, text="- Retrospectives that change how we work",
-                   attribute=TEXT_ATTR),
-            _block("code_txt", 5, 4, text="for task in backlog:\n    plan(task)",
-                   attribute=TEXT_ATTR),
+            _block(
+                "text_block",
+                2,
+                1,
+                text="- Short iterations with a demo at the end",
+                attribute=TEXT_ATTR,
+            ),
+            _block(
+                "text_block",
+                3,
+                2,
+                text="- One shared backlog, ordered by value",
+                attribute=TEXT_ATTR,
+            ),
+            _block(
+                "text_block",
+                4,
+                3,
+                text="- Retrospectives that change how we work",
+                attribute=TEXT_ATTR,
+            ),
+            _block(
+                "code_txt", 5, 4, text="for task in backlog:\n    plan(task)", attribute=TEXT_ATTR
+            ),
         ],
         [],
     )
@@ -266,13 +337,20 @@ def truth_pages() -> list[dict[str, Any]]:
             "special_issue": [],
         },
         [
-            _block("text_block", 1, 0, text="1. Solve for $x$: $2x + 3 = 11$.",
-                   attribute=TEXT_ATTR),
+            _block(
+                "text_block", 1, 0, text="1. Solve for $x$: $2x + 3 = 11$.", attribute=TEXT_ATTR
+            ),
             _block("equation_isolated", 2, 1, latex="$$\nx = \\frac{11 - 3}{2} = 4\n$$"),
-            _block("text_block", 3, 2, text="2. Show that the sum of two even numbers is "
-                   "even.", attribute=TEXT_ATTR),
-            _block("reference", 4, 3, text="[1] A. Author, Numbers for All, 2010.",
-                   attribute=TEXT_ATTR),
+            _block(
+                "text_block",
+                3,
+                2,
+                text="2. Show that the sum of two even numbers is even.",
+                attribute=TEXT_ATTR,
+            ),
+            _block(
+                "reference", 4, 3, text="[1] A. Author, Numbers for All, 2010.", attribute=TEXT_ATTR
+            ),
         ],
         [],
     )
@@ -298,9 +376,7 @@ def render(page: dict[str, Any], table: str = "html", joiner: str = "\n\n") -> l
         key=lambda b: b["order"],
     )
     truncated = {
-        r["target_anno_id"]
-        for r in page["extra"]["relation"]
-        if r["relation_type"] == "truncated"
+        r["target_anno_id"] for r in page["extra"]["relation"] if r["relation_type"] == "truncated"
     }
     chunks: list[str] = []
     for block in blocks:
@@ -310,7 +386,11 @@ def render(page: dict[str, Any], table: str = "html", joiner: str = "\n\n") -> l
         if category == "table":
             html = block["html"]
             chunks.append(
-                html if table == "html" else _table_md(html) if table == "md" else _table_latex(html)
+                html
+                if table == "html"
+                else _table_md(html)
+                if table == "md"
+                else _table_latex(html)
             )
         elif category == "equation_isolated":
             chunks.append(block["latex"])
@@ -385,8 +465,9 @@ def case_files(pages: list[dict[str, Any]]) -> dict[str, Files]:
 
     def noisy(i: int, p: dict[str, Any]) -> str:
         rng = random.Random(100 + i)
-        return _join([c if c.startswith(("<table", "$$", "\\[")) else _noisy(c, rng)
-                      for c in render(p)])
+        return _join(
+            [c if c.startswith(("<table", "$$", "\\[")) else _noisy(c, rng) for c in render(p)]
+        )
 
     cases["noisy"] = _each(pages, noisy)
 
@@ -425,7 +506,7 @@ def case_files(pages: list[dict[str, Any]]) -> dict[str, Files]:
                 if k == 1:
                     chunk = "**" + chunk + "**"
             out.append(chunk)
-        out.insert(1, "![figure](images/fig_%d.png)" % i)
+        out.insert(1, f"![figure](images/fig_{i}.png)")
         out.insert(2, "* * *")
         body = _join(out)
         if i % 2:
