@@ -287,8 +287,10 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
 def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
     """The result of an OmniDocBench ``<name>_metric_result.json`` document (its totals; the
     document holds no per-page values)."""
+    from parsescore.core.kinds import Dataset
     from parsescore.document.kind import TOTALS
 
+    reported = [m for m in TOTALS if isinstance(m.aggregate, Dataset)]
     for element in ELEMENTS:
         r.mapping(r.key(doc, element, "top level"), f"key {element!r}")
     return [
@@ -296,7 +298,7 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
             "document",
             name,
             {},
-            totals(TOTALS, {}, {}, given=totals_of(doc)),
+            totals(reported, {}, {}, given=totals_of(doc)),
             r.path,
             dataset={"metric_result": dict(doc)},
         )
