@@ -62,6 +62,15 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, A
         assert result.code == 0, result.err
         made["flowchart"].append(path)
 
+    document = out / "document.json"
+    made_document = run_cli(
+        ["document", "--truth", str(DATA / "document" / "truth.json"), "--pred",
+         str(DATA / "document" / "model_a"), "--out", str(document)],
+        None,
+    )  # fmt: skip
+    assert made_document.code == 0, made_document.err
+    made["document"].append(document)
+
     tables = DATA / "table" / "pubtabnet_samples"
     for name, pred in (("sys_a", "sample_pred.json"), ("sys_b", "sample_gt.json")):
         path = out / f"{name}.json"
@@ -231,7 +240,7 @@ def test_outputs_cover_the_optional_shapes(docs: dict[str, list[dict[str, Any]]]
 
 def test_sequence_categories_match_the_sequence_package() -> None:
     assert SCHEMA_KINDS == (
-        "flowchart", "table", "grits", "sequence", "graph", "compare", "result", "any"
+        "flowchart", "table", "grits", "sequence", "graph", "document", "compare", "result", "any"
     )  # fmt: skip
     totals = schema("sequence")["$defs"]["sequence_totals"]
     assert totals["required"] == list(CATEGORIES)
@@ -344,7 +353,7 @@ def test_schema_command_unknown_kind(cli: Cli) -> None:
     result = cli("schema", "tables")
     assert result.code == 2 and result.err.startswith("error: "), result.err
     assert "unknown schema 'tables'" in result.err
-    assert "flowchart, table, grits, sequence, graph, compare, result, any" in result.err
+    assert "flowchart, table, grits, sequence, graph, document, compare, result, any" in result.err
 
 
 def test_schema_is_a_fresh_copy() -> None:
