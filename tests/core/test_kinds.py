@@ -230,20 +230,12 @@ def test_the_core_names_no_kind() -> None:
             )
 
 
-#: Marked, temporary exceptions: the document kind's TEDS adapter (``document/tables.py``) uses
-#: the table kind's TEDS until it moves to ``parsescore/shared/`` (issue 26's report asks).
-CROSS_KIND_ADAPTERS = {("document/tables.py", "parsescore.table.teds")}
-
-
 def test_a_kind_package_imports_no_other_kind() -> None:
     names = set(kind_names())
     for name in names:
         for path in (SRC / name).rglob("*.py"):
             for module in _imports(path):
                 parts = module.split(".")
-                where = path.relative_to(SRC).as_posix()
-                if (where, module) in CROSS_KIND_ADAPTERS:
-                    continue
                 if parts[0] == "parsescore" and len(parts) > 1 and parts[1] in names:
                     assert parts[1] == name, f"{path.relative_to(SRC)} imports {module}"
 
