@@ -118,9 +118,10 @@ def test_demo_report_loads_cleanly_and_shows_the_overview(demo_page, tmp_path):
     assert console_messages(result.stderr) == []
     dom = result.stdout
     assert 'id="overview-table"' in dom
-    for kind in ("flowchart", "table", "sequence", "graph"):
+    for kind in ("flowchart", "table", "sequence", "graph", "document"):
         assert f'<tbody class="kind" data-kind="{kind}">' in dom
-    assert dom.count('class="system-row"') == 5  # one flowchart, table, graph; two sequence
+    # one flowchart, table, graph; two sequence, two document
+    assert dom.count('class="system-row"') == 7
     assert '<section class="comparison" data-kind="sequence">' in dom
     assert dom.count("<svg") >= 6
 
