@@ -22,6 +22,7 @@ A reader is ``(text) -> TableGrid``; one that needs the reading options takes th
 
 from __future__ import annotations
 
+import bisect
 import csv
 import functools
 import html
@@ -36,7 +37,7 @@ from typing import Any
 from parsescore.core.errors import InputError
 from parsescore.core.kinds import Format, resolved
 from parsescore.shared.answers import Answer, unwrap_answer
-from parsescore.shared.tables import limits
+from parsescore.shared.tables import latex_scan, limits
 from parsescore.shared.tables.grid import TableGrid
 from parsescore.shared.tables.limits import MAX_CELLS, MAX_SPAN
 from parsescore.shared.tables.names import LatexMath
@@ -464,7 +465,10 @@ _STYLES = {
 }
 
 
+@functools.cache
 def _latex_context() -> Any:
+    """pylatexenc's default macros and environments, with the tables' own (built once: the
+    walker only reads it)."""
     from pylatexenc.latexwalker import get_default_latex_context_db
     from pylatexenc.macrospec import EnvironmentSpec, MacroSpec
 
@@ -515,11 +519,52 @@ class _LatexText:
     """
 
     def __init__(self, math: str = "source") -> None:
+        self.math = math
+        self._seen: dict[tuple[str, str], str] = {}
+
+    @functools.cached_property
+    def plain(self) -> Any:
         from pylatexenc.latex2text import LatexNodes2Text
 
-        self.plain = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
-        self.math = math
-        self.math_text = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+        return LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
+
+    @functools.cached_property
+    def math_text(self) -> Any:
+        from pylatexenc.latex2text import LatexNodes2Text
+
+        return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
+    def scanned(self, what: str, spelling: str) -> str:
+        """A piece the linear reader met (``macro``: a macro without arguments and the spaces
+        after it; ``special``: ``~``, ``--``, quotes; ``math``) as this converter writes its
+        node: the walker reads the piece alone, once per spelling. Raises
+        :class:`~parsescore.shared.tables.latex_scan.Unsupported` where the walker must read
+        the whole table (math shown as text)."""
+        key = (what, spelling)
+        known = self._seen.get(key)
+        if known is not None:
+            return known
+        if what == "math":
+            if self.math != "source":
+                raise latex_scan.Unsupported
+            known = _text(spelling)
+        else:
+            from pylatexenc import latexwalker as lw
+
+            try:
+                nodes, _, _ = lw.LatexWalker(
+                    spelling, latex_context=_latex_context(), tolerant_parsing=False
+                ).get_latex_nodes()
+            except lw.LatexWalkerError:
+                raise latex_scan.Unsupported from None
+            expected = lw.LatexMacroNode if what == "macro" else lw.LatexSpecialsNode
+            if len(nodes) != 1 or not isinstance(nodes[0], expected):
+                raise latex_scan.Unsupported
+            if nodes[0].len != len(spelling):
+                raise latex_scan.Unsupported
+            known = self(nodes)
+        self._seen[key] = known
+        return known
 
     def _math(self, nodes: Sequence[Any]) -> str:
         """Math-mode nodes as the text they show (cell HTML)."""
@@ -697,19 +742,97 @@ class _RawCell:
 
 _LONGTABLE_MARKERS = ("endfirsthead", "endhead", "endfoot", "endlastfoot")
 _RULE_ARGUMENTS = re.compile(r"\s*(?:\([^)]*\)\s*)?")  # unambiguous: linear
+#: Braces, environments and comments, for the nesting depth of a LaTeX text.
+_NESTING = re.compile(r"\\(?:begin|end)\b|\\.|[{}]|%[^\n]*", re.DOTALL)
 
 
 def read_latex(text: str, *, latex_math: str = "source") -> TableGrid:
     """A LaTeX tabular (``latex_math``: math as its source, or as the text it shows)."""
+    return _read_latex(text, latex_math)
+
+
+def _read_latex(text: str, math: str, *, fast: bool = True) -> TableGrid:
+    """:func:`read_latex`; ``fast=False`` reads with pylatexenc's walker only (the reference
+    the linear reader of :mod:`~parsescore.shared.tables.latex_scan` is tested against)."""
+    _check_nesting(text)
+    convert = _LatexText(math)
+    scanned = _scan_latex(text, convert) if fast else None
     try:
-        return _latex_table(text, latex_math)
+        if scanned is None:
+            limits.check_latex_walk(len(text))
+            scanned = _walk_latex(text, convert)
+        return _latex_grid(text, scanned, math)
     except RecursionError:  # pylatexenc's walker recurses once per nested group
         raise InputError(
             "the LaTeX is nested too deeply to read (braces, groups or environments)"
         ) from None
 
 
-def _latex_table(text: str, math: str) -> TableGrid:
+def _check_nesting(text: str) -> None:
+    """Refuse LaTeX nested deeper than ``PARSESCORE_MAX_LATEX_DEPTH`` (braces and
+    environments), naming where: the walker would run out of stack."""
+    limit = limits.latex_depth()
+    if text.count("{") + text.count("\\begin") <= limit:
+        return  # cannot be deeper
+    depth = 0
+    for match in _NESTING.finditer(text):
+        token = match.group(0)
+        if token == "{" or token == "\\begin":
+            depth += 1
+            if depth > limit:
+                raise _fail(
+                    f"the LaTeX is nested more than {limit} deep (braces and environments), "
+                    "the limit (PARSESCORE_MAX_LATEX_DEPTH)",
+                    text,
+                    match.start(),
+                )
+        elif token == "}" or token == "\\end":
+            depth = max(depth - 1, 0)
+
+
+def _scan_latex(text: str, convert: _LatexText) -> latex_scan.Scanned | None:
+    """The tabular read by the linear reader, or None where the walker must read it. What is
+    around the tabular (a table environment, a caption, prose) is read by the walker with an
+    empty tabular in its place: whether it parses and which tabular is the first are its
+    answers."""
+    scanned = latex_scan.scan(text, convert.scanned, _argument_spec)
+    if scanned is None:
+        return None
+    begin, end = scanned.environment_at, scanned.end
+    if text[:begin].strip() or text[end:].strip():
+        from pylatexenc import latexwalker as lw
+
+        outside = len(text) - (end - begin)
+        if outside > limits.latex_walk_limit():
+            return None
+        probe = f"{text[:begin]}\\begin{{tabular}}{{l}}\\end{{tabular}}{text[end:]}"
+        try:
+            nodes, _, _ = lw.LatexWalker(
+                probe, latex_context=_latex_context(), tolerant_parsing=False
+            ).get_latex_nodes()
+        except (lw.LatexWalkerError, RecursionError):
+            return None
+        found = _find_environment(nodes)
+        if found is None or found.pos != begin:
+            return None
+    return scanned
+
+
+@functools.cache
+def _argument_spec(name: str) -> str:
+    """The arguments pylatexenc reads after the macro ``\\name`` ('' for none; ``?`` for a
+    parser that is not the standard one)."""
+    from pylatexenc.macrospec import MacroStandardArgsParser
+
+    spec = _latex_context().get_macro_spec(name)
+    if spec is None or spec.args_parser is None:
+        return ""
+    parser = spec.args_parser
+    return str(parser.argspec) if isinstance(parser, MacroStandardArgsParser) else "?"
+
+
+def _walk_latex(text: str, convert: _LatexText) -> latex_scan.Scanned:
+    """The tabular read from pylatexenc's nodes."""
     from pylatexenc import latexwalker as lw
 
     try:
@@ -727,12 +850,8 @@ def _latex_table(text: str, math: str) -> TableGrid:
         )
     arguments = environment.nodeargd.argnlist if environment.nodeargd else []
     spec = [a for a in arguments if a is not None]
-    columns = _column_count(spec[-1].latex_verbatim()[1:-1]) if spec else None
-
+    scanned = latex_scan.Scanned(spec[-1].latex_verbatim()[1:-1] if spec else None, environment.pos)
     rows: list[tuple[list[_RawCell], int]] = []  # each row's cells and where it starts
-    rules: list[int] = []  # for each rule between rows: how many rows come before it
-    dropped: set[int] = set()  # longtable's repeated head and foot rows
-    last_foot: list[int] = []  # longtable's last foot: written first, shown last
     section: list[int] = []  # rows since the previous longtable marker
     has_first_head = any(
         isinstance(n, lw.LatexMacroNode) and n.macroname == "endfirsthead"
@@ -757,14 +876,14 @@ def _latex_table(text: str, math: str) -> TableGrid:
                 rows.append((cells, start))
             cells, start, caption = [_RawCell()], node.pos, False
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in _RULES and row_empty:
-            rules.append(len(rows))
+            scanned.rules.append(len(rows))
             skipping_rule_arguments = node.macroname == "cmidrule"
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in _LONGTABLE_MARKERS:
             name = node.macroname
             if name == "endfoot" or (name == "endhead" and has_first_head):
-                dropped.update(section)  # repeated on every page, not rows of the table
+                scanned.dropped.update(section)  # repeated on every page, not rows of the table
             elif name == "endlastfoot":
-                last_foot.extend(section)
+                scanned.last_foot.extend(section)
             section = []
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in ("caption", "label"):
             caption = True
@@ -772,11 +891,36 @@ def _latex_table(text: str, math: str) -> TableGrid:
             cells[-1].nodes.append(node)
     if not all(_blank(c.nodes) for c in cells):
         rows.append((cells, start))  # a last row without \\
-    order = [k for k in range(len(rows)) if k not in dropped and k not in last_foot]
-    order += [k for k in last_foot if k not in dropped]
-    if not order:
-        raise InputError("the LaTeX table has no rows")
-    return _latex_grid(text, rows, order, rules, columns, math)
+    scanned.rows = [([_cell_of_nodes(c, convert) for c in row], at) for row, at in rows]
+    return scanned
+
+
+def _cell_of_nodes(raw: _RawCell, convert: _LatexText) -> latex_scan.LatexCell:
+    """A cell read from pylatexenc's nodes: its HTML, whether it is blank, its span macro."""
+    nodes = [n for n in raw.nodes if n is not None]
+    content = nodes
+    span = None
+    macro = _first_macro(nodes)
+    if macro is not None and macro.macroname in ("multicolumn", "multirow"):
+        args = [a for a in macro.nodeargd.argnlist if a is not None]
+        inner = None
+        content = _nodes_of(args[-1])
+        if macro.macroname == "multicolumn":
+            inner_macro = _first_macro(content)
+            if inner_macro is not None and inner_macro.macroname == "multirow":
+                inner_args = [a for a in inner_macro.nodeargd.argnlist if a is not None]
+                inner = (inner_args[0].latex_verbatim(), inner_args[0].pos)
+                content = _nodes_of(inner_args[-1])
+        span = latex_scan.SpanMacro(
+            macro.macroname, macro.pos, args[0].latex_verbatim(), args[0].pos, inner
+        )
+    return latex_scan.LatexCell(convert(content), _blank(nodes), span)
+
+
+def _nodes_of(argument: Any) -> list[Any]:
+    """A macro argument's nodes (a group's, or the one node an argument without braces is)."""
+    nodelist = getattr(argument, "nodelist", None)
+    return list(nodelist) if nodelist is not None else [argument]
 
 
 def _blank(nodes: Sequence[Any]) -> bool:
@@ -790,56 +934,45 @@ def _blank(nodes: Sequence[Any]) -> bool:
     )
 
 
-def _latex_grid(
-    text: str,
-    rows: list[tuple[list[_RawCell], int]],
-    keep: list[int],
-    rules: list[int],
-    columns: int | None,
-    math: str = "source",
-) -> TableGrid:
-    convert = _LatexText(math)
+def _latex_grid(text: str, scanned: latex_scan.Scanned, math: str = "source") -> TableGrid:
+    rows = scanned.rows
+    last_foot = set(scanned.last_foot)
+    keep = [k for k in range(len(rows)) if k not in scanned.dropped and k not in last_foot]
+    keep += [k for k in scanned.last_foot if k not in scanned.dropped]
+    if not keep:
+        raise InputError("the LaTeX table has no rows")
+    columns = _column_count(scanned.spec) if scanned.spec is not None else None
     grid = _Grid()
     covered: dict[tuple[int, int], int] = {}  # (row, column) -> the multirow covering it
-    kept_index = {k: n for n, k in enumerate(keep)}
     upward: list[tuple[int, int, int]] = []  # (row, column, n) of negative \multirow
-    for k in keep:
+    for r, k in enumerate(keep):
         raw_cells, row_start = rows[k]
-        r = kept_index[k]
         row: list[_Cell] = []
         column = 0
         for raw in raw_cells:
-            nodes = [n for n in raw.nodes if n is not None]
             colspan = rowspan = 1
-            content = nodes
-            macro = _first_macro(nodes)
             position = row_start
-            if macro is not None and macro.macroname in ("multicolumn", "multirow"):
-                args = [a for a in macro.nodeargd.argnlist if a is not None]
-                position = macro.pos
-                number = _int_arg(args[0], text)
-                if macro.macroname == "multicolumn":
+            macro = raw.span
+            if macro is not None:
+                position = macro.position
+                number = _int_arg(macro.number, macro.number_at, text)
+                if macro.name == "multicolumn":
                     colspan = _span(number, "\\multicolumn")
-                    content = args[-1].nodelist
-                    inner = _first_macro(content)
-                    if inner is not None and inner.macroname == "multirow":
-                        inner_args = [a for a in inner.nodeargd.argnlist if a is not None]
-                        rowspan = _int_arg(inner_args[0], text)
-                        content = inner_args[-1].nodelist
+                    if macro.inner is not None:
+                        rowspan = _int_arg(*macro.inner, text)
                 else:
                     rowspan = number
-                    content = args[-1].nodelist
                 if rowspan < 0:
                     upward.append((r, column, -rowspan))
                     rowspan = 1
                 rowspan = _span(rowspan, "\\multirow")
-            if (r, column) in covered and _blank(nodes):
+            if (r, column) in covered and raw.blank:
                 column += colspan  # the empty cell under a \multirow
                 continue
-            html_text = convert(content).strip()
+            html_text = raw.html.strip()
             if math == "text":
                 html_text = _minus_of(html_text)
-            row.append(_Cell(re.sub(r"\s+", " ", html_text), colspan, rowspan))
+            row.append(_Cell(" ".join(html_text.split()), colspan, rowspan))
             for dr in range(1, rowspan):
                 for dc in range(colspan):
                     covered[(r + dr, column + dc)] = r
@@ -867,8 +1000,9 @@ def _latex_grid(
         cell.rowspan = _span(n, "\\multirow")
         _insert_at(grid.rows[top], column, cell)
     # header: the rows before the first rule that follows a row and precedes another row
-    for seen in rules:
-        before = sum(1 for k in keep if k < seen)
+    kept = sorted(keep)
+    for seen in scanned.rules:
+        before = bisect.bisect_left(kept, seen)  # the kept rows before the rule
         if 0 < before < len(keep):
             grid.header_rows = before
             break
@@ -903,13 +1037,14 @@ def _first_macro(nodes: Sequence[Any]) -> Any:
     return None
 
 
-def _int_arg(arg: Any, text: str) -> int:
-    value = arg.latex_verbatim().strip("{} \t\n")
+def _int_arg(verbatim: str, position: int, text: str) -> int:
+    """A ``\\multicolumn``/``\\multirow`` number, from its argument as written."""
+    value = verbatim.strip("{} \t\n")
     try:
         return int(value)
     except ValueError:
-        message = f"expected a number of rows or columns, found {value!r}"
-        raise _fail(message, text, arg.pos) from None
+        message = f"expected a number of rows or columns, found {value[:40]!r}"
+        raise _fail(message, text, position) from None
 
 
 def _cell_at(row: list[_Cell], column: int) -> _Cell | None:
