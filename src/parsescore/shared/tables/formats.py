@@ -102,7 +102,7 @@ def _fail(message: str, text: str | None = None, position: int | None = None) ->
 
 
 def _span(value: int, what: str) -> int:
-    return limits.span(value, what)
+    return 1 if value == 1 else limits.span(value, what)  # 1 is always a span
 
 
 def _text(value: str) -> str:
@@ -387,6 +387,86 @@ def _html_table_at(text: str, start: int) -> str:
 
 def read_markdown(text: str) -> TableGrid:
     """A Markdown pipe table (GFM); an HTML table in the text is read as HTML."""
+    plain = _plain_pipe_table(text)
+    return plain if plain is not None else _read_markdown(text)
+
+
+#: What makes markdown-it read a cell as more than its text (escapes, code, emphasis, entities,
+#: HTML, links), or the text as more than one plain table (code fences, carriage returns).
+_NOT_PLAIN_MARKDOWN = re.compile(r"[\\`*_&\[\]\r\x00~]|<[A-Za-z/!?]")
+_DELIMITER_CELL = re.compile(r"^:?-+:?$")
+#: markdown-it's bound on the empty cells it adds to short rows.
+_MAX_AUTOCOMPLETED_CELLS = 0x10000
+
+
+def _plain_pipe_table(text: str) -> TableGrid | None:
+    """A text that is one pipe table of plain cells (and maybe prose without pipes around it,
+    apart by a blank line) read as markdown-it reads it, in one pass over its lines; None for
+    anything else (markdown-it then reads it: ``tests/table/test_table_markdown_scan.py``
+    compares the two)."""
+    from markdown_it.common.utils import mdTrim
+
+    if _NOT_PLAIN_MARKDOWN.search(text) is not None:
+        return None
+    lines = text.split("\n")
+    for line in lines:  # a "<" is text unless it opens a tag or an autolink (<0@x.y>)
+        opening = line.find("<")
+        if opening != -1 and line.find(">", opening) != -1:
+            return None
+    first = next((k for k, line in enumerate(lines) if "|" in line), None)
+    if first is None or (first > 0 and lines[first - 1].strip(" \t")):
+        return None  # no table, or one that prose runs into
+    last = first
+    while last + 1 < len(lines) and lines[last + 1].strip(" \t"):
+        last += 1
+    if any("|" in line for line in lines[last + 1 :]):
+        return None  # more tables, or pipes markdown-it may read as one
+    table = lines[first : last + 1]
+    if len(table) < 2 or not all(line.startswith("|") for line in table):
+        return None
+    delimiter = table[1]
+    if len(delimiter) < 2 or delimiter.strip("|-: \t") or delimiter[1] not in "|-: \t":
+        return None
+    aligns = 0
+    columns = delimiter.split("|")
+    for k, column in enumerate(columns):
+        cell = mdTrim(column)
+        if not cell:
+            if k == 0 or k == len(columns) - 1:
+                continue
+            return None
+        if _DELIMITER_CELL.search(cell) is None:
+            return None
+        aligns += 1
+    grid = _Grid(header_rows=1)
+    autocompleted = 0
+    for k, line in enumerate(table):
+        if k == 1:
+            continue
+        cells = mdTrim(line).split("|")
+        if cells and cells[0] == "":
+            cells.pop(0)
+        if cells and cells[-1] == "":
+            cells.pop()
+        if k == 0 and (not cells or len(cells) != aligns):
+            return None
+        autocompleted += aligns - len(cells)
+        if autocompleted > _MAX_AUTOCOMPLETED_CELLS:
+            return None
+        grid.rows.append(
+            [
+                _Cell(_text(mdTrim(cells[i])).strip() if i < len(cells) else "")
+                for i in range(aligns)
+            ]
+        )
+    if all(not c.html for c in grid.rows[0]):
+        del grid.rows[0]  # an empty header row: a table without header
+        grid.header_rows = 0
+    return grid.table("markdown")
+
+
+def _read_markdown(text: str) -> TableGrid:
+    """A Markdown text read by markdown-it (the reference of :func:`_plain_pipe_table`)."""
     from markdown_it import MarkdownIt
 
     parser = MarkdownIt("commonmark", {"html": True}).enable("table")
@@ -1123,40 +1203,33 @@ def read_doctags(text: str) -> TableGrid:
 def _otsl(text: str, format: str) -> TableGrid:
     body = text
     if format == "doctags":
-        match = re.search(r"<otsl>(.*?)</otsl>", text, re.DOTALL)
-        if match is None:
+        opening = text.find("<otsl>")
+        closing = -1 if opening == -1 else text.find("</otsl>", opening + 6)
+        if closing == -1:
             raise InputError("no <otsl> table in the DocTags")
-        body = re.sub(r"<loc_\d+>", "", match.group(0))
+        body = _LOC.sub("", text[opening : closing + 7])
     for token in _OTSL_TOKEN.finditer(body):
         name = token.group(2)
         if name not in _OTSL_KNOWN and not name.startswith("loc_"):
             offset = token.start() + (text.find(body) if body in text else 0)
             raise _fail(f"unknown OTSL token <{name}>", text, offset)
-    body = re.sub(r"<loc_\d+>", "", body)
+    body = _LOC.sub("", body)
     if "<otsl>" not in body:
         body = f"<otsl>{body}</otsl>"
-    # a "<" of the cell text ("p<0.05") is not a token: hidden from docling-core's tokenizer
-    known = "|".join(sorted(_OTSL_KNOWN))
-    body = re.sub(rf"<(?!/?(?:{known})>)", _LESS_THAN, body)
-    try:
-        from docling_core.types.doc.document import parse_otsl_table_content
-    except ImportError:
-        raise InputError(
-            "reading OTSL/DocTags needs docling-core: pip install 'parsescore[docling]'"
-        ) from None
-    data = parse_otsl_table_content(body)
+    # a "<" of the cell text ("p<0.05") is not a token: hidden from the tokenizer
+    body = _NOT_A_TOKEN.sub(_LESS_THAN, body)
+    cells, num_rows = otsl_cells(body)
     header_rows = 0
-    for line in re.split(r"<nl>", body.replace("<otsl>", "").replace("</otsl>", "")):
+    for line in body.replace("<otsl>", "").replace("</otsl>", "").split("<nl>"):
         if "<ched>" in line:
             header_rows += 1
         else:
             break
     grid = _Grid(header_rows=header_rows)
-    by_row: dict[int, list[Any]] = {}
-    for cell in data.table_cells:
-        by_row.setdefault(cell.start_row_offset_idx, []).append(cell)
-    for r in range(data.num_rows):
-        cells = sorted(by_row.get(r, []), key=lambda c: c.start_col_offset_idx)
+    by_row: dict[int, list[OtslCell]] = {}
+    for cell in cells:
+        by_row.setdefault(cell.row, []).append(cell)
+    for r in range(num_rows):
         grid.rows.append(
             [
                 _Cell(
@@ -1164,11 +1237,123 @@ def _otsl(text: str, format: str) -> TableGrid:
                     _span(cell.col_span, "column span"),
                     _span(cell.row_span, "row span"),
                 )
-                for cell in cells
+                for cell in sorted(by_row.get(r, []), key=lambda c: c.column)
             ]
         )
     grid.header_rows = min(grid.header_rows, len(grid.rows))
     return grid.table(format)
+
+
+_LOC = re.compile(r"<loc_\d+>")
+_NOT_A_TOKEN = re.compile(rf"<(?!/?(?:{'|'.join(sorted(_OTSL_KNOWN))})>)")
+_ANGLED = re.compile(r"(<[^>]+>)")
+#: The tokens that make the table's structure; the first five open a cell.
+_OPENS = frozenset(("<fcel>", "<ecel>", "<ched>", "<rhed>", "<srow>"))
+_STRUCTURE = _OPENS | {"<lcel>", "<ucel>", "<xcel>", "<nl>"}
+_LEFT = frozenset(("<lcel>", "<xcel>"))
+_UP = frozenset(("<ucel>", "<xcel>"))
+
+
+@dataclass(frozen=True)
+class OtslCell:
+    """One cell of an OTSL table: where it starts, its spans and its text."""
+
+    row: int
+    column: int
+    row_span: int
+    col_span: int
+    text: str
+
+
+def otsl_cells(body: str) -> tuple[list[OtslCell], int]:
+    """The cells of an OTSL sequence and its number of rows, as docling-core's
+    ``parse_otsl_table_content`` reads them (its rules kept, quirks included: a ``<fcel>``
+    without text takes the next token as its text; rows are the runs of tokens between
+    ``<nl>``s, empty ones not counted), in one pass and without its pydantic models
+    (``tests/table/test_table_otsl.py`` compares the two). Where docling-core fails with an
+    IndexError (a full cell at the very end, a span running past its row or the table), an
+    InputError says so."""
+    parts = [
+        part
+        for part in _ANGLED.split(body)
+        if part.strip() and not part.startswith("<loc_") and part not in ("<otsl>", "</otsl>")
+    ]
+    structure = [part for part in _ANGLED.findall(body) if part in _STRUCTURE]
+    rows: list[list[str]] = [[]]
+    for token in structure:
+        if token == "<nl>":
+            if rows[-1]:
+                rows.append([])
+        else:
+            rows[-1].append(token)
+    if not rows[-1]:
+        rows.pop()
+    cells: list[OtslCell] = []
+    r = c = 0
+    for i, part in enumerate(parts):
+        if part in _OPENS:
+            row_span = col_span = 1
+            text = ""
+            right = 1
+            if part != "<ecel>":
+                if i + 1 >= len(parts):
+                    raise InputError(
+                        f"the OTSL ends with {part} and no text after it (an empty cell is <ecel>)"
+                    )
+                text = parts[i + 1]
+                right = 2
+            next_right = parts[i + right] if i + right < len(parts) else ""
+            next_bottom = ""
+            if r + 1 < len(rows) and c < len(rows[r + 1]):
+                next_bottom = rows[r + 1][c]
+            if next_right in _LEFT:
+                col_span += _otsl_run_right(rows, r, c + 1)
+            if next_bottom in _UP:
+                row_span += _otsl_run_down(rows, r + 1, c)
+            cells.append(OtslCell(r, c, row_span, col_span, text.strip()))
+            c += 1
+        elif part in ("<lcel>", "<ucel>", "<xcel>"):
+            c += 1
+        elif part == "<nl>":
+            r += 1
+            c = 0
+    return cells, len(rows)
+
+
+def _otsl_spill(what: str, r: int, c: int) -> InputError:
+    return InputError(
+        f"malformed OTSL: the {what} of the cell in row {r + 1}, column {c + 1} runs past its "
+        "row or the table (expected <lcel>/<ucel>/<xcel> only where a cell spans)"
+    )
+
+
+def _otsl_run_right(rows: list[list[str]], r: int, c: int) -> int:
+    """How many ``<lcel>``/``<xcel>`` follow from column ``c`` of row ``r``."""
+    if r >= len(rows) or c >= len(rows[r]):
+        raise _otsl_spill("column span", r, c - 1)
+    row = rows[r]
+    span = 0
+    while row[c] in _LEFT:
+        c += 1
+        span += 1
+        if c >= len(row):
+            break
+    return span
+
+
+def _otsl_run_down(rows: list[list[str]], r: int, c: int) -> int:
+    """How many ``<ucel>``/``<xcel>`` follow from row ``r`` down column ``c``."""
+    span = 0
+    top = r - 1
+    while True:
+        if c >= len(rows[r]):
+            raise _otsl_spill("row span", top, c)
+        if rows[r][c] not in _UP:
+            return span
+        r += 1
+        span += 1
+        if r >= len(rows):
+            return span
 
 
 def unread_formats(texts: dict[str, str]) -> dict[str, list[str]]:
