@@ -113,7 +113,6 @@ def _ours(body: str) -> object:
 @settings(max_examples=1000, deadline=None)
 @given(body=otsl_sequences())
 def test_otsl_cells_as_docling_core_reads_them(body: str) -> None:
-    pytest.importorskip("docling_core")
     assert _ours(body) == _docling(body)
 
 

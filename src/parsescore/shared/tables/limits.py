@@ -9,7 +9,7 @@ memory. Each limit can be changed with an environment variable:
   with every slot of the prediction; the most slot pairs one table pair may have;
 - ``PARSESCORE_MAX_LATEX_DEPTH`` (default 100): the deepest nesting of braces and environments
   in a LaTeX table (pylatexenc's walker recurses once per level);
-- ``PARSESCORE_MAX_LATEX_WALK`` (default 300,000 characters): the longest LaTeX text read by
+- ``PARSESCORE_MAX_LATEX_WALK`` (default 100,000 characters): the longest LaTeX text read by
   pylatexenc's walker, which reads what the linear tabular reader leaves to it (comments,
   macros with arguments it does not know, ...) at a few microseconds a character.
 """
@@ -42,7 +42,7 @@ MAX_GRITS_PAIRS = 25_000_000
 #: Default deepest nesting of braces and environments in a LaTeX table.
 MAX_LATEX_DEPTH = 100
 #: Default longest LaTeX text pylatexenc's walker reads, in characters.
-MAX_LATEX_WALK = 300_000
+MAX_LATEX_WALK = 100_000
 
 
 def span(value: int | str, what: str, *, at_least_one: bool = True) -> int:
