@@ -106,7 +106,9 @@ def _span(value: int, what: str) -> int:
 
 
 def _text(value: str) -> str:
-    return html.escape(value, quote=False)
+    if "&" in value or "<" in value or ">" in value:
+        return html.escape(value, quote=False)
+    return value  # most cells: nothing to escape
 
 
 # -- detection (each detector is asked only when the formats before it said no) ----------------
@@ -1278,7 +1280,7 @@ def otsl_cells(body: str) -> tuple[list[OtslCell], int]:
         for part in _ANGLED.split(body)
         if part.strip() and not part.startswith("<loc_") and part not in ("<otsl>", "</otsl>")
     ]
-    structure = [part for part in _ANGLED.findall(body) if part in _STRUCTURE]
+    structure = [part for part in parts if part in _STRUCTURE]  # text holds no "<"
     rows: list[list[str]] = [[]]
     for token in structure:
         if token == "<nl>":

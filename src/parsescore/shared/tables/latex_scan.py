@@ -41,16 +41,22 @@ _STYLES = {"textbf": "b", "textit": "i", "emph": "i", "textsl": "i", "textsupers
            "textsubscript": "sub"}  # fmt: skip
 _TRANSPARENT = frozenset(("makecell", "shortstack", "text", "mbox", "textrm", "texttt", "textsc"))
 
-_TOKEN = re.compile(r"\\([A-Za-z]+)|\\(.)|([{}$&%])|([^\\{}$&%]+)", re.DOTALL)
+#: A macro's name is its letters, as pylatexenc reads them (``str.isalpha``: ``\\pmé`` is one
+#: name); a name this class takes that ``isalpha`` refuses (``²``) is left to the walker.
+_TOKEN = re.compile(r"\\([^\W\d_]+)|\\(.)|([{}$&%])|([^\\{}$&%]+)", re.DOTALL)
+_MACRO_NAME = re.compile(r"\\([^\W\d_]+)")
 _BEGIN = re.compile(r"\\begin\{([^{}\\]*)\}")
 _END = re.compile(r"\\end\{([^{}\\]*)\}")
 _SPACE = re.compile(r"\s*")
 _SPECIALS = re.compile(r"---|--|``|''|!`|\?`|~")
 #: Characters that may start a special (or a script): text without any is plain.
 _ODD = re.compile(r"[-`'!?~^_]")
+#: A cell's plain characters (nothing to escape, no special) up to its ``&`` or its row's
+#: ``\\\\`` (one without optional arguments).
+_PLAIN_CELL = re.compile(r"([^\\{}$&%`'!?~^_<>-]*+)(&|\\\\(?!\s*+[*\[]))")
 _RULE_ARGUMENTS = re.compile(r"\s*(?:\([^)]*\)\s*)?")  # as the walker-based reader skips them
 #: inline math with one level of braces (possessive: linear)
-_MATH = re.compile(r"\$(?:[^$\\{}%]++|\\[A-Za-z]++|\\[^A-Za-z$%{}\[\]()]|\{[^$\\{}%]*+\})*+\$")
+_MATH = re.compile(r"\$(?:[^$\\{}%]++|\\[^\W\d_]++|\\[^A-Za-z$%{}\[\]()]|\{[^$\\{}%]*+\})*+\$")
 
 
 class Unsupported(Exception):
@@ -70,7 +76,7 @@ class SpanMacro:
     inner: tuple[str, int] | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class LatexCell:
     """One cell as both readers give it: its content as HTML (not yet stripped), whether it is
     blank (only spaces and comments) and the span macro opening it."""
@@ -178,7 +184,8 @@ class _Scanner:
             elif special is not None:
                 raise Unsupported
             elif alpha is not None and (
-                alpha in ("begin", "end", "verb")
+                not alpha.isalpha()
+                or alpha in ("begin", "end", "verb")
                 or self.spec_of(alpha) not in ("", "{")
                 or (self.spec_of(alpha) and not self.text.startswith("{", match.end()))
             ):
@@ -192,10 +199,29 @@ class _Scanner:
         section: list[int] = []
         pending_rule_arguments = False
         while True:
+            if not pending_rule_arguments and cells[-1].span is None:
+                plain = _PLAIN_CELL.match(text, position)
+                if plain is not None:  # plain characters up to & or \\: most cells, at once
+                    chars = plain.group(1)
+                    if chars:
+                        cell = cells[-1]
+                        if cell.blank and chars.strip():
+                            cell.blank = False
+                        cell.html += chars
+                    position = plain.end()
+                    if plain.group(2) == "&":
+                        cells.append(LatexCell())
+                    else:
+                        section.append(len(scanned.rows))
+                        scanned.rows.append((cells, start))
+                        cells, start = [LatexCell()], plain.start(2)
+                    continue
             match = _TOKEN.match(text, position)
             if match is None:
                 raise Unsupported
             alpha, symbol, special, chars = match.groups()
+            if alpha is not None and not alpha.isalpha():
+                raise Unsupported
             token_at = position
             position = match.end()
             if chars is not None and not pending_rule_arguments:  # the common case, inline
@@ -348,6 +374,8 @@ class _Scanner:
         alpha, symbol, special, chars = match.groups()
         text = self.text
         position = match.end()
+        if alpha is not None and not alpha.isalpha():
+            raise Unsupported
         if chars is not None:
             if "^" in chars or "_" in chars:
                 raise Unsupported
@@ -358,8 +386,8 @@ class _Scanner:
             math = _MATH.match(text, at)
             if math is None or text.startswith("$$", at):
                 raise Unsupported
-            for name in re.findall(r"\\([A-Za-z]+)", math.group(0)):
-                if self.spec_of(name) or name in ("begin", "end", "verb"):
+            for name in _MACRO_NAME.findall(math.group(0)):
+                if not name.isalpha() or self.spec_of(name) or name in ("begin", "end", "verb"):
                     raise Unsupported  # a macro with arguments inside math
             verbatim = math.group(0)
             return self.convert("math", verbatim), math.end()
