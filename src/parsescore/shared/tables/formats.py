@@ -71,7 +71,7 @@ def extensions(formats: Sequence[Format] = FORMATS) -> dict[str, str]:
     return {suffix: entry.name for entry in formats for suffix in entry.extensions}
 
 
-@dataclass
+@dataclass(slots=True)
 class _Cell:
     html: str
     colspan: int = 1
@@ -836,11 +836,11 @@ def read_latex(text: str, *, latex_math: str = "source") -> TableGrid:
 def _read_latex(text: str, math: str, *, fast: bool = True) -> TableGrid:
     """:func:`read_latex`; ``fast=False`` reads with pylatexenc's walker only (the reference
     the linear reader of :mod:`~parsescore.shared.tables.latex_scan` is tested against)."""
-    _check_nesting(text)
     convert = _LatexText(math)
-    scanned = _scan_latex(text, convert) if fast else None
+    scanned = _scan_latex(text, convert) if fast else None  # nests at most 50 deep
     try:
         if scanned is None:
+            _check_nesting(text)
             limits.check_latex_walk(len(text))
             scanned = _walk_latex(text, convert)
         return _latex_grid(text, scanned, math)
@@ -1048,16 +1048,17 @@ def _latex_grid(text: str, scanned: latex_scan.Scanned, math: str = "source") ->
                     upward.append((r, column, -rowspan))
                     rowspan = 1
                 rowspan = _span(rowspan, "\\multirow")
-            if (r, column) in covered and raw.blank:
+            if covered and raw.blank and (r, column) in covered:
                 column += colspan  # the empty cell under a \multirow
                 continue
-            html_text = raw.html.strip()
+            html_text = raw.html
             if math == "text":
-                html_text = _minus_of(html_text)
+                html_text = _minus_of(html_text.strip())
             row.append(_Cell(" ".join(html_text.split()), colspan, rowspan))
-            for dr in range(1, rowspan):
-                for dc in range(colspan):
-                    covered[(r + dr, column + dc)] = r
+            if rowspan > 1:
+                for dr in range(1, rowspan):
+                    for dc in range(colspan):
+                        covered[(r + dr, column + dc)] = r
             column += colspan
             if columns is not None and column > columns:
                 raise _fail(
@@ -1187,7 +1188,6 @@ def _delimited(text: str, delimiter: str, header: bool, format: str) -> TableGri
 
 # -- OTSL / DocTags -----------------------------------------------------------------------------
 
-_OTSL_TOKEN = re.compile(r"<(/?)([a-z_]+[0-9]*)>")
 _OTSL_KNOWN = {"otsl", "fcel", "ecel", "lcel", "ucel", "xcel", "nl", "ched", "rhed", "srow"}
 _LESS_THAN = "\ue000"  # a private-use character standing for "<" in cell text
 
@@ -1210,11 +1210,10 @@ def _otsl(text: str, format: str) -> TableGrid:
         if closing == -1:
             raise InputError("no <otsl> table in the DocTags")
         body = _LOC.sub("", text[opening : closing + 7])
-    for token in _OTSL_TOKEN.finditer(body):
-        name = token.group(2)
-        if name not in _OTSL_KNOWN and not name.startswith("loc_"):
-            offset = token.start() + (text.find(body) if body in text else 0)
-            raise _fail(f"unknown OTSL token <{name}>", text, offset)
+    token = _OTSL_UNKNOWN.search(body)
+    if token is not None:
+        offset = token.start() + (text.find(body) if body in text else 0)
+        raise _fail(f"unknown OTSL token <{token.group(2)}>", text, offset)
     body = _LOC.sub("", body)
     if "<otsl>" not in body:
         body = f"<otsl>{body}</otsl>"
@@ -1247,17 +1246,20 @@ def _otsl(text: str, format: str) -> TableGrid:
 
 
 _LOC = re.compile(r"<loc_\d+>")
+#: The first token that is neither OTSL's nor a location.
+_OTSL_UNKNOWN = re.compile(rf"<(/?)(?!(?:{'|'.join(sorted(_OTSL_KNOWN))})>|loc_)([a-z_]+[0-9]*)>")
 _NOT_A_TOKEN = re.compile(rf"<(?!/?(?:{'|'.join(sorted(_OTSL_KNOWN))})>)")
 _ANGLED = re.compile(r"(<[^>]+>)")
 #: The tokens that make the table's structure; the first five open a cell.
 _OPENS = frozenset(("<fcel>", "<ecel>", "<ched>", "<rhed>", "<srow>"))
 _STRUCTURE = _OPENS | {"<lcel>", "<ucel>", "<xcel>", "<nl>"}
+_SPANNED = frozenset(("<lcel>", "<ucel>", "<xcel>"))
+_OTSL_FRAME = frozenset(("<otsl>", "</otsl>"))
 _LEFT = frozenset(("<lcel>", "<xcel>"))
 _UP = frozenset(("<ucel>", "<xcel>"))
 
 
-@dataclass(frozen=True)
-class OtslCell:
+class OtslCell(typing.NamedTuple):
     """One cell of an OTSL table: where it starts, its spans and its text."""
 
     row: int
@@ -1278,7 +1280,7 @@ def otsl_cells(body: str) -> tuple[list[OtslCell], int]:
     parts = [
         part
         for part in _ANGLED.split(body)
-        if part.strip() and not part.startswith("<loc_") and part not in ("<otsl>", "</otsl>")
+        if part.strip() and part not in _OTSL_FRAME and not part.startswith("<loc_")
     ]
     structure = [part for part in parts if part in _STRUCTURE]  # text holds no "<"
     rows: list[list[str]] = [[]]
@@ -1292,8 +1294,11 @@ def otsl_cells(body: str) -> tuple[list[OtslCell], int]:
         rows.pop()
     cells: list[OtslCell] = []
     r = c = 0
+    opens, spanned = _OPENS, _SPANNED
     for i, part in enumerate(parts):
-        if part in _OPENS:
+        if part[0] != "<":
+            continue  # text: read with the cell before it
+        if part in opens:
             row_span = col_span = 1
             text = ""
             right = 1
@@ -1314,7 +1319,7 @@ def otsl_cells(body: str) -> tuple[list[OtslCell], int]:
                 row_span += _otsl_run_down(rows, r + 1, c)
             cells.append(OtslCell(r, c, row_span, col_span, text.strip()))
             c += 1
-        elif part in ("<lcel>", "<ucel>", "<xcel>"):
+        elif part in spanned:
             c += 1
         elif part == "<nl>":
             r += 1

@@ -53,7 +53,16 @@ _SPECIALS = re.compile(r"---|--|``|''|!`|\?`|~")
 _ODD = re.compile(r"[-`'!?~^_]")
 #: A cell's plain characters (nothing to escape, no special) up to its ``&`` or its row's
 #: ``\\\\`` (one without optional arguments).
-_PLAIN_CELL = re.compile(r"([^\\{}$&%`'!?~^_<>-]*+)(&|\\\\(?!\s*+[*\[]))")
+_PLAIN_CELL = re.compile(
+    r"((?:[^\\{}$&%`'!?~^_<>-]++|\\text(?:less|greater)\{\}|\\[%&_#$])*+)(&|\\\\(?!\s*+[*\[]))"
+)
+_PLAIN_ROW = re.compile(
+    r"((?:[^\\{}$%`'!?~^_<>-]++|\\text(?:less|greater)\{\}|\\[%&_#$])*+)(\\\\(?!\s*+[*\[]))"
+)
+#: The ``&`` between a plain row's cells (in a plain row, only ``\\&`` has a ``\\`` before it).
+_CELL_SPLIT = re.compile(r"(?<!\\)&")
+#: The symbols a plain cell may hold, as their macro (the ``{}`` after a named one is empty).
+_PLAIN_SYMBOL = re.compile(r"\\(text(?:less|greater)|[%&_#$])(?:\{\})?")
 _RULE_ARGUMENTS = re.compile(r"\s*(?:\([^)]*\)\s*)?")  # as the walker-based reader skips them
 #: inline math with one level of braces (possessive: linear)
 _MATH = re.compile(r"\$(?:[^$\\{}%]++|\\[^\W\d_]++|\\[^A-Za-z$%{}\[\]()]|\{[^$\\{}%]*+\})*+\$")
@@ -199,10 +208,27 @@ class _Scanner:
         section: list[int] = []
         pending_rule_arguments = False
         while True:
+            if len(cells) == 1 and cells[0].blank and not pending_rule_arguments:
+                whole = _PLAIN_ROW.match(text, position)
+                if whole is not None:  # a row of plain cells: most rows, at once
+                    pieces = _CELL_SPLIT.split(whole.group(1))
+                    pieces[0] = cells[0].html + pieces[0]
+                    row = []
+                    for piece in pieces:
+                        if "\\" in piece:
+                            piece = _PLAIN_SYMBOL.sub(self.symbol, piece)
+                        row.append(LatexCell(piece, not piece.strip()))
+                    section.append(len(scanned.rows))
+                    scanned.rows.append((row, start))
+                    cells, start = [LatexCell()], whole.start(2)
+                    position = whole.end()
+                    continue
             if not pending_rule_arguments and cells[-1].span is None:
                 plain = _PLAIN_CELL.match(text, position)
                 if plain is not None:  # plain characters up to & or \\: most cells, at once
                     chars = plain.group(1)
+                    if "\\" in chars:
+                        chars = _PLAIN_SYMBOL.sub(self.symbol, chars)
                     if chars:
                         cell = cells[-1]
                         if cell.blank and chars.strip():
@@ -431,6 +457,10 @@ class _Scanner:
             done = special.end()
         out.append(html.escape(chars[done:], quote=False))
         return "".join(out)
+
+    def symbol(self, match: re.Match[str]) -> str:
+        """A symbol of a plain cell as the walker-based converter writes it."""
+        return self.convert("macro", "\\" + match.group(1))
 
     def post_space(self, position: int) -> int:
         """After an alpha macro: the spaces pylatexenc's tokenizer keeps as the macro's own (up
