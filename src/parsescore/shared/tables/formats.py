@@ -404,7 +404,7 @@ _MAX_AUTOCOMPLETED_CELLS = 0x10000
 def _plain_pipe_table(text: str) -> TableGrid | None:
     """A text that is one pipe table of plain cells (and maybe prose without pipes around it,
     apart by a blank line) read as markdown-it reads it, in one pass over its lines; None for
-    anything else (markdown-it then reads it: ``tests/table/test_table_markdown_scan.py``
+    anything else (markdown-it then reads it: ``tests/table/test_table_reader_parity.py``
     compares the two)."""
     from markdown_it.common.utils import mdTrim
 
@@ -1234,7 +1234,7 @@ def _otsl(text: str, format: str) -> TableGrid:
         grid.rows.append(
             [
                 _Cell(
-                    _text(cell.text.strip().replace(_LESS_THAN, "<")),
+                    _text(_unhidden(cell.text.strip())),
                     _span(cell.col_span, "column span"),
                     _span(cell.row_span, "row span"),
                 )
@@ -1243,6 +1243,11 @@ def _otsl(text: str, format: str) -> TableGrid:
         )
     grid.header_rows = min(grid.header_rows, len(grid.rows))
     return grid.table(format)
+
+
+def _unhidden(text: str) -> str:
+    """Cell text with the ``<`` hidden from the tokenizer back."""
+    return text.replace(_LESS_THAN, "<") if _LESS_THAN in text else text
 
 
 _LOC = re.compile(r"<loc_\d+>")
@@ -1274,22 +1279,22 @@ def otsl_cells(body: str) -> tuple[list[OtslCell], int]:
     ``parse_otsl_table_content`` reads them (its rules kept, quirks included: a ``<fcel>``
     without text takes the next token as its text; rows are the runs of tokens between
     ``<nl>``s, empty ones not counted), in one pass and without its pydantic models
-    (``tests/table/test_table_otsl.py`` compares the two). Where docling-core fails with an
+    (``tests/table/test_table_reader_parity.py`` compares the two). Where docling-core fails with an
     IndexError (a full cell at the very end, a span running past its row or the table), an
     InputError says so."""
-    parts = [
-        part
-        for part in _ANGLED.split(body)
-        if part.strip() and part not in _OTSL_FRAME and not part.startswith("<loc_")
-    ]
-    structure = [part for part in parts if part in _STRUCTURE]  # text holds no "<"
-    rows: list[list[str]] = [[]]
-    for token in structure:
-        if token == "<nl>":
-            if rows[-1]:
-                rows.append([])
-        else:
-            rows[-1].append(token)
+    parts: list[str] = []  # tokens and texts, blank texts dropped (text holds no "<")
+    rows: list[list[str]] = [[]]  # the structure tokens of each row, empty rows dropped
+    for part in _ANGLED.split(body):
+        if part[:1] != "<":
+            if part.strip():
+                parts.append(part)
+        elif part not in _OTSL_FRAME and not part.startswith("<loc_"):
+            parts.append(part)
+            if part == "<nl>":
+                if rows[-1]:
+                    rows.append([])
+            elif part in _STRUCTURE:
+                rows[-1].append(part)
     if not rows[-1]:
         rows.pop()
     cells: list[OtslCell] = []
