@@ -8,8 +8,6 @@ skipped record.
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import mean
@@ -19,7 +17,8 @@ from rich.console import Console
 from rich.table import Table
 
 from parsescore.core.errors import InputError
-from parsescore.core.files import load_json, write_json, write_text
+from parsescore.core.files import csv_rows, csv_text, load_json, write_json, write_text
+from parsescore.core.markdown import inert_markdown
 
 __all__ = ["AggregateResult", "aggregate_tree"]
 
@@ -257,7 +256,8 @@ def table_rows(records: list[dict[str, Any]]) -> list[str]:
             reason = failed[0].get("failure_reason", "failed") if failed else "failed"
             label = "SKIPPED" if status == "skipped" else "FAILED"
             lines.append(
-                f"| {doc} | {contract} | {fmt} | {len(failed)} | {label} ({reason}) | — "
+                f"| {_md_cell(doc)} | {_md_cell(contract)} | {_md_cell(fmt)} | {len(failed)} "
+                f"| {label} ({_md_cell(reason)}) | — "
                 "| — | — | — | — | — | — | — |"
             )
             continue
@@ -265,7 +265,7 @@ def table_rows(records: list[dict[str, Any]]) -> list[str]:
         skel = "/".join(str(int(v)) for v in s["skeleton_nodes"]) if s["skeleton_nodes"] else "—"
         runs_label = str(s["runs"]) if not failed else f"{s['runs']}+{len(failed)}✗"
         lines.append(
-            f"| {doc} | {contract} | {fmt} | {runs_label} "
+            f"| {_md_cell(doc)} | {_md_cell(contract)} | {_md_cell(fmt)} | {runs_label} "
             f"| {_rung_cell(s, 'node')} | {_rung_cell(s, 'edge')} "
             f"| {number(s['completeness'])} | {number(s['time_s'])} "
             f"| {number(s['retention_pct'])} | {number(s['chunk_coverage_pct'])} "
@@ -295,7 +295,7 @@ def render_synthesis(records: list[dict[str, Any]]) -> str:
         "detail: each run directory's `eval.json`.",
         "",
     ]
-    return "\n".join(lines)
+    return inert_markdown("\n".join(lines))
 
 
 def _flatten(record: dict[str, Any]) -> dict[str, Any]:
@@ -319,12 +319,28 @@ def records_csv(records: list[dict[str, Any]]) -> str:
         for key in row:
             if key not in columns:
                 columns.append(key)
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in columns})
-    return buffer.getvalue()
+    return csv_rows(
+        [
+            [csv_text(c) for c in columns],
+            *([_csv_cell(row.get(k)) for k in columns] for row in rows),
+        ]
+    )
+
+
+def _csv_cell(value: Any) -> str:
+    """One CSV cell: empty for None, a number as Python writes it, text made inert for
+    spreadsheets (:func:`~parsescore.core.files.csv_text`)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return csv_text(value)
+    return str(value)
+
+
+def _md_cell(value: Any) -> str:
+    """A value in a Markdown table row: on one line, its pipes escaped (the document is then
+    made inert: :func:`~parsescore.core.markdown.inert_markdown`)."""
+    return " ".join(str(value).splitlines()).replace("|", "\\|")
 
 
 @dataclass(frozen=True)

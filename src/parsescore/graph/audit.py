@@ -19,6 +19,7 @@ from rich.table import Table
 
 from parsescore.core.errors import InputError
 from parsescore.core.files import load_json, read_text
+from parsescore.core.markdown import inert_markdown
 from parsescore.graph.io import read_graph
 from parsescore.graph.template import GraphData, load_template
 
@@ -180,7 +181,7 @@ class EvaluationReport(BaseModel):
         """Timestamp-free Markdown: summary, rulebook table, then one section per document."""
         s = self.summary
         lines = [
-            f"# Template evaluation — `{self.template}`",
+            f"# Template evaluation — `{_line(self.template).replace('`', '')}`",
             "",
             "## Summary",
             "",
@@ -209,9 +210,9 @@ class EvaluationReport(BaseModel):
             ]
             lines.append("")
         for document in self.per_document:
-            lines += [f"## {document.source}", ""]
+            lines += [f"## {_line(document.source)}", ""]
             if not document.succeeded:
-                lines += [f"- **Extraction failed:** {document.error}", ""]
+                lines += [f"- **Extraction failed:** {_line(document.error)}", ""]
                 continue
             lines += [f"- {document.node_count} node(s) / {document.edge_count} edge(s)", ""]
             if document.audit_findings:
@@ -223,7 +224,7 @@ class EvaluationReport(BaseModel):
             if document.fill_rates:
                 lines += ["| class | nodes | fill rate |", "| --- | --- | --- |"]
                 lines += [
-                    f"| {r.model} | {r.node_count} | {_rate(r.fill_rate)} |"
+                    f"| {_line(r.model)} | {r.node_count} | {_rate(r.fill_rate)} |"
                     for r in document.fill_rates
                 ]
                 lines.append("")
@@ -238,13 +239,19 @@ class EvaluationReport(BaseModel):
                         "- The root id equals the source file stem (a synthetic fallback); it "
                         "is left out of grounding and flagged as a template smell."
                     )
-                lines += [f"  - ungrounded: {sample}" for sample in g.ungrounded_samples]
+                lines += [f"  - ungrounded: {_line(sample)}" for sample in g.ungrounded_samples]
                 lines.append("")
             if document.dense_stats:
                 lines += ["Dense contract stats:", ""]
                 lines += [f"- {k}: {document.dense_stats[k]}" for k in sorted(document.dense_stats)]
                 lines.append("")
-        return "\n".join(lines).rstrip() + "\n"
+        return inert_markdown("\n".join(lines).rstrip() + "\n")
+
+
+def _line(value: object) -> str:
+    """Text from a document or a template on one Markdown line, its pipes escaped (the report
+    is then made inert: :func:`~parsescore.core.markdown.inert_markdown`)."""
+    return " ".join(str(value).splitlines()).replace("|", "\\|")
 
 
 def _audit_count(key: str, value: Any) -> int:

@@ -70,6 +70,13 @@ def load_template(spec: str) -> type[BaseModel]:
     Raises InputError naming the template and the problem when it does not import or is not a
     pydantic model.
     """
+    for candidate in {spec, spec.rpartition(":")[0]} - {""}:
+        if Path(candidate).is_dir():
+            raise InputError(
+                "the template is a folder; expected a Python file and its class "
+                "(path/to/file.py:Class) or an importable class (pkg.module.Class)",
+                path=candidate,
+            )
     if ":" in spec and spec.rsplit(":", 1)[0].endswith(".py"):
         file_part, _, attr = spec.rpartition(":")
         path = Path(file_part)

@@ -8,6 +8,7 @@ from pathlib import Path
 from parsescore.core.api import evaluate
 from parsescore.core.files import write_json, write_text
 from parsescore.core.kinds import DemoOutput
+from parsescore.core.markdown import markdown_text
 from parsescore.table.metrics import GRITS, TEDS, TEDS_S
 
 __all__ = ["SAMPLES_DIR", "run_demo"]
@@ -32,7 +33,9 @@ def run_demo(out_dir: Path) -> DemoOutput:
     shown = [m.name for m in (TEDS, TEDS_S, *GRITS) if m.headline and m.name in metrics]
     header = "| table | " + " | ".join(shown) + " |\n|---|" + "---:|" * len(shown) + "\n"
     rows = "".join(
-        f"| {name} | " + " | ".join(f"{metrics[m]['scores'][name]:.4f}" for m in shown) + " |\n"
+        f"| {markdown_text(name)} | "
+        + " | ".join(f"{metrics[m]['scores'][name]:.4f}" for m in shown)
+        + " |\n"
         for name in truth
     )
     means = "| **mean** | " + " | ".join(f"**{metrics[m]['mean']:.4f}**" for m in shown) + " |\n"

@@ -22,6 +22,7 @@ A reader is ``(text) -> TableGrid``; one that needs the reading options takes th
 
 from __future__ import annotations
 
+import bisect
 import csv
 import functools
 import html
@@ -36,7 +37,7 @@ from typing import Any
 from parsescore.core.errors import InputError
 from parsescore.core.kinds import Format, resolved
 from parsescore.shared.answers import Answer, unwrap_answer
-from parsescore.shared.tables import limits
+from parsescore.shared.tables import latex_scan, limits
 from parsescore.shared.tables.grid import TableGrid
 from parsescore.shared.tables.limits import MAX_CELLS, MAX_SPAN
 from parsescore.shared.tables.names import LatexMath
@@ -70,7 +71,7 @@ def extensions(formats: Sequence[Format] = FORMATS) -> dict[str, str]:
     return {suffix: entry.name for entry in formats for suffix in entry.extensions}
 
 
-@dataclass
+@dataclass(slots=True)
 class _Cell:
     html: str
     colspan: int = 1
@@ -101,11 +102,13 @@ def _fail(message: str, text: str | None = None, position: int | None = None) ->
 
 
 def _span(value: int, what: str) -> int:
-    return limits.span(value, what)
+    return 1 if value == 1 else limits.span(value, what)  # 1 is always a span
 
 
 def _text(value: str) -> str:
-    return html.escape(value, quote=False)
+    if "&" in value or "<" in value or ">" in value:
+        return html.escape(value, quote=False)
+    return value  # most cells: nothing to escape
 
 
 # -- detection (each detector is asked only when the formats before it said no) ----------------
@@ -386,6 +389,86 @@ def _html_table_at(text: str, start: int) -> str:
 
 def read_markdown(text: str) -> TableGrid:
     """A Markdown pipe table (GFM); an HTML table in the text is read as HTML."""
+    plain = _plain_pipe_table(text)
+    return plain if plain is not None else _read_markdown(text)
+
+
+#: What makes markdown-it read a cell as more than its text (escapes, code, emphasis, entities,
+#: HTML, links), or the text as more than one plain table (code fences, carriage returns).
+_NOT_PLAIN_MARKDOWN = re.compile(r"[\\`*_&\[\]\r\x00~]|<[A-Za-z/!?]")
+_DELIMITER_CELL = re.compile(r"^:?-+:?$")
+#: markdown-it's bound on the empty cells it adds to short rows.
+_MAX_AUTOCOMPLETED_CELLS = 0x10000
+
+
+def _plain_pipe_table(text: str) -> TableGrid | None:
+    """A text that is one pipe table of plain cells (and maybe prose without pipes around it,
+    apart by a blank line) read as markdown-it reads it, in one pass over its lines; None for
+    anything else (markdown-it then reads it: ``tests/table/test_table_reader_parity.py``
+    compares the two)."""
+    from markdown_it.common.utils import mdTrim
+
+    if _NOT_PLAIN_MARKDOWN.search(text) is not None:
+        return None
+    lines = text.split("\n")
+    for line in lines:  # a "<" is text unless it opens a tag or an autolink (<0@x.y>)
+        opening = line.find("<")
+        if opening != -1 and line.find(">", opening) != -1:
+            return None
+    first = next((k for k, line in enumerate(lines) if "|" in line), None)
+    if first is None or (first > 0 and lines[first - 1].strip(" \t")):
+        return None  # no table, or one that prose runs into
+    last = first
+    while last + 1 < len(lines) and lines[last + 1].strip(" \t"):
+        last += 1
+    if any("|" in line for line in lines[last + 1 :]):
+        return None  # more tables, or pipes markdown-it may read as one
+    table = lines[first : last + 1]
+    if len(table) < 2 or not all(line.startswith("|") for line in table):
+        return None
+    delimiter = table[1]
+    if len(delimiter) < 2 or delimiter.strip("|-: \t") or delimiter[1] not in "|-: \t":
+        return None
+    aligns = 0
+    columns = delimiter.split("|")
+    for k, column in enumerate(columns):
+        cell = mdTrim(column)
+        if not cell:
+            if k == 0 or k == len(columns) - 1:
+                continue
+            return None
+        if _DELIMITER_CELL.search(cell) is None:
+            return None
+        aligns += 1
+    grid = _Grid(header_rows=1)
+    autocompleted = 0
+    for k, line in enumerate(table):
+        if k == 1:
+            continue
+        cells = mdTrim(line).split("|")
+        if cells and cells[0] == "":
+            cells.pop(0)
+        if cells and cells[-1] == "":
+            cells.pop()
+        if k == 0 and (not cells or len(cells) != aligns):
+            return None
+        autocompleted += aligns - len(cells)
+        if autocompleted > _MAX_AUTOCOMPLETED_CELLS:
+            return None
+        grid.rows.append(
+            [
+                _Cell(_text(mdTrim(cells[i])).strip() if i < len(cells) else "")
+                for i in range(aligns)
+            ]
+        )
+    if all(not c.html for c in grid.rows[0]):
+        del grid.rows[0]  # an empty header row: a table without header
+        grid.header_rows = 0
+    return grid.table("markdown")
+
+
+def _read_markdown(text: str) -> TableGrid:
+    """A Markdown text read by markdown-it (the reference of :func:`_plain_pipe_table`)."""
     from markdown_it import MarkdownIt
 
     parser = MarkdownIt("commonmark", {"html": True}).enable("table")
@@ -464,7 +547,10 @@ _STYLES = {
 }
 
 
+@functools.cache
 def _latex_context() -> Any:
+    """pylatexenc's default macros and environments, with the tables' own (built once: the
+    walker only reads it)."""
     from pylatexenc.latexwalker import get_default_latex_context_db
     from pylatexenc.macrospec import EnvironmentSpec, MacroSpec
 
@@ -515,11 +601,52 @@ class _LatexText:
     """
 
     def __init__(self, math: str = "source") -> None:
+        self.math = math
+        self._seen: dict[tuple[str, str], str] = {}
+
+    @functools.cached_property
+    def plain(self) -> Any:
         from pylatexenc.latex2text import LatexNodes2Text
 
-        self.plain = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
-        self.math = math
-        self.math_text = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+        return LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
+
+    @functools.cached_property
+    def math_text(self) -> Any:
+        from pylatexenc.latex2text import LatexNodes2Text
+
+        return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
+    def scanned(self, what: str, spelling: str) -> str:
+        """A piece the linear reader met (``macro``: a macro without arguments and the spaces
+        after it; ``special``: ``~``, ``--``, quotes; ``math``) as this converter writes its
+        node: the walker reads the piece alone, once per spelling. Raises
+        :class:`~parsescore.shared.tables.latex_scan.Unsupported` where the walker must read
+        the whole table (math shown as text)."""
+        key = (what, spelling)
+        known = self._seen.get(key)
+        if known is not None:
+            return known
+        if what == "math":
+            if self.math != "source":
+                raise latex_scan.Unsupported
+            known = _text(spelling)
+        else:
+            from pylatexenc import latexwalker as lw
+
+            try:
+                nodes, _, _ = lw.LatexWalker(
+                    spelling, latex_context=_latex_context(), tolerant_parsing=False
+                ).get_latex_nodes()
+            except lw.LatexWalkerError:
+                raise latex_scan.Unsupported from None
+            expected = lw.LatexMacroNode if what == "macro" else lw.LatexSpecialsNode
+            if len(nodes) != 1 or not isinstance(nodes[0], expected):
+                raise latex_scan.Unsupported
+            if nodes[0].len != len(spelling):
+                raise latex_scan.Unsupported
+            known = self(nodes)
+        self._seen[key] = known
+        return known
 
     def _math(self, nodes: Sequence[Any]) -> str:
         """Math-mode nodes as the text they show (cell HTML)."""
@@ -697,19 +824,97 @@ class _RawCell:
 
 _LONGTABLE_MARKERS = ("endfirsthead", "endhead", "endfoot", "endlastfoot")
 _RULE_ARGUMENTS = re.compile(r"\s*(?:\([^)]*\)\s*)?")  # unambiguous: linear
+#: Braces, environments and comments, for the nesting depth of a LaTeX text.
+_NESTING = re.compile(r"\\(?:begin|end)\b|\\.|[{}]|%[^\n]*", re.DOTALL)
 
 
 def read_latex(text: str, *, latex_math: str = "source") -> TableGrid:
     """A LaTeX tabular (``latex_math``: math as its source, or as the text it shows)."""
+    return _read_latex(text, latex_math)
+
+
+def _read_latex(text: str, math: str, *, fast: bool = True) -> TableGrid:
+    """:func:`read_latex`; ``fast=False`` reads with pylatexenc's walker only (the reference
+    the linear reader of :mod:`~parsescore.shared.tables.latex_scan` is tested against)."""
+    convert = _LatexText(math)
+    scanned = _scan_latex(text, convert) if fast else None  # nests at most 50 deep
     try:
-        return _latex_table(text, latex_math)
+        if scanned is None:
+            _check_nesting(text)
+            limits.check_latex_walk(len(text))
+            scanned = _walk_latex(text, convert)
+        return _latex_grid(text, scanned, math)
     except RecursionError:  # pylatexenc's walker recurses once per nested group
         raise InputError(
             "the LaTeX is nested too deeply to read (braces, groups or environments)"
         ) from None
 
 
-def _latex_table(text: str, math: str) -> TableGrid:
+def _check_nesting(text: str) -> None:
+    """Refuse LaTeX nested deeper than ``PARSESCORE_MAX_LATEX_DEPTH`` (braces and
+    environments), naming where: the walker would run out of stack."""
+    limit = limits.latex_depth()
+    if text.count("{") + text.count("\\begin") <= limit:
+        return  # cannot be deeper
+    depth = 0
+    for match in _NESTING.finditer(text):
+        token = match.group(0)
+        if token == "{" or token == "\\begin":
+            depth += 1
+            if depth > limit:
+                raise _fail(
+                    f"the LaTeX is nested more than {limit} deep (braces and environments), "
+                    "the limit (PARSESCORE_MAX_LATEX_DEPTH)",
+                    text,
+                    match.start(),
+                )
+        elif token == "}" or token == "\\end":
+            depth = max(depth - 1, 0)
+
+
+def _scan_latex(text: str, convert: _LatexText) -> latex_scan.Scanned | None:
+    """The tabular read by the linear reader, or None where the walker must read it. What is
+    around the tabular (a table environment, a caption, prose) is read by the walker with an
+    empty tabular in its place: whether it parses and which tabular is the first are its
+    answers."""
+    scanned = latex_scan.scan(text, convert.scanned, _argument_spec)
+    if scanned is None:
+        return None
+    begin, end = scanned.environment_at, scanned.end
+    if text[:begin].strip() or text[end:].strip():
+        from pylatexenc import latexwalker as lw
+
+        outside = len(text) - (end - begin)
+        if outside > limits.latex_walk_limit():
+            return None
+        probe = f"{text[:begin]}\\begin{{tabular}}{{l}}\\end{{tabular}}{text[end:]}"
+        try:
+            nodes, _, _ = lw.LatexWalker(
+                probe, latex_context=_latex_context(), tolerant_parsing=False
+            ).get_latex_nodes()
+        except (lw.LatexWalkerError, RecursionError):
+            return None
+        found = _find_environment(nodes)
+        if found is None or found.pos != begin:
+            return None
+    return scanned
+
+
+@functools.cache
+def _argument_spec(name: str) -> str:
+    """The arguments pylatexenc reads after the macro ``\\name`` ('' for none; ``?`` for a
+    parser that is not the standard one)."""
+    from pylatexenc.macrospec import MacroStandardArgsParser
+
+    spec = _latex_context().get_macro_spec(name)
+    if spec is None or spec.args_parser is None:
+        return ""
+    parser = spec.args_parser
+    return str(parser.argspec) if isinstance(parser, MacroStandardArgsParser) else "?"
+
+
+def _walk_latex(text: str, convert: _LatexText) -> latex_scan.Scanned:
+    """The tabular read from pylatexenc's nodes."""
     from pylatexenc import latexwalker as lw
 
     try:
@@ -727,12 +932,8 @@ def _latex_table(text: str, math: str) -> TableGrid:
         )
     arguments = environment.nodeargd.argnlist if environment.nodeargd else []
     spec = [a for a in arguments if a is not None]
-    columns = _column_count(spec[-1].latex_verbatim()[1:-1]) if spec else None
-
+    scanned = latex_scan.Scanned(spec[-1].latex_verbatim()[1:-1] if spec else None, environment.pos)
     rows: list[tuple[list[_RawCell], int]] = []  # each row's cells and where it starts
-    rules: list[int] = []  # for each rule between rows: how many rows come before it
-    dropped: set[int] = set()  # longtable's repeated head and foot rows
-    last_foot: list[int] = []  # longtable's last foot: written first, shown last
     section: list[int] = []  # rows since the previous longtable marker
     has_first_head = any(
         isinstance(n, lw.LatexMacroNode) and n.macroname == "endfirsthead"
@@ -757,14 +958,14 @@ def _latex_table(text: str, math: str) -> TableGrid:
                 rows.append((cells, start))
             cells, start, caption = [_RawCell()], node.pos, False
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in _RULES and row_empty:
-            rules.append(len(rows))
+            scanned.rules.append(len(rows))
             skipping_rule_arguments = node.macroname == "cmidrule"
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in _LONGTABLE_MARKERS:
             name = node.macroname
             if name == "endfoot" or (name == "endhead" and has_first_head):
-                dropped.update(section)  # repeated on every page, not rows of the table
+                scanned.dropped.update(section)  # repeated on every page, not rows of the table
             elif name == "endlastfoot":
-                last_foot.extend(section)
+                scanned.last_foot.extend(section)
             section = []
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in ("caption", "label"):
             caption = True
@@ -772,11 +973,36 @@ def _latex_table(text: str, math: str) -> TableGrid:
             cells[-1].nodes.append(node)
     if not all(_blank(c.nodes) for c in cells):
         rows.append((cells, start))  # a last row without \\
-    order = [k for k in range(len(rows)) if k not in dropped and k not in last_foot]
-    order += [k for k in last_foot if k not in dropped]
-    if not order:
-        raise InputError("the LaTeX table has no rows")
-    return _latex_grid(text, rows, order, rules, columns, math)
+    scanned.rows = [([_cell_of_nodes(c, convert) for c in row], at) for row, at in rows]
+    return scanned
+
+
+def _cell_of_nodes(raw: _RawCell, convert: _LatexText) -> latex_scan.LatexCell:
+    """A cell read from pylatexenc's nodes: its HTML, whether it is blank, its span macro."""
+    nodes = [n for n in raw.nodes if n is not None]
+    content = nodes
+    span = None
+    macro = _first_macro(nodes)
+    if macro is not None and macro.macroname in ("multicolumn", "multirow"):
+        args = [a for a in macro.nodeargd.argnlist if a is not None]
+        inner = None
+        content = _nodes_of(args[-1])
+        if macro.macroname == "multicolumn":
+            inner_macro = _first_macro(content)
+            if inner_macro is not None and inner_macro.macroname == "multirow":
+                inner_args = [a for a in inner_macro.nodeargd.argnlist if a is not None]
+                inner = (inner_args[0].latex_verbatim(), inner_args[0].pos)
+                content = _nodes_of(inner_args[-1])
+        span = latex_scan.SpanMacro(
+            macro.macroname, macro.pos, args[0].latex_verbatim(), args[0].pos, inner
+        )
+    return latex_scan.LatexCell(convert(content), _blank(nodes), span)
+
+
+def _nodes_of(argument: Any) -> list[Any]:
+    """A macro argument's nodes (a group's, or the one node an argument without braces is)."""
+    nodelist = getattr(argument, "nodelist", None)
+    return list(nodelist) if nodelist is not None else [argument]
 
 
 def _blank(nodes: Sequence[Any]) -> bool:
@@ -790,59 +1016,49 @@ def _blank(nodes: Sequence[Any]) -> bool:
     )
 
 
-def _latex_grid(
-    text: str,
-    rows: list[tuple[list[_RawCell], int]],
-    keep: list[int],
-    rules: list[int],
-    columns: int | None,
-    math: str = "source",
-) -> TableGrid:
-    convert = _LatexText(math)
+def _latex_grid(text: str, scanned: latex_scan.Scanned, math: str = "source") -> TableGrid:
+    rows = scanned.rows
+    last_foot = set(scanned.last_foot)
+    keep = [k for k in range(len(rows)) if k not in scanned.dropped and k not in last_foot]
+    keep += [k for k in scanned.last_foot if k not in scanned.dropped]
+    if not keep:
+        raise InputError("the LaTeX table has no rows")
+    columns = _column_count(scanned.spec) if scanned.spec is not None else None
     grid = _Grid()
     covered: dict[tuple[int, int], int] = {}  # (row, column) -> the multirow covering it
-    kept_index = {k: n for n, k in enumerate(keep)}
     upward: list[tuple[int, int, int]] = []  # (row, column, n) of negative \multirow
-    for k in keep:
+    for r, k in enumerate(keep):
         raw_cells, row_start = rows[k]
-        r = kept_index[k]
         row: list[_Cell] = []
         column = 0
         for raw in raw_cells:
-            nodes = [n for n in raw.nodes if n is not None]
             colspan = rowspan = 1
-            content = nodes
-            macro = _first_macro(nodes)
             position = row_start
-            if macro is not None and macro.macroname in ("multicolumn", "multirow"):
-                args = [a for a in macro.nodeargd.argnlist if a is not None]
-                position = macro.pos
-                number = _int_arg(args[0], text)
-                if macro.macroname == "multicolumn":
+            macro = raw.span
+            if macro is not None:
+                position = macro.position
+                number = _int_arg(macro.number, macro.number_at, text)
+                if macro.name == "multicolumn":
                     colspan = _span(number, "\\multicolumn")
-                    content = args[-1].nodelist
-                    inner = _first_macro(content)
-                    if inner is not None and inner.macroname == "multirow":
-                        inner_args = [a for a in inner.nodeargd.argnlist if a is not None]
-                        rowspan = _int_arg(inner_args[0], text)
-                        content = inner_args[-1].nodelist
+                    if macro.inner is not None:
+                        rowspan = _int_arg(*macro.inner, text)
                 else:
                     rowspan = number
-                    content = args[-1].nodelist
                 if rowspan < 0:
                     upward.append((r, column, -rowspan))
                     rowspan = 1
                 rowspan = _span(rowspan, "\\multirow")
-            if (r, column) in covered and _blank(nodes):
+            if covered and raw.blank and (r, column) in covered:
                 column += colspan  # the empty cell under a \multirow
                 continue
-            html_text = convert(content).strip()
+            html_text = raw.html
             if math == "text":
-                html_text = _minus_of(html_text)
-            row.append(_Cell(re.sub(r"\s+", " ", html_text), colspan, rowspan))
-            for dr in range(1, rowspan):
-                for dc in range(colspan):
-                    covered[(r + dr, column + dc)] = r
+                html_text = _minus_of(html_text.strip())
+            row.append(_Cell(" ".join(html_text.split()), colspan, rowspan))
+            if rowspan > 1:
+                for dr in range(1, rowspan):
+                    for dc in range(colspan):
+                        covered[(r + dr, column + dc)] = r
             column += colspan
             if columns is not None and column > columns:
                 raise _fail(
@@ -867,8 +1083,9 @@ def _latex_grid(
         cell.rowspan = _span(n, "\\multirow")
         _insert_at(grid.rows[top], column, cell)
     # header: the rows before the first rule that follows a row and precedes another row
-    for seen in rules:
-        before = sum(1 for k in keep if k < seen)
+    kept = sorted(keep)
+    for seen in scanned.rules:
+        before = bisect.bisect_left(kept, seen)  # the kept rows before the rule
         if 0 < before < len(keep):
             grid.header_rows = before
             break
@@ -903,13 +1120,14 @@ def _first_macro(nodes: Sequence[Any]) -> Any:
     return None
 
 
-def _int_arg(arg: Any, text: str) -> int:
-    value = arg.latex_verbatim().strip("{} \t\n")
+def _int_arg(verbatim: str, position: int, text: str) -> int:
+    """A ``\\multicolumn``/``\\multirow`` number, from its argument as written."""
+    value = verbatim.strip("{} \t\n")
     try:
         return int(value)
     except ValueError:
-        message = f"expected a number of rows or columns, found {value!r}"
-        raise _fail(message, text, arg.pos) from None
+        message = f"expected a number of rows or columns, found {value[:40]!r}"
+        raise _fail(message, text, position) from None
 
 
 def _cell_at(row: list[_Cell], column: int) -> _Cell | None:
@@ -970,7 +1188,6 @@ def _delimited(text: str, delimiter: str, header: bool, format: str) -> TableGri
 
 # -- OTSL / DocTags -----------------------------------------------------------------------------
 
-_OTSL_TOKEN = re.compile(r"<(/?)([a-z_]+[0-9]*)>")
 _OTSL_KNOWN = {"otsl", "fcel", "ecel", "lcel", "ucel", "xcel", "nl", "ched", "rhed", "srow"}
 _LESS_THAN = "\ue000"  # a private-use character standing for "<" in cell text
 
@@ -988,52 +1205,167 @@ def read_doctags(text: str) -> TableGrid:
 def _otsl(text: str, format: str) -> TableGrid:
     body = text
     if format == "doctags":
-        match = re.search(r"<otsl>(.*?)</otsl>", text, re.DOTALL)
-        if match is None:
+        opening = text.find("<otsl>")
+        closing = -1 if opening == -1 else text.find("</otsl>", opening + 6)
+        if closing == -1:
             raise InputError("no <otsl> table in the DocTags")
-        body = re.sub(r"<loc_\d+>", "", match.group(0))
-    for token in _OTSL_TOKEN.finditer(body):
-        name = token.group(2)
-        if name not in _OTSL_KNOWN and not name.startswith("loc_"):
-            offset = token.start() + (text.find(body) if body in text else 0)
-            raise _fail(f"unknown OTSL token <{name}>", text, offset)
-    body = re.sub(r"<loc_\d+>", "", body)
+        body = _LOC.sub("", text[opening : closing + 7])
+    token = _OTSL_UNKNOWN.search(body)
+    if token is not None:
+        offset = token.start() + (text.find(body) if body in text else 0)
+        raise _fail(f"unknown OTSL token <{token.group(2)}>", text, offset)
+    body = _LOC.sub("", body)
     if "<otsl>" not in body:
         body = f"<otsl>{body}</otsl>"
-    # a "<" of the cell text ("p<0.05") is not a token: hidden from docling-core's tokenizer
-    known = "|".join(sorted(_OTSL_KNOWN))
-    body = re.sub(rf"<(?!/?(?:{known})>)", _LESS_THAN, body)
-    try:
-        from docling_core.types.doc.document import parse_otsl_table_content
-    except ImportError:
-        raise InputError(
-            "reading OTSL/DocTags needs docling-core: pip install 'parsescore[docling]'"
-        ) from None
-    data = parse_otsl_table_content(body)
+    # a "<" of the cell text ("p<0.05") is not a token: hidden from the tokenizer
+    body = _NOT_A_TOKEN.sub(_LESS_THAN, body)
+    cells, num_rows = otsl_cells(body)
     header_rows = 0
-    for line in re.split(r"<nl>", body.replace("<otsl>", "").replace("</otsl>", "")):
+    for line in body.replace("<otsl>", "").replace("</otsl>", "").split("<nl>"):
         if "<ched>" in line:
             header_rows += 1
         else:
             break
     grid = _Grid(header_rows=header_rows)
-    by_row: dict[int, list[Any]] = {}
-    for cell in data.table_cells:
-        by_row.setdefault(cell.start_row_offset_idx, []).append(cell)
-    for r in range(data.num_rows):
-        cells = sorted(by_row.get(r, []), key=lambda c: c.start_col_offset_idx)
+    by_row: dict[int, list[OtslCell]] = {}
+    for cell in cells:
+        by_row.setdefault(cell.row, []).append(cell)
+    for r in range(num_rows):
         grid.rows.append(
             [
                 _Cell(
-                    _text(cell.text.strip().replace(_LESS_THAN, "<")),
+                    _text(_unhidden(cell.text.strip())),
                     _span(cell.col_span, "column span"),
                     _span(cell.row_span, "row span"),
                 )
-                for cell in cells
+                for cell in sorted(by_row.get(r, []), key=lambda c: c.column)
             ]
         )
     grid.header_rows = min(grid.header_rows, len(grid.rows))
     return grid.table(format)
+
+
+def _unhidden(text: str) -> str:
+    """Cell text with the ``<`` hidden from the tokenizer back."""
+    return text.replace(_LESS_THAN, "<") if _LESS_THAN in text else text
+
+
+_LOC = re.compile(r"<loc_\d+>")
+#: The first token that is neither OTSL's nor a location.
+_OTSL_UNKNOWN = re.compile(rf"<(/?)(?!(?:{'|'.join(sorted(_OTSL_KNOWN))})>|loc_)([a-z_]+[0-9]*)>")
+_NOT_A_TOKEN = re.compile(rf"<(?!/?(?:{'|'.join(sorted(_OTSL_KNOWN))})>)")
+_ANGLED = re.compile(r"(<[^>]+>)")
+#: The tokens that make the table's structure; the first five open a cell.
+_OPENS = frozenset(("<fcel>", "<ecel>", "<ched>", "<rhed>", "<srow>"))
+_STRUCTURE = _OPENS | {"<lcel>", "<ucel>", "<xcel>", "<nl>"}
+_SPANNED = frozenset(("<lcel>", "<ucel>", "<xcel>"))
+_OTSL_FRAME = frozenset(("<otsl>", "</otsl>"))
+_LEFT = frozenset(("<lcel>", "<xcel>"))
+_UP = frozenset(("<ucel>", "<xcel>"))
+
+
+class OtslCell(typing.NamedTuple):
+    """One cell of an OTSL table: where it starts, its spans and its text."""
+
+    row: int
+    column: int
+    row_span: int
+    col_span: int
+    text: str
+
+
+def otsl_cells(body: str) -> tuple[list[OtslCell], int]:
+    """The cells of an OTSL sequence and its number of rows, as docling-core's
+    ``parse_otsl_table_content`` reads them (its rules kept, quirks included: a ``<fcel>``
+    without text takes the next token as its text; rows are the runs of tokens between
+    ``<nl>``s, empty ones not counted), in one pass and without its pydantic models
+    (``tests/table/test_table_reader_parity.py`` compares the two). Where docling-core fails with an
+    IndexError (a full cell at the very end, a span running past its row or the table), an
+    InputError says so."""
+    parts: list[str] = []  # tokens and texts, blank texts dropped (text holds no "<")
+    rows: list[list[str]] = [[]]  # the structure tokens of each row, empty rows dropped
+    for part in _ANGLED.split(body):
+        if part[:1] != "<":
+            if part.strip():
+                parts.append(part)
+        elif part not in _OTSL_FRAME and not part.startswith("<loc_"):
+            parts.append(part)
+            if part == "<nl>":
+                if rows[-1]:
+                    rows.append([])
+            elif part in _STRUCTURE:
+                rows[-1].append(part)
+    if not rows[-1]:
+        rows.pop()
+    cells: list[OtslCell] = []
+    r = c = 0
+    opens, spanned = _OPENS, _SPANNED
+    for i, part in enumerate(parts):
+        if part[0] != "<":
+            continue  # text: read with the cell before it
+        if part in opens:
+            row_span = col_span = 1
+            text = ""
+            right = 1
+            if part != "<ecel>":
+                if i + 1 >= len(parts):
+                    raise InputError(
+                        f"the OTSL ends with {part} and no text after it (an empty cell is <ecel>)"
+                    )
+                text = parts[i + 1]
+                right = 2
+            next_right = parts[i + right] if i + right < len(parts) else ""
+            next_bottom = ""
+            if r + 1 < len(rows) and c < len(rows[r + 1]):
+                next_bottom = rows[r + 1][c]
+            if next_right in _LEFT:
+                col_span += _otsl_run_right(rows, r, c + 1)
+            if next_bottom in _UP:
+                row_span += _otsl_run_down(rows, r + 1, c)
+            cells.append(OtslCell(r, c, row_span, col_span, text.strip()))
+            c += 1
+        elif part in spanned:
+            c += 1
+        elif part == "<nl>":
+            r += 1
+            c = 0
+    return cells, len(rows)
+
+
+def _otsl_spill(what: str, r: int, c: int) -> InputError:
+    return InputError(
+        f"malformed OTSL: the {what} of the cell in row {r + 1}, column {c + 1} runs past its "
+        "row or the table (expected <lcel>/<ucel>/<xcel> only where a cell spans)"
+    )
+
+
+def _otsl_run_right(rows: list[list[str]], r: int, c: int) -> int:
+    """How many ``<lcel>``/``<xcel>`` follow from column ``c`` of row ``r``."""
+    if r >= len(rows) or c >= len(rows[r]):
+        raise _otsl_spill("column span", r, c - 1)
+    row = rows[r]
+    span = 0
+    while row[c] in _LEFT:
+        c += 1
+        span += 1
+        if c >= len(row):
+            break
+    return span
+
+
+def _otsl_run_down(rows: list[list[str]], r: int, c: int) -> int:
+    """How many ``<ucel>``/``<xcel>`` follow from row ``r`` down column ``c``."""
+    span = 0
+    top = r - 1
+    while True:
+        if c >= len(rows[r]):
+            raise _otsl_spill("row span", top, c)
+        if rows[r][c] not in _UP:
+            return span
+        r += 1
+        span += 1
+        if r >= len(rows):
+            return span
 
 
 def unread_formats(texts: dict[str, str]) -> dict[str, list[str]]:

@@ -36,6 +36,6 @@ FORMATS: tuple[Format, ...] = (
     _format("latex", "a LaTeX tabular", (".tex",), "latex"),
     _format("tsv", "tab-separated rows", (".tsv",), "tsv"),
     _format("csv", "comma-separated rows", (".csv",), "csv"),
-    _format("otsl", "OTSL tokens (the docling extra)", (".otsl",), "otsl"),
-    _format("doctags", "DocTags holding an OTSL table (the docling extra)", (".dt",), "doctags"),
+    _format("otsl", "OTSL tokens", (".otsl",), "otsl"),
+    _format("doctags", "DocTags holding an OTSL table", (".dt",), "doctags"),
 )
