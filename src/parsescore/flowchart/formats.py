@@ -414,8 +414,8 @@ _FENCE_HEAD = re.compile(r"\s*+```[ \t]*+(?:mermaid)?[ \t]*+\r?\n")
 def _unfence(text: str) -> tuple[str, str] | None:
     """``(opening line, body)`` of a text that is one Markdown code block (None: it is not).
 
-    By hand, not one regex: a lazy body followed by spaces, a fence and spaces made the engine rescan
-    the rest of the text from every position (a fence and 200,000 spaces took minutes)."""
+    By hand, not one regex: a lazy body followed by spaces, a fence and spaces made the engine
+    rescan the rest of the text from every position (a fence and 200,000 spaces: minutes)."""
     head = _FENCE_HEAD.match(text)
     if head is None:
         return None
@@ -708,7 +708,7 @@ def _dot_id(name: object) -> str:
 
 
 _DOT_TOKEN = re.compile(
-    r'''"(?:[^"\\]|\\.)*+"?|/\*(?:[^*]|\*(?!/))*+(?:\*/)?|(?://|\#)[^\n]*+|[<\[\]=]|[\w.]++''',
+    r""""(?:[^"\\]|\\.)*+"?|/\*(?:[^*]|\*(?!/))*+(?:\*/)?|(?://|\#)[^\n]*+|[<\[\]=]|[\w.]++""",
     re.DOTALL,
 )
 
