@@ -38,6 +38,7 @@ __all__ = ["parse_plantuml", "split_lines"]
 
 _ENDUML = re.compile(r"^@end\w*\s*$", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
+_RUNS = re.compile(r"(\s)\s+")
 _QUOTES = '"\u201c\u201d'
 
 
@@ -155,6 +156,11 @@ class _Parser:
 
     def _statement(self, i: int, s: str, raw: str) -> int:
         number = self.no(i)
+        shown = s
+        # Whitespace runs as one character: what a statement means never depends on their
+        # length (names, messages and notes are collapsed), and the grammar's lazy ``(.+?)\s*$``
+        # patterns rescanned a long run from each of its positions (80,000 spaces: a minute).
+        s = _RUNS.sub(r"\1", s)
         # Multi-line blocks without metric.
         for keyword, open_re, close_re in g.BLOCKS:
             if open_re.match(s):
@@ -241,7 +247,7 @@ class _Parser:
             else:
                 self._close("group", number, raw)
             return i + 1
-        self.warn(number, f"not a PlantUML sequence-diagram line, ignored: {s[:80]!r}")
+        self.warn(number, f"not a PlantUML sequence-diagram line, ignored: {shown[:80]!r}")
         self.elements.append(Other(number, number, raw))
         return i + 1
 
