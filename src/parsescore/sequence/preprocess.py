@@ -48,6 +48,7 @@ __all__ = [
     "MAX_INCLUDE_DEPTH",
     "Line",
     "Preprocessed",
+    "RefusedInclude",
     "collect_includes",
     "include_target",
     "preprocess",
@@ -140,12 +141,21 @@ def include_target(including: str, target: str) -> tuple[str | None, str]:
     return joined, ""
 
 
+class RefusedInclude(str):
+    """In the ``includes`` of :func:`preprocess`: a file that was not read, as why (e.g. its
+    real path is outside the dataset's root); the ``!include`` naming it is then a warning."""
+
+    __slots__ = ()
+
+
 def collect_includes(
     path: str, text: str, read: Callable[[str], str], *, depth: int = MAX_INCLUDE_DEPTH
 ) -> dict[str, str]:
     """Every local file ``text`` includes, directly or not, read with ``read`` (a root-relative
-    path → text; it raises for files it cannot read, which are then left out and reported when
-    the script is parsed). Bounded by ``depth`` and by reading each file once."""
+    path → text). A missing file is left out; a file ``read`` refuses otherwise (binary, outside
+    the root once symbolic links are followed) maps to a :class:`RefusedInclude` saying why;
+    the preprocessor names either at its directive. Bounded by ``depth`` and by reading each
+    file once."""
     found: dict[str, str] = {}
     todo = [(path, text, 0)]
     while todo:
@@ -161,7 +171,12 @@ def collect_includes(
                 continue
             try:
                 found[target] = read(target)
-            except (OSError, ValueError):
+            except InputError as exc:
+                if exc.reason != "file not found" and not exc.reason.startswith("no script "):
+                    found[target] = RefusedInclude(exc.reason)  # else: no such file
+                continue
+            except (OSError, ValueError) as exc:
+                found[target] = RefusedInclude(str(exc) or type(exc).__name__)
                 continue
             todo.append((target, found[target], level + 1))
     return found
@@ -558,6 +573,9 @@ class _Preprocessor:
         text = self.includes.get(target)
         if text is None:
             self.warn(number, where, f"!{how} {target}: no such file in the dataset")
+            return
+        if isinstance(text, RefusedInclude):
+            self.warn(number, where, f"!{how} {target}: {text}")
             return
         self.expansions += 1
         if self.expansions > self.max_includes:
