@@ -35,7 +35,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from parsescore.core.errors import InputError
+from parsescore.core.errors import InputError, total_reader
 from parsescore.core.files import env_limit, parse_json
 from parsescore.core.kinds import Format
 from parsescore.flowchart.kind import KIND
@@ -174,6 +174,7 @@ def flowde_data(model: Any) -> tuple[Any, dict[tuple[int, int], str] | None]:
     return model, None
 
 
+@total_reader("Flowde JSON file")
 def read_json(text: str) -> Any:
     """A Flowde JSON file's content (strict JSON: a repeated key is an error); Flowde's rules
     check it with the rest of its folder."""
@@ -449,6 +450,7 @@ def _where(text: str, offset: int) -> str:
     return f"line {line}, column {column}"
 
 
+@total_reader("Mermaid flowchart")
 def read_mermaid(text: str, *, path: Path | str | None = None) -> Flowchart:
     """A Mermaid ``flowchart``/``graph`` diagram as a :class:`Flowchart` (see module doc)."""
     from lark import Token, Tree
@@ -769,13 +771,14 @@ def _linear_pydot() -> Iterator[None]:
 
     with _PYDOT_LOCK:
         original = Graph.add_node
-        Graph.add_node = add_node  # type: ignore[method-assign]
+        Graph.add_node = add_node  # type: ignore[method-assign, assignment]
         try:
             yield
         finally:
             Graph.add_node = original  # type: ignore[method-assign]
 
 
+@total_reader("DOT file")
 def read_dot(text: str, *, path: Path | str | None = None) -> Flowchart:
     """A Graphviz DOT graph (read with pydot) as a :class:`Flowchart` (see module doc)."""
     limit = env_limit("PARSESCORE_MAX_DOT_CHARS", MAX_DOT_CHARS)

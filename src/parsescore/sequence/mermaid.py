@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from parsescore.core.errors import InputError
+from parsescore.core.errors import InputError, total_reader
 from parsescore.sequence.model import (
     Arrow,
     Box,
@@ -499,6 +499,7 @@ class _Reader:
             self.warn(line, f"{keyword} opened here is never closed by 'end'")
 
 
+@total_reader("Mermaid sequenceDiagram")
 def parse_mermaid(
     text: str, *, path: str = "", includes: Mapping[str, str] | None = None
 ) -> ParsedDiagram:

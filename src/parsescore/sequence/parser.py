@@ -5,7 +5,8 @@ One pass over the lines with the statement grammar of :mod:`parsescore.sequence.
 blocks, ``skinparam { }`` and ``/' '/`` comments, a stack for ``group``/``box`` nesting and an
 activation stack for ``return``. Then a second pass resolves every endpoint through the
 participant declarations (``participant "Long Name" as L``: ``L`` and ``"Long Name"`` are the
-same node). Unknown lines become :class:`Other` elements with a warning; nothing raises.
+same node). Unknown lines become :class:`Other` elements with a warning; only a script past a
+preprocessor cap raises (an InputError naming the line).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from parsescore.core.errors import total_reader
 from parsescore.sequence import grammar as g
 from parsescore.sequence.model import (
     Arrow,
@@ -652,13 +654,16 @@ def _line_style(dotted: bool, style_text: str) -> LineStyle:
     return "solid"
 
 
+@total_reader("PlantUML script")
 def parse_plantuml(
     text: str, *, path: str = "", includes: Mapping[str, str] | None = None
 ) -> ParsedDiagram:
-    """Parse a PlantUML sequence-diagram script; never raises on bad content.
+    """Parse a PlantUML sequence-diagram script.
 
     Unknown lines become :class:`Other` elements and warnings; unterminated notes, groups and
-    boxes get a warning naming the line that opened them.
+    boxes get a warning naming the line that opened them. Only a script past one of the
+    preprocessor's caps (:mod:`parsescore.sequence.preprocess`) is an
+    :class:`~parsescore.core.errors.InputError` naming its line.
 
     >>> diagram = parse_plantuml('@startuml\\nparticipant "Long Name" as L\\nL <- B : hi\\n@enduml')
     >>> [e.canonical for e in diagram.metric_elements]
