@@ -69,6 +69,8 @@ MAX_DOT_CHARS = 100_000
 MAX_DOT_NAMES = 8_000
 MAX_NESTING = 50
 MAX_NODES = 999  # Flowde's node numbers are below 1000
+#: Longest node text, edge label or title after clean-up (``PARSESCORE_MAX_LABEL_CHARS``).
+MAX_LABEL_CHARS = 10_000
 MAX_EDGES = 100_000
 
 
@@ -353,6 +355,7 @@ class _Builder:
                         targets[pair[0]][pair[1]] = None
                         if label and pair not in edge_labels:
                             edge_labels[pair] = label
+        self._check_lengths()
         nodes = []
         for node_id in ids:
             raw = self.texts[node_id]
@@ -367,6 +370,25 @@ class _Builder:
                 )
             )
         return Flowchart(tuple(nodes), tuple(self.additional_texts), edge_labels)
+
+    def _check_lengths(self) -> None:
+        """Refuse a node text, edge label, title or additional text longer than
+        ``PARSESCORE_MAX_LABEL_CHARS`` (a bound on the text distances computed from them)."""
+        limit = env_limit("PARSESCORE_MAX_LABEL_CHARS", MAX_LABEL_CHARS)
+        texts = [
+            *((f"node {i[:30]!r}", t) for i, t in self.texts.items() if t),
+            *((f"node {i[:30]!r}", i) for i in self.texts),
+            *(("an edge label", label) for _, _, label, _ in self.edges),
+            *((f"subgraph {i[:30]!r}", t) for i, (t, _) in self.subgraphs.items() if t),
+            *(("an additional text", t) for t in self.additional_texts),
+        ]
+        for what, text in texts:
+            if len(text) > limit:
+                raise InputError(
+                    f"{what} has a text of {len(text)} characters, more than the limit of "
+                    f"{limit} (PARSESCORE_MAX_LABEL_CHARS)",
+                    path=self.path,
+                )
 
     def _members(self) -> dict[str, list[str]]:
         """Every subgraph's nodes, nested subgraphs' included (for subgraphs as endpoints)."""

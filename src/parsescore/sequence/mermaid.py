@@ -22,6 +22,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from parsescore.core.errors import InputError, total_reader
+from parsescore.core.files import env_limit
 from parsescore.sequence.model import (
     Arrow,
     Box,
@@ -247,8 +248,14 @@ _CSS_NAMES = """aliceblue antiquewhite aqua aquamarine azure beige bisque black 
     steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow
     yellowgreen transparent currentcolor"""
 _CSS_COLOURS = frozenset(_CSS_NAMES.split())
-#: Longest statement read (a bound on time: longer ones are reported and skipped).
+#: Longest statement read (a bound on time: longer ones are reported and skipped;
+#: ``PARSESCORE_MAX_STATEMENT_CHARS``).
 MAX_STATEMENT = 10_000
+
+
+def max_statement() -> int:
+    """The longest statement read, in characters."""
+    return env_limit("PARSESCORE_MAX_STATEMENT_CHARS", MAX_STATEMENT)
 
 
 @cache
@@ -364,8 +371,13 @@ class _Reader:
     def statement(self, st: _Statement) -> None:
         from lark.exceptions import LarkError, UnexpectedInput
 
-        if len(st.text) > MAX_STATEMENT:
-            self.warn(st.line, f"statement longer than {MAX_STATEMENT} characters: ignored")
+        limit = max_statement()
+        if len(st.text) > limit:
+            self.warn(
+                st.line,
+                f"statement longer than {limit} characters (PARSESCORE_MAX_STATEMENT_CHARS): "
+                "ignored",
+            )
             self.elements.append(Other(st.line, st.line, st.raw))
             return
         try:
@@ -400,7 +412,8 @@ class _Reader:
         from lark import Tree
         from lark.exceptions import LarkError
 
-        if not statements or any(len(st.text) > MAX_STATEMENT for st in statements):
+        limit = max_statement()
+        if not statements or any(len(st.text) > limit for st in statements):
             return False
         try:
             tree = _parser("document").parse("\n".join(st.text for st in statements))
