@@ -149,13 +149,15 @@ class RefusedInclude(str):
 
 
 def collect_includes(
-    path: str, text: str, read: Callable[[str], str], *, depth: int = MAX_INCLUDE_DEPTH
+    path: str, text: str, read: Callable[[str], str], *, depth: int | None = None
 ) -> dict[str, str]:
     """Every local file ``text`` includes, directly or not, read with ``read`` (a root-relative
     path → text). A missing file is left out; a file ``read`` refuses otherwise (binary, outside
     the root once symbolic links are followed) maps to a :class:`RefusedInclude` saying why;
-    the preprocessor names either at its directive. Bounded by ``depth`` and by reading each
-    file once."""
+    the preprocessor names either at its directive. Bounded by ``depth`` (default
+    ``PARSESCORE_MAX_INCLUDE_DEPTH``) and by reading each file once."""
+    if depth is None:
+        depth = env_limit("PARSESCORE_MAX_INCLUDE_DEPTH", MAX_INCLUDE_DEPTH)
     found: dict[str, str] = {}
     todo = [(path, text, 0)]
     while todo:
