@@ -415,6 +415,7 @@ class _Preprocessor:
         self.max_continued = env_limit("PARSESCORE_MAX_CONTINUED_LINES", MAX_CONTINUED_LINES)
         self.expansions = 0  # !include expansions so far
         self.size = 0  # characters written out so far
+        self.included = 0  # characters of the included files expanded so far
         self.line = 0  # the line of the file being scored that is being read (for caps)
         self.variables: dict[str, object] = {}
         self.defines: dict[str, str] = {}
@@ -587,6 +588,10 @@ class _Preprocessor:
                 self.path,
                 at,
             )
+        # what the included files hold counts too (lines inside a false !if or directives
+        # write nothing, yet each expansion reads them)
+        self.included += len(text)
+        self._check_room(self.included, self.max_chars)
         self.included_once.add(target)
         self.run(text, target, (*chain, path), at)
 
