@@ -175,7 +175,11 @@ def test_report_files(tmp_path: Path, cli: Cli) -> None:
     assert "| 1-20 | 1 |" in (report / "table1.md").read_text()
     assert (report / "table1.csv").read_text().splitlines()[1] == "1-20,1"
     differences = (report / "differences.md").read_text()
-    assert "| message | substitution | 4 | A -> B : hello | 4 | A -> B : hallo |" in differences
+    # answer text is Markdown-escaped (core.markdown.markdown_text): shown, never rendered
+    assert (
+        "| message | substitution | 4 | A \\-&gt; B : hello | 4 | A \\-&gt; B : hallo |"
+        in differences
+    )
     assert "| note | deletion | 6 | note over A<br>remember<br>end note |" in differences
     assert (report / "errors_by_lines.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "<svg" in (report / "errors_by_lines.svg").read_text()

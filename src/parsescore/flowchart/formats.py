@@ -25,15 +25,17 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 import warnings
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from parsescore.core.errors import InputError
+from parsescore.core.errors import InputError, total_reader
 from parsescore.core.files import env_limit, parse_json
 from parsescore.core.kinds import Format
 from parsescore.flowchart.kind import KIND
@@ -61,8 +63,14 @@ MAX_CHARS = 1_000_000
 #: pydot parses about 8 kB a second: 100 kB (a ~1,000-node graph) is read in about 12 s at most;
 #: ``PARSESCORE_MAX_DOT_CHARS`` changes it.
 MAX_DOT_CHARS = 100_000
+#: pydot's parser spends about a millisecond on each name in a statement: at most this many
+#: (``PARSESCORE_MAX_DOT_NAMES``) are read from a DOT file (a 999-node chart with 2,000 edges
+#: names about 5,000).
+MAX_DOT_NAMES = 8_000
 MAX_NESTING = 50
 MAX_NODES = 999  # Flowde's node numbers are below 1000
+#: Longest node text, edge label or title after clean-up (``PARSESCORE_MAX_LABEL_CHARS``).
+MAX_LABEL_CHARS = 10_000
 MAX_EDGES = 100_000
 
 
@@ -168,6 +176,7 @@ def flowde_data(model: Any) -> tuple[Any, dict[tuple[int, int], str] | None]:
     return model, None
 
 
+@total_reader("Flowde JSON file")
 def read_json(text: str) -> Any:
     """A Flowde JSON file's content (strict JSON: a repeated key is an error); Flowde's rules
     check it with the rest of its folder."""
@@ -213,12 +222,42 @@ def is_mermaid(text: str) -> bool:
 _BR = re.compile(r"<br\s*/?>|</br(?=[\s/>])[^<>]*>", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _MERMAID_CODE = re.compile(r"(?<!&)#(\d+|[A-Za-z]+);")
-_EMPHASIS = (
-    re.compile(r"\*\*(.+?)\*\*", re.DOTALL),
-    re.compile(r"__(.+?)__", re.DOTALL),
-    re.compile(r"\*(.+?)\*", re.DOTALL),
-    re.compile(r"(?<![A-Za-z0-9])_(.+?)_(?![A-Za-z0-9])", re.DOTALL),
-)
+#: Markdown-string emphasis, in the order it is removed: (mark, whether a single mark must not
+#: touch a letter or digit on its outer side, as ``_`` must not).
+_EMPHASIS = (("**", False), ("__", False), ("*", False), ("_", True))
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isascii() and char.isalnum()
+
+
+def _unemphasise(text: str, mark: str, flanked: bool) -> str:
+    """``text`` with each ``<mark>x<mark>`` pair replaced by ``x``, pairs taken left to right,
+    each closed by the nearest mark after at least one character: what
+    ``re.sub(r"<mark>(.+?)<mark>", r"\1", text, flags=re.DOTALL)`` gives (with ``flanked``:
+    no letter or digit before the opening ``_`` or after the closing one).
+
+    By hand, in one pass: the lazy regex looked for a closing mark from every opening one
+    (40,000 ``-_a`` took minutes). Once an opening mark has no closing one, no later one has."""
+    size = len(mark)
+    out: list[str] = []
+    done = position = 0
+    while True:
+        start = text.find(mark, position)
+        while flanked and start > 0 and _is_word_char(text[start - 1]):
+            start = text.find(mark, start + 1)
+        if start < 0:
+            break
+        end = text.find(mark, start + size + 1)
+        while flanked and end >= 0 and end + size < len(text) and _is_word_char(text[end + size]):
+            end = text.find(mark, end + 1)
+        if end < 0:
+            break
+        out.append(text[done:start])
+        out.append(text[start + size : end])
+        done = position = end + size
+    out.append(text[done:])
+    return "".join(out)
 
 
 def _mermaid_code(m: re.Match[str]) -> str:
@@ -241,8 +280,8 @@ def clean_label(raw: str, *, mermaid_codes: bool = True) -> str:
     if len(text) >= 2 and text[0] == text[-1] == "`":
         text, markdown = text[1:-1], True
     if markdown:
-        for pattern in _EMPHASIS:
-            text = pattern.sub(r"\1", text)
+        for mark, flanked in _EMPHASIS:
+            text = _unemphasise(text, mark, flanked)
     text = _BR.sub("\n", text).replace("\\n", "\n")
     text = _TAG.sub("", text)
     if mermaid_codes:
@@ -316,6 +355,7 @@ class _Builder:
                         targets[pair[0]][pair[1]] = None
                         if label and pair not in edge_labels:
                             edge_labels[pair] = label
+        self._check_lengths()
         nodes = []
         for node_id in ids:
             raw = self.texts[node_id]
@@ -330,6 +370,25 @@ class _Builder:
                 )
             )
         return Flowchart(tuple(nodes), tuple(self.additional_texts), edge_labels)
+
+    def _check_lengths(self) -> None:
+        """Refuse a node text, edge label, title or additional text longer than
+        ``PARSESCORE_MAX_LABEL_CHARS`` (a bound on the text distances computed from them)."""
+        limit = env_limit("PARSESCORE_MAX_LABEL_CHARS", MAX_LABEL_CHARS)
+        texts = [
+            *((f"node {i[:30]!r}", t) for i, t in self.texts.items() if t),
+            *((f"node {i[:30]!r}", i) for i in self.texts),
+            *(("an edge label", label) for _, _, label, _ in self.edges),
+            *((f"subgraph {i[:30]!r}", t) for i, (t, _) in self.subgraphs.items() if t),
+            *(("an additional text", t) for t in self.additional_texts),
+        ]
+        for what, text in texts:
+            if len(text) > limit:
+                raise InputError(
+                    f"{what} has a text of {len(text)} characters, more than the limit of "
+                    f"{limit} (PARSESCORE_MAX_LABEL_CHARS)",
+                    path=self.path,
+                )
 
     def _members(self) -> dict[str, list[str]]:
         """Every subgraph's nodes, nested subgraphs' included (for subgraphs as endpoints)."""
@@ -372,7 +431,26 @@ _OTHER_DIAGRAMS = re.compile(
 )
 _FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\r?\n.*?\r?\n---[ \t]*(?=\r?\n|\Z)", re.DOTALL)
 _LINE_COMMENT = re.compile(r"^[ \t]*%%[^\n]*", re.MULTILINE)
-_FENCE = re.compile(r"(\s*```[ \t]*(?:mermaid)?[ \t]*\r?\n)(.*?)\n?[ \t]*```\s*", re.DOTALL)
+_FENCE_HEAD = re.compile(r"\s*+```[ \t]*+(?:mermaid)?[ \t]*+\r?\n")
+
+
+def _unfence(text: str) -> tuple[str, str] | None:
+    """``(opening line, body)`` of a text that is one Markdown code block (None: it is not).
+
+    By hand, not one regex: a lazy body followed by spaces, a fence and spaces made the engine
+    rescan the rest of the text from every position (a fence and 200,000 spaces: minutes)."""
+    head = _FENCE_HEAD.match(text)
+    if head is None:
+        return None
+    end = len(text.rstrip())
+    if end - 3 < head.end() or not text.startswith("```", end - 3):
+        return None
+    start = end - 3
+    while start > head.end() and text[start - 1] in " \t":
+        start -= 1
+    if start > head.end() and text[start - 1] == "\n":
+        start -= 1
+    return head.group(0), text[head.end() : start]
 
 
 @cache
@@ -394,6 +472,7 @@ def _where(text: str, offset: int) -> str:
     return f"line {line}, column {column}"
 
 
+@total_reader("Mermaid flowchart")
 def read_mermaid(text: str, *, path: Path | str | None = None) -> Flowchart:
     """A Mermaid ``flowchart``/``graph`` diagram as a :class:`Flowchart` (see module doc)."""
     from lark import Token, Tree
@@ -402,9 +481,9 @@ def read_mermaid(text: str, *, path: Path | str | None = None) -> Flowchart:
     if len(text) > MAX_CHARS:
         raise InputError(f"{len(text)} characters; at most {MAX_CHARS} are read (cap)", path=path)
     text = text.lstrip("\ufeff")
-    fenced = _FENCE.fullmatch(text)
+    fenced = _unfence(text)
     if fenced:  # a Markdown code block around the diagram: its lines, numbered as in the file
-        text = "\n" * fenced.group(1).count("\n") + fenced.group(2)
+        text = "\n" * fenced[0].count("\n") + fenced[1]
     source = _FRONT_MATTER.sub(_blank, text, count=1)
     source = _LINE_COMMENT.sub("", source)
     first = next((line.strip() for line in source.splitlines() if line.strip()), "")
@@ -652,6 +731,76 @@ def _dot_id(name: object) -> str:
     return text.split(":")[0]
 
 
+_DOT_TOKEN = re.compile(
+    r""""(?:[^"\\]|\\.)*+"?|/\*(?:[^*]|\*(?!/))*+(?:\*/)?|(?://|\#)[^\n]*+|[<\[\]=]|[\w.]++""",
+    re.DOTALL,
+)
+
+
+def _dot_names(text: str) -> int:
+    """How many names (ids, quoted or HTML strings) DOT statements hold outside attribute lists
+    (``[...]``) and not after ``=``: what pydot's parser spends its time on. One linear scan."""
+    names = brackets = 0
+    after_equals = False
+    position = 0
+    while True:
+        token = _DOT_TOKEN.search(text, position)
+        if token is None:
+            return names
+        first = token.group(0)[0]
+        position = token.end()
+        if first == "<":  # an HTML string: up to its matching '>'
+            depth = 1
+            while depth and position < len(text):
+                char = text[position]
+                depth += 1 if char == "<" else -1 if char == ">" else 0
+                position += 1
+        elif first in "/#":  # a comment
+            continue
+        elif first in "[]":
+            brackets = max(brackets + (1 if first == "[" else -1), 0)
+            after_equals = False
+            continue
+        elif first == "=":
+            after_equals = True
+            continue
+        if not brackets and not after_equals:
+            names += 1
+        after_equals = False
+
+
+_PYDOT_LOCK = threading.Lock()
+
+
+@contextmanager
+def _linear_pydot() -> Iterator[None]:
+    """pydot with a linear ``Graph.add_node``, for one parse.
+
+    pydot's own looks up every earlier statement of the same node first (building a ``Node`` of
+    each), so ``a a a …`` took quadratic time; this one does the same without the look-up."""
+    from pydot.core import Graph
+
+    def add_node(self: Any, node: Any) -> None:
+        name = node.get_name()
+        earlier = self.obj_dict["nodes"].get(name)
+        if earlier:
+            earlier.append(node.obj_dict)
+        else:
+            self.obj_dict["nodes"][name] = [node.obj_dict]
+        if not earlier or node.get_parent_graph() is None:
+            node.set_parent_graph(self.get_parent_graph())
+        node.set_sequence(self.get_next_sequence_number())
+
+    with _PYDOT_LOCK:
+        original = Graph.add_node
+        Graph.add_node = add_node  # type: ignore[method-assign, assignment]
+        try:
+            yield
+        finally:
+            Graph.add_node = original  # type: ignore[method-assign]
+
+
+@total_reader("DOT file")
 def read_dot(text: str, *, path: Path | str | None = None) -> Flowchart:
     """A Graphviz DOT graph (read with pydot) as a :class:`Flowchart` (see module doc)."""
     limit = env_limit("PARSESCORE_MAX_DOT_CHARS", MAX_DOT_CHARS)
@@ -672,13 +821,22 @@ def read_dot(text: str, *, path: Path | str | None = None) -> Flowchart:
             depth -= 1
     if deepest > MAX_NESTING:
         raise InputError(f"subgraphs nested more than {MAX_NESTING} deep (cap)", path=path)
+    names = _dot_names(text)
+    most = env_limit("PARSESCORE_MAX_DOT_NAMES", MAX_DOT_NAMES)
+    if names > most:
+        raise InputError(
+            f"{names} names in statements; at most {most} are read from a DOT file "
+            "(PARSESCORE_MAX_DOT_NAMES)",
+            path=path,
+        )
     with warnings.catch_warnings():  # pydot's grammar uses pyparsing's older names
         warnings.simplefilter("ignore", DeprecationWarning)
         from pydot.dot_parser import GraphParser
     from pyparsing import ParseBaseException
 
     try:
-        graphs = list(GraphParser.parser.parse_string(text, parse_all=True))
+        with _linear_pydot():
+            graphs = list(GraphParser.parser.parse_string(text, parse_all=True))
     except ParseBaseException as exc:
         raise InputError(
             f"DOT syntax error: {exc.msg}; found {exc.line[exc.column - 1 : exc.column + 19]!r}",

@@ -37,7 +37,7 @@ from parsescore.sequence.metrics import (
 )
 from parsescore.sequence.model import ParsedDiagram
 from parsescore.sequence.options import SequenceOptions, recorded
-from parsescore.sequence.preprocess import collect_includes
+from parsescore.sequence.preprocess import RefusedInclude, collect_includes
 from parsescore.sequence.read import FORMATS, SUFFIXES, read_diagram
 from parsescore.shared.answers import Answer, unwrap_answer
 from parsescore.shared.coverage import Coverage, check_names
@@ -172,7 +172,13 @@ def _includes(source: ScriptSource, relative: str, text: str) -> _Includes:
     """The local files a PlantUML script includes, read from its source (see preprocess)."""
     if "!include" not in text.lower():
         return ()
-    return tuple(sorted(collect_includes(relative, text, source.read).items()))
+    return tuple(sorted(collect_includes(relative, text, source.read_include).items()))
+
+
+def _include_key(pair: tuple[str, str]) -> str:
+    """An included file for the cache key (a refused one differs from a file of that text)."""
+    refused = "refused" if isinstance(pair[1], RefusedInclude) else "read"
+    return f"{pair[0]}\0{refused}\0{pair[1]}"
 
 
 def _without(
@@ -342,7 +348,7 @@ def score_model(
         # it had ``pred_error`` (the unreadable rule) are not reused
         options=recorded(options) | {"record": 2},
         item_input=lambda p: item_bytes(
-            p[0], p[1], p[2], p[3], str(p[4]), *p[5], *(t for pair in p[6] + p[7] for t in pair)
+            p[0], p[1], p[2], p[3], str(p[4]), *p[5], *(_include_key(pair) for pair in p[6] + p[7])
         ),
         jobs=options.jobs,
         dask_scheduler=options.dask_scheduler,

@@ -11,6 +11,7 @@ branch and each model on another.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping
@@ -48,6 +49,9 @@ class ScriptSource:
             its root is its folder).
         origin: what was given, as messages name it (a path, a git ref of a repository).
         locate: root-relative path → how an error names that script (default: the path).
+        include_loader: root-relative path → text of a file a script includes (default:
+            ``loader``); on disk, only a file whose real path (symbolic links followed) is
+            inside the root.
     """
 
     name: str
@@ -56,9 +60,14 @@ class ScriptSource:
     single_file: bool = False
     origin: str = ""
     locate: Callable[[str], str] | None = None
+    include_loader: Callable[[str], str] | None = None
 
     def read(self, relative: str) -> str:
         return self.loader(relative)
+
+    def read_include(self, relative: str) -> str:
+        """The text of a file that a script of this source includes (see ``include_loader``)."""
+        return (self.include_loader or self.loader)(relative)
 
     def where(self, relative: str) -> str:
         """How an error names the script ``relative`` (its path on disk, ``ref:path``...)."""
@@ -70,11 +79,14 @@ def _is_script(name: str) -> bool:
 
 
 def _under(root: Path, relative: str) -> str:
-    """The text of ``root / relative``; a path that leaves ``root`` (``..``, a symbolic link
-    pointing out) is an InputError, never read."""
-    target = (root / relative).resolve()
-    if not target.is_relative_to(root.resolve()):
-        raise InputError("is outside the dataset's root: not read", path=root / relative)
+    """The text of ``root / relative``; a path whose real path (every symbolic link followed,
+    ``..`` resolved) is not inside the root's real path is an InputError, never read."""
+    target = Path(os.path.realpath(root / relative))
+    if not target.is_relative_to(os.path.realpath(root)):
+        raise InputError(
+            "is outside the dataset's root once symbolic links are followed: not read",
+            path=root / relative,
+        )
     return read_text(target)
 
 
@@ -87,6 +99,7 @@ def file_source(path: Path) -> ScriptSource:
         single_file=True,
         origin=str(path),
         locate=lambda rel: str(path if rel == path.name else path.parent / rel),
+        include_loader=lambda rel: _under(path.parent, rel),
     )
 
 
@@ -104,6 +117,7 @@ def directory_source(root: Path) -> ScriptSource:
         lambda rel: read_text(root / rel) if rel in listed else _under(root, rel),
         origin=str(root),
         locate=lambda rel: str(root / rel),
+        include_loader=lambda rel: _under(root, rel),
     )
 
 

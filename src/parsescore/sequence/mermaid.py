@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from parsescore.core.errors import InputError
+from parsescore.core.errors import InputError, total_reader
+from parsescore.core.files import env_limit
 from parsescore.sequence.model import (
     Arrow,
     Box,
@@ -81,8 +82,14 @@ _NAME_CHAR = r"(?:(?![/\\]\|?-|//-|\\\\-|\(\))[^+\-<>:,;\n])"
 #: A name: runs of name characters joined by dashes that do not start an arrow
 #: (``my-service`` is a name; ``a-xB`` is ``a``, a cross arrow and ``B``).
 _NAME = rf"{_NAME_CHAR}+(?:(?!-{{1,2}}(?:[xX)>|]|\\\\|//))-+{_NAME_CHAR}+)*"
-#: A declared name stops before `` as ``, ``@{`` or the end of the statement.
-_PNAME = r"[^<>:,;@\s][^<>:,;@]*?(?=[ \t]+as[ \t]|[ \t]*@\{|[ \t]*(?:\n|\Z))"
+#: A declared name stops before `` as ``, ``@{`` or the end of the statement: its characters
+#: taken greedily, a run of spaces only when what follows it does not end the name (a lazy
+#: ``*?`` with that test as a lookahead rescanned a run of spaces from each of its positions).
+_PNAME_END = r"[ \t]+as[ \t]|[ \t]*@\{|[ \t]*(?:\n|\Z)"
+_PNAME = (
+    r"[^<>:,;@\s](?:[^<>:,;@\s]|[^\S \t\n]|[ \t]++(?!as[ \t]|@\{|\n|\Z))*+"
+    rf"(?={_PNAME_END})"
+)
 
 
 def _slashed(pattern: str) -> str:
@@ -214,7 +221,6 @@ _BR = re.compile(r"</?br\s*/?>", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
 _WRAP = re.compile(r"^:?(?:no)?wrap:", re.IGNORECASE)
 _FRONT_MATTER = re.compile(r"^-{3}\s*$")
-_DIRECTIVE = re.compile(r"%%\{.*?\}%%", re.DOTALL)
 _HEADER = re.compile(r"^\s*(?P<word>[\w-]+)")
 _CONFIG_TYPE = re.compile(r"""["']?type["']?\s*:\s*["']?(\w+)""")
 _CONFIG_ALIAS = re.compile(r"""["']?alias["']?\s*:\s*(?:"([^"]*)"|'([^']*)'|([^,}\n]+))""")
@@ -242,8 +248,14 @@ _CSS_NAMES = """aliceblue antiquewhite aqua aquamarine azure beige bisque black 
     steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow
     yellowgreen transparent currentcolor"""
 _CSS_COLOURS = frozenset(_CSS_NAMES.split())
-#: Longest statement read (a bound on time: longer ones are reported and skipped).
+#: Longest statement read (a bound on time: longer ones are reported and skipped;
+#: ``PARSESCORE_MAX_STATEMENT_CHARS``).
 MAX_STATEMENT = 10_000
+
+
+def max_statement() -> int:
+    """The longest statement read, in characters."""
+    return env_limit("PARSESCORE_MAX_STATEMENT_CHARS", MAX_STATEMENT)
 
 
 @cache
@@ -281,6 +293,26 @@ def _clean(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+def _without_directives(text: str) -> str:
+    """``text`` with each ``%%{ … }%%`` directive replaced by its line breaks (so lines keep
+    their numbers). By hand: a lazy regex looked for the end of a directive from every
+    ``%%{`` (thousands of unclosed ones took seconds); once one has no end, none after has."""
+    pieces: list[str] = []
+    done = 0
+    while True:
+        start = text.find("%%{", done)
+        if start < 0:
+            break
+        end = text.find("}%%", start + 3)
+        if end < 0:
+            break
+        pieces.append(text[done:start])
+        pieces.append("\n" * text.count("\n", start, end))
+        done = end + 3
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
 @dataclass(slots=True)
 class _Statement:
     line: int
@@ -293,7 +325,7 @@ def _statements(text: str) -> tuple[list[_Statement], int]:
     """Statements with their line and column, comments and front matter dropped; and the
     line count. Entity codes are protected first, as Mermaid does, so their ``#`` and ``;``
     are neither a comment nor a separator."""
-    text = _DIRECTIVE.sub(lambda m: "\n" * m[0].count("\n"), text)
+    text = _without_directives(text)
     lines = split_lines(text)
     statements: list[_Statement] = []
     index = 0
@@ -339,8 +371,13 @@ class _Reader:
     def statement(self, st: _Statement) -> None:
         from lark.exceptions import LarkError, UnexpectedInput
 
-        if len(st.text) > MAX_STATEMENT:
-            self.warn(st.line, f"statement longer than {MAX_STATEMENT} characters: ignored")
+        limit = max_statement()
+        if len(st.text) > limit:
+            self.warn(
+                st.line,
+                f"statement longer than {limit} characters (PARSESCORE_MAX_STATEMENT_CHARS): "
+                "ignored",
+            )
             self.elements.append(Other(st.line, st.line, st.raw))
             return
         try:
@@ -375,7 +412,8 @@ class _Reader:
         from lark import Tree
         from lark.exceptions import LarkError
 
-        if not statements or any(len(st.text) > MAX_STATEMENT for st in statements):
+        limit = max_statement()
+        if not statements or any(len(st.text) > limit for st in statements):
             return False
         try:
             tree = _parser("document").parse("\n".join(st.text for st in statements))
@@ -499,6 +537,7 @@ class _Reader:
             self.warn(line, f"{keyword} opened here is never closed by 'end'")
 
 
+@total_reader("Mermaid sequenceDiagram")
 def parse_mermaid(
     text: str, *, path: str = "", includes: Mapping[str, str] | None = None
 ) -> ParsedDiagram:

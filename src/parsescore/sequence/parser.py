@@ -5,7 +5,8 @@ One pass over the lines with the statement grammar of :mod:`parsescore.sequence.
 blocks, ``skinparam { }`` and ``/' '/`` comments, a stack for ``group``/``box`` nesting and an
 activation stack for ``return``. Then a second pass resolves every endpoint through the
 participant declarations (``participant "Long Name" as L``: ``L`` and ``"Long Name"`` are the
-same node). Unknown lines become :class:`Other` elements with a warning; nothing raises.
+same node). Unknown lines become :class:`Other` elements with a warning; only a script past a
+preprocessor cap raises (an InputError naming the line).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from parsescore.core.errors import total_reader
 from parsescore.sequence import grammar as g
 from parsescore.sequence.model import (
     Arrow,
@@ -38,6 +40,7 @@ __all__ = ["parse_plantuml", "split_lines"]
 
 _ENDUML = re.compile(r"^@end\w*\s*$", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
+_RUNS = re.compile(r"(\s)\s+")
 _QUOTES = '"\u201c\u201d'
 
 
@@ -155,6 +158,11 @@ class _Parser:
 
     def _statement(self, i: int, s: str, raw: str) -> int:
         number = self.no(i)
+        shown = s
+        # Whitespace runs as one character: what a statement means never depends on their
+        # length (names, messages and notes are collapsed), and the grammar's lazy ``(.+?)\s*$``
+        # patterns rescanned a long run from each of its positions (80,000 spaces: a minute).
+        s = _RUNS.sub(r"\1", s)
         # Multi-line blocks without metric.
         for keyword, open_re, close_re in g.BLOCKS:
             if open_re.match(s):
@@ -241,7 +249,7 @@ class _Parser:
             else:
                 self._close("group", number, raw)
             return i + 1
-        self.warn(number, f"not a PlantUML sequence-diagram line, ignored: {s[:80]!r}")
+        self.warn(number, f"not a PlantUML sequence-diagram line, ignored: {shown[:80]!r}")
         self.elements.append(Other(number, number, raw))
         return i + 1
 
@@ -646,13 +654,16 @@ def _line_style(dotted: bool, style_text: str) -> LineStyle:
     return "solid"
 
 
+@total_reader("PlantUML script")
 def parse_plantuml(
     text: str, *, path: str = "", includes: Mapping[str, str] | None = None
 ) -> ParsedDiagram:
-    """Parse a PlantUML sequence-diagram script; never raises on bad content.
+    """Parse a PlantUML sequence-diagram script.
 
     Unknown lines become :class:`Other` elements and warnings; unterminated notes, groups and
-    boxes get a warning naming the line that opened them.
+    boxes get a warning naming the line that opened them. Only a script past one of the
+    preprocessor's caps (:mod:`parsescore.sequence.preprocess`) is an
+    :class:`~parsescore.core.errors.InputError` naming its line.
 
     >>> diagram = parse_plantuml('@startuml\\nparticipant "Long Name" as L\\nL <- B : hi\\n@enduml')
     >>> [e.canonical for e in diagram.metric_elements]

@@ -36,19 +36,39 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from parsescore.core.errors import InputError
+from parsescore.core.files import env_limit
 from parsescore.sequence.model import Diagnostic
 
 __all__ = [
+    "MAX_CONTINUED_LINES",
+    "MAX_DEFINES",
+    "MAX_EXPANDED_CHARS",
+    "MAX_INCLUDES",
     "MAX_INCLUDE_DEPTH",
     "Line",
     "Preprocessed",
+    "RefusedInclude",
     "collect_includes",
     "include_target",
     "preprocess",
 ]
 
-#: How deep ``!include`` may nest (a bound, also against include loops through several files).
+#: How deep ``!include`` may nest (a bound, also against include loops through several files;
+#: ``PARSESCORE_MAX_INCLUDE_DEPTH``): a deeper one is skipped with a warning.
 MAX_INCLUDE_DEPTH = 8
+#: Most ``!include`` expansions of one diagram, all files together
+#: (``PARSESCORE_MAX_INCLUDES``): 8 files of 50 includes each, 7 levels deep, would be 50**7.
+MAX_INCLUDES = 1_000
+#: Most characters a diagram may grow to through includes, ``!define`` and ``$variables``
+#: (``PARSESCORE_MAX_EXPANDED_CHARS``): 32 doubling ``!define`` lines make 4 billion.
+MAX_EXPANDED_CHARS = 4_000_000
+#: Most ``!define`` names in force at once (``PARSESCORE_MAX_DEFINES``): each line is searched
+#: for each name.
+MAX_DEFINES = 1_000
+#: Most lines one logical line may join with trailing backslashes
+#: (``PARSESCORE_MAX_CONTINUED_LINES``).
+MAX_CONTINUED_LINES = 1_000
 #: Most lines a file may grow to through includes (a bound on memory).
 MAX_LINES = 200_000
 #: Deepest nesting of parentheses / negations in a condition (a bound on recursion).
@@ -56,9 +76,11 @@ MAX_NESTING = 100
 
 _LINE_BREAK = re.compile(r"\r\n|\n|\r")
 _DIRECTIVE = re.compile(r"^\s*!\s*(?P<name>\$?\w+)(?P<rest>.*)$")
-_ASSIGN = re.compile(r"^\s*!\s*(?P<var>\$\w+)\s*(?P<op>\?=|=)\s*(?P<value>.*?)\s*$")
+# The value and target are taken to the end of the line and stripped afterwards: a lazy
+# ``.*?`` before ``\s*$`` rescanned a long run of spaces from each of its positions.
+_ASSIGN = re.compile(r"^\s*!\s*(?P<var>\$\w+)\s*(?P<op>\?=|=)\s*(?P<value>.*)$")
 _INCLUDE = re.compile(
-    r"^\s*!\s*(?P<how>include(?:_once|_many|url|sub)?)\b\s*(?P<target>.*?)\s*$", re.IGNORECASE
+    r"^\s*!\s*(?P<how>include(?:_once|_many|url|sub)?)\b\s*(?P<target>.*)$", re.IGNORECASE
 )
 _VARIABLE = re.compile(r"\$\w+")
 #: The line that ends a diagram (as the grammar's ``@end…`` no-metric line).
@@ -119,12 +141,23 @@ def include_target(including: str, target: str) -> tuple[str | None, str]:
     return joined, ""
 
 
+class RefusedInclude(str):
+    """In the ``includes`` of :func:`preprocess`: a file that was not read, as why (e.g. its
+    real path is outside the dataset's root); the ``!include`` naming it is then a warning."""
+
+    __slots__ = ()
+
+
 def collect_includes(
-    path: str, text: str, read: Callable[[str], str], *, depth: int = MAX_INCLUDE_DEPTH
+    path: str, text: str, read: Callable[[str], str], *, depth: int | None = None
 ) -> dict[str, str]:
     """Every local file ``text`` includes, directly or not, read with ``read`` (a root-relative
-    path → text; it raises for files it cannot read, which are then left out and reported when
-    the script is parsed). Bounded by ``depth`` and by reading each file once."""
+    path → text). A missing file is left out; a file ``read`` refuses otherwise (binary, outside
+    the root once symbolic links are followed) maps to a :class:`RefusedInclude` saying why;
+    the preprocessor names either at its directive. Bounded by ``depth`` (default
+    ``PARSESCORE_MAX_INCLUDE_DEPTH``) and by reading each file once."""
+    if depth is None:
+        depth = env_limit("PARSESCORE_MAX_INCLUDE_DEPTH", MAX_INCLUDE_DEPTH)
     found: dict[str, str] = {}
     todo = [(path, text, 0)]
     while todo:
@@ -140,7 +173,12 @@ def collect_includes(
                 continue
             try:
                 found[target] = read(target)
-            except (OSError, ValueError):
+            except InputError as exc:
+                if exc.reason != "file not found" and not exc.reason.startswith("no script "):
+                    found[target] = RefusedInclude(exc.reason)  # else: no such file
+                continue
+            except (OSError, ValueError) as exc:
+                found[target] = RefusedInclude(str(exc) or type(exc).__name__)
                 continue
             todo.append((target, found[target], level + 1))
     return found
@@ -326,9 +364,59 @@ class _Branch:
     outer: bool  # the enclosing branch is kept
 
 
+def _cap_error(what: str, variable: str, path: str, number: int) -> InputError:
+    """The one-line error of a diagram past a preprocessor cap (the item's unreadable reason)."""
+    return InputError(
+        f"{what} ({variable} changes the limit)",
+        path=path or None,
+        where=f"line {number}" if number else None,
+    )
+
+
+def _join_continued(raw: list[str], path: str, limit: int) -> list[tuple[int, str]]:
+    """``(first line number, text)`` of each logical line: a line ending in one ``\\``
+    continues on the next (joined in one pass: adding piece by piece was quadratic); more
+    than ``limit`` lines joined into one is an InputError."""
+    lines: list[tuple[int, str]] = []
+    index = 0
+    while index < len(raw):
+        number, line = index + 1, raw[index]
+        pieces: list[str] = []
+        while True:
+            trimmed = line.rstrip()
+            if not (trimmed.endswith("\\") and not trimmed.endswith("\\\\")):
+                break
+            if index + 1 >= len(raw):
+                break
+            if len(pieces) >= limit:
+                raise _cap_error(
+                    f"more than {limit} lines continued with a trailing backslash",
+                    "PARSESCORE_MAX_CONTINUED_LINES",
+                    path,
+                    number,
+                )
+            pieces.append(trimmed[:-1])
+            index += 1
+            line = raw[index]
+        pieces.append(line)
+        lines.append((number, "".join(pieces)))
+        index += 1
+    return lines
+
+
 class _Preprocessor:
-    def __init__(self, includes: Mapping[str, str]) -> None:
+    def __init__(self, includes: Mapping[str, str], path: str = "") -> None:
         self.includes = includes
+        self.path = path
+        self.max_depth = env_limit("PARSESCORE_MAX_INCLUDE_DEPTH", MAX_INCLUDE_DEPTH)
+        self.max_includes = env_limit("PARSESCORE_MAX_INCLUDES", MAX_INCLUDES)
+        self.max_chars = env_limit("PARSESCORE_MAX_EXPANDED_CHARS", MAX_EXPANDED_CHARS)
+        self.max_defines = env_limit("PARSESCORE_MAX_DEFINES", MAX_DEFINES)
+        self.max_continued = env_limit("PARSESCORE_MAX_CONTINUED_LINES", MAX_CONTINUED_LINES)
+        self.expansions = 0  # !include expansions so far
+        self.size = 0  # characters written out so far
+        self.included = 0  # characters of the included files expanded so far
+        self.line = 0  # the line of the file being scored that is being read (for caps)
         self.variables: dict[str, object] = {}
         self.defines: dict[str, str] = {}
         self.out: list[Line] = []
@@ -344,24 +432,14 @@ class _Preprocessor:
         """Preprocess one file; lines of an included file take the ``!include`` line's number
         (``at``), so every element points at a line of the file being scored."""
         where = path if chain else ""
-        raw = split_lines(text)
-        lines: list[tuple[int, str]] = []
-        index = 0
-        while index < len(raw):  # a trailing backslash continues the line
-            number, joined = index + 1, raw[index]
-            while joined.rstrip().endswith("\\") and not joined.rstrip().endswith("\\\\"):
-                if index + 1 >= len(raw):
-                    break
-                index += 1
-                joined = joined.rstrip()[:-1] + raw[index]
-            lines.append((number, joined))
-            index += 1
+        lines = _join_continued(split_lines(text), path, self.max_continued)
         stack: list[_Branch] = []
         skip_until: tuple[str, int] | None = None
         for position, (number, line) in enumerate(lines):
             if len(self.out) > MAX_LINES:
                 self.warn(number, where, f"more than {MAX_LINES} lines after includes: cut here")
                 return
+            self.line = at or number
             directive = _DIRECTIVE.match(line)
             if skip_until is not None:
                 if directive and directive["name"].lower() == skip_until[0]:
@@ -370,7 +448,9 @@ class _Preprocessor:
             keep = all(branch.active for branch in stack)
             if directive is None:
                 if keep:
-                    self.out.append(Line(at or number, self._substitute(line), where))
+                    expanded = self._substitute(line)
+                    self.size += len(expanded)
+                    self.out.append(Line(at or number, expanded, where))
                     if not chain and _ENDUML.match(line):
                         self._after_end(lines[position + 1 :], number)
                         break
@@ -407,6 +487,13 @@ class _Preprocessor:
                 if parts and "(" in parts[0]:
                     self._unsupported("define with arguments", number, where)
                 elif parts:
+                    if parts[0] not in self.defines and len(self.defines) >= self.max_defines:
+                        raise _cap_error(
+                            f"more than {self.max_defines} !define names",
+                            "PARSESCORE_MAX_DEFINES",
+                            self.path,
+                            self.line,
+                        )
                     self.defines[parts[0]] = parts[1] if len(parts) > 1 else ""
             elif name == "undef":
                 self.defines.pop(directive["rest"].strip(), None)
@@ -457,10 +544,11 @@ class _Preprocessor:
             return
         if match["op"] == "?=" and match["var"] in self.variables:
             return
+        value_text = match["value"].rstrip()
         try:  # an expression, as PlantUML reads it (``!$b = $a``, ``!$c = "x"``, ``!$d = 5``)
-            value = _Expression(match["value"], self.variables).value()
+            value = _Expression(value_text, self.variables).value()
         except ValueError:  # else plain text, with variables substituted
-            value = _literal(self._substitute(match["value"]))
+            value = _literal(self._substitute(value_text))
         self.variables[match["var"]] = value
 
     def _include(
@@ -471,7 +559,7 @@ class _Preprocessor:
             return
         how = match["how"].lower()
         if how == "includeurl":
-            self.warn(number, where, f"!includeurl {match['target']} is never fetched")
+            self.warn(number, where, f"!includeurl {match['target'].strip()} is never fetched")
             return
         target, why = include_target(path, match["target"])
         if target is None:
@@ -480,8 +568,8 @@ class _Preprocessor:
         if target == path or target in chain:
             self.warn(number, where, f"!{how} {target} includes itself (an include loop): skipped")
             return
-        if len(chain) + 1 > MAX_INCLUDE_DEPTH:
-            self.warn(number, where, f"!{how} nested more than {MAX_INCLUDE_DEPTH} deep: skipped")
+        if len(chain) + 1 > self.max_depth:
+            self.warn(number, where, f"!{how} nested more than {self.max_depth} deep: skipped")
             return
         if how == "include_once" and target in self.included_once:
             return
@@ -489,20 +577,54 @@ class _Preprocessor:
         if text is None:
             self.warn(number, where, f"!{how} {target}: no such file in the dataset")
             return
+        if isinstance(text, RefusedInclude):
+            self.warn(number, where, f"!{how} {target}: {text}")
+            return
+        self.expansions += 1
+        if self.expansions > self.max_includes:
+            raise _cap_error(
+                f"more than {self.max_includes} !include expansions",
+                "PARSESCORE_MAX_INCLUDES",
+                self.path,
+                at,
+            )
+        # what the included files hold counts too (lines inside a false !if or directives
+        # write nothing, yet each expansion reads them)
+        self.included += len(text)
+        self._check_room(self.included, self.max_chars)
         self.included_once.add(target)
         self.run(text, target, (*chain, path), at)
 
     def _substitute(self, line: str) -> str:
+        """``line`` with ``$variables`` and ``!define`` names replaced; a result that would take
+        the diagram past ``PARSESCORE_MAX_EXPANDED_CHARS`` is an InputError (checked before
+        each replacement is built, so doubling definitions never allocate gigabytes)."""
+        room = self.max_chars - self.size
         if "$" in line and self.variables:
+            found = [m for m in _VARIABLE.finditer(line) if m[0] in self.variables]
+            grown = sum(len(_text_of(self.variables[m[0]])) - len(m[0]) for m in found)
+            self._check_room(len(line) + grown, room)
             line = _VARIABLE.sub(
                 lambda m: _text_of(self.variables[m[0]]) if m[0] in self.variables else m[0],
                 line,
             )
         for name, value in self.defines.items():
             if name in line:
-                pattern = rf"(?<![\w$]){re.escape(name)}(?!\w)"
-                line = re.sub(pattern, value.replace("\\", "\\\\"), line)
+                pattern = re.compile(rf"(?<![\w$]){re.escape(name)}(?!\w)")
+                count = len(pattern.findall(line))
+                self._check_room(len(line) + count * (len(value) - len(name)), room)
+                line = pattern.sub(value.replace("\\", "\\\\"), line)
         return line
+
+    def _check_room(self, size: int, room: int) -> None:
+        if size > room:
+            raise _cap_error(
+                f"the diagram grows past {self.max_chars} characters through !define, "
+                "$variables and !include",
+                "PARSESCORE_MAX_EXPANDED_CHARS",
+                self.path,
+                self.line,
+            )
 
 
 def preprocess(
@@ -514,6 +636,6 @@ def preprocess(
     >>> [(line.number, line.text) for line in result.lines]
     [(3, 'A -> B')]
     """
-    processor = _Preprocessor(includes or {})
+    processor = _Preprocessor(includes or {}, path)
     processor.run(text, path, ())
     return Preprocessed(processor.out, processor.diagnostics)

@@ -8,7 +8,6 @@ hash salt). matplotlib is imported lazily (the ``plot`` extra).
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -16,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from parsescore.core.aggregate import total
-from parsescore.core.files import write_bytes, write_text
+from parsescore.core.files import csv_rows, csv_text, write_bytes, write_text
+from parsescore.core.markdown import markdown_text
 from parsescore.sequence.kind import CHANGES, PLOT_CATEGORIES, POOLED_ERRORS
 from parsescore.sequence.metrics import LINE_BINS, ModelScore, line_bin
 from parsescore.sequence.model import CATEGORIES
@@ -89,7 +89,9 @@ def table2_markdown(models: Sequence[ModelScore]) -> str:
     first_gt = _gt_row(models[0]) if models else [0] * len(CATEGORIES)
     lines.append("| Ground truth count | " + " | ".join(str(v) for v in first_gt) + " |")
     for name, model in zip(_names(models), models, strict=True):
-        lines.append(f"| **Error analysis for {name} output** |" + " |" * len(CATEGORIES))
+        lines.append(
+            f"| **Error analysis for {markdown_text(name)} output** |" + " |" * len(CATEGORIES)
+        )
         if _gt_row(model) != first_gt:
             lines.append(
                 "| Ground truth count | " + " | ".join(str(v) for v in _gt_row(model)) + " |"
@@ -100,10 +102,11 @@ def table2_markdown(models: Sequence[ModelScore]) -> str:
 
 
 def _csv(rows: Sequence[Sequence[Any]]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerows(rows)
-    return buffer.getvalue()
+    """CSV text of rows of text and numbers: text through :func:`~parsescore.core.files.csv_text`
+    (a cell a spreadsheet would run as a formula stays text), numbers as numbers."""
+    return csv_rows(
+        [csv_text(cell) if isinstance(cell, str) else repr(cell) for cell in row] for row in rows
+    )
 
 
 def table2_csv(models: Sequence[ModelScore]) -> str:
@@ -113,7 +116,7 @@ def table2_csv(models: Sequence[ModelScore]) -> str:
         rows.append([name, "gt_count", *_gt_row(model)])
         for label, values in _rows(model):
             measure = label.split(" ")[0].lower() + "_rate"
-            rows.append([name, measure, *[repr(v) for v in values]])
+            rows.append([name, measure, *values])
     return _csv(rows)
 
 
@@ -198,27 +201,29 @@ def write_plot(models: Sequence[ModelScore], stem: Path) -> list[Path]:
 
 
 def _cell(text: str | None) -> str:
+    """Text in a Markdown table cell, shown as written (never as markup or HTML): each line
+    through :func:`~parsescore.core.markdown.markdown_text`, lines joined by ``<br>``."""
     if text is None:
         return ""
-    return text.replace("|", "\\|").replace("\n", "<br>")
+    return "<br>".join(markdown_text(line) for line in text.split("\n"))
 
 
 def differences_markdown(models: Sequence[ModelScore]) -> str:
     """Every counted difference per model and file, with line numbers and both lines."""
     out = ["# Sequence-diagram differences\n"]
     for name, model in zip(_names(models), models, strict=True):
-        out.append(f"## Model {name}\n")
+        out.append(f"## Model {markdown_text(name)}\n")
         for skipped in model.skipped:
-            out.append(f"- skipped `{skipped.path}`: {skipped.reason}")
+            out.append(f"- skipped {markdown_text(skipped.path)}: {markdown_text(skipped.reason)}")
         if model.skipped:
             out.append("")
         for file in model.files:
             out.append(
-                f"### `{file.path}` — {file.gt_lines} lines, {file.errors} errors "
+                f"### {markdown_text(file.path)} — {file.gt_lines} lines, {file.errors} errors "
                 f"over {file.elements} ground-truth elements\n"
             )
             for note in file.diagnostics:
-                out.append(f"- {note}")
+                out.append(f"- {markdown_text(note)}")
             if file.diagnostics:
                 out.append("")
             if not file.differences:
@@ -230,8 +235,9 @@ def differences_markdown(models: Sequence[ModelScore]) -> str:
             out.append("|---|---|---|---|---|---|---|")
             for d in file.differences:
                 out.append(
-                    f"| {d.category} | {d.change} | {d.truth_line or ''} | {_cell(d.truth_text)} "
-                    f"| {d.pred_line or ''} | {_cell(d.pred_text)} | {_cell(d.detail)} |"
+                    f"| {_cell(d.category)} | {_cell(d.change)} | {d.truth_line or ''} "
+                    f"| {_cell(d.truth_text)} | {d.pred_line or ''} | {_cell(d.pred_text)} "
+                    f"| {_cell(d.detail)} |"
                 )
             out.append("")
     return "\n".join(out) + "\n"

@@ -18,7 +18,7 @@ from typing import Any
 
 from parsescore.core.aggregate import total
 from parsescore.core.errors import InputError
-from parsescore.core.files import read_text
+from parsescore.core.files import csv_text, read_text
 from parsescore.core.kinds import Metric
 from parsescore.core.results import Result
 from parsescore.report import plots
@@ -80,6 +80,14 @@ def _total(metric: Metric, counts: Mapping[str, Mapping[str, float]], ids: list[
     return value
 
 
+def _uncsv(cell: str | None) -> str | None:
+    """A text cell as it was before :func:`parsescore.core.files.csv_text` kept a spreadsheet
+    from running it: the ``'`` put before a leading ``= + - @``, tab or carriage return goes."""
+    if cell is not None and cell[:1] == "'" and csv_text(cell[1:]) == cell:
+        return cell[1:]
+    return cell
+
+
 def _read_differences_csv(path: Path) -> dict[str, dict[str, list[dict[str, Any]]]]:
     """``{model: {file path: [rows]}}`` from a sequence ``differences.csv``."""
     rows = list(csv.DictReader(io.StringIO(read_text(path))))
@@ -91,6 +99,7 @@ def _read_differences_csv(path: Path) -> dict[str, dict[str, list[dict[str, Any]
         )
     out: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for row in rows:
+        row = {key: _uncsv(value) for key, value in row.items()}
         record = {
             "category": row["category"],
             "change": row["change"],

@@ -60,13 +60,16 @@ _ORDINALS = [
 _BR_RUN_RE = re.compile(r"(?:<br\s*/?>\s*){2,}", re.IGNORECASE)
 _LETTER_O_BULLET_RE = re.compile(r"(?m)^[ \t]*[oO]\s+")
 _SPACES_RE = re.compile(r" +")
-_SPACES_AROUND_NEWLINE_RE = re.compile(r" *\n *")
+# Patterns that may start inside a whitespace run are written so that a match starts only where
+# a run starts (or right after the previous match): a regex engine would otherwise try, and fail,
+# at every position of a long run (quadratic; 60,000 newlines took seconds). Same matches.
+_SPACES_AROUND_NEWLINE_RE = re.compile(r"(?<! ) *+\n *+|(?<= )\n *+")
 _LEADING_BULLET_RE = re.compile(r"(?m)^[ \t]*•\s*")
 _LEADING_DASH_RE = re.compile(r"(?m)^[ \t]*-\s*")
-_SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([,.;:!?%)\]])")
+_SPACE_BEFORE_PUNCT_RE = re.compile(r"(?<!\s)\s++([,.;:!?%)\]])")
 _SPACE_AFTER_OPEN_RE = re.compile(r"([(\[])\s+")
-_EQUALS_RE = re.compile(r"\s*=\s*")
-_PLUS_RE = re.compile(r"[^\S\n]*\+[^\S\n]*")
+_EQUALS_RE = re.compile(r"(?<!\s)\s*+=\s*+|(?<=\s)=\s*+")
+_PLUS_RE = re.compile(r"(?<![^\S\n])[^\S\n]*+\+[^\S\n]*+|(?<=[^\S\n])\+[^\S\n]*+")
 _WORD_HYPHEN_RE = re.compile(r"(?<=\w)\s*-\s*(?=\w)")
 _NEWLINES_RE = re.compile(r"\n+")
 
