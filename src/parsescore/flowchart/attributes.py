@@ -38,8 +38,7 @@ NODE_BINS: tuple[tuple[str, int, float], ...] = (
 ATTRIBUTES = (
     Attribute(
         "nodes",
-        "the truth flowchart's number of nodes (its first option), binned: "
-        + ", ".join(label for label, _, _ in NODE_BINS),
+        "the truth flowchart's number of nodes (of its first option), binned",
         tuple(label for label, _, _ in NODE_BINS),
     ),
 )

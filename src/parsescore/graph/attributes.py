@@ -27,8 +27,8 @@ __all__ = ["ATTRIBUTES", "dominant_class"]
 ATTRIBUTES = (
     Attribute(
         "class",
-        "the node class: a node:<Class> item's own; a document's dominant class (most truth "
-        "nodes, ties to the first in name order)",
+        "the node class: a `node:<Class>` item's own; a document's dominant class (the most "
+        "truth nodes; a tie goes to the first in name order)",
     ),
 )
 

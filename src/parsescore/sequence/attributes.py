@@ -28,8 +28,7 @@ LINE_BINS: tuple[tuple[str, int, float], ...] = (
 ATTRIBUTES = (
     Attribute(
         "lines",
-        "the truth script's number of lines, in the paper's bins (Table 1, Figure 6/7): "
-        + ", ".join(label for label, _, _ in LINE_BINS),
+        "the truth script's number of lines, in the paper's bins (its Table 1 and Figure 6/7)",
         tuple(label for label, _, _ in LINE_BINS),
     ),
 )

@@ -46,8 +46,7 @@ ATTRIBUTES = (
     ),
     Attribute(
         "cells",
-        "the truth table's number of cells (a spanning cell once), binned: "
-        + ", ".join(label for label, _, _ in CELL_BINS),
+        "the truth table's number of cells (a spanning cell counted once), binned",
         tuple(label for label, _, _ in CELL_BINS),
     ),
 )
