@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from sequence_helpers import DATA as MWDI
 
 import parsescore
 from attribute_checks import (
@@ -21,8 +22,6 @@ from attribute_checks import (
 from parsescore.core.results import Result
 from parsescore.sequence.report import binned_error_rates
 
-MWDI = Path("/work/shared/data/sequence/mwdi")
-BUNDLED = Path(parsescore.__file__).resolve().parent / "data" / "sequence"
 #: The paper's Table 1 ranges (its 50 files go to 100 lines) and the spec's longer ones.
 PAPER_BINS = ["1-20", "21-30", "31-40", "41-50", "51-100", ">100"]
 ARROW = re.compile(r"-+>")
@@ -45,7 +44,7 @@ def _damaged(text: str, every: int) -> str:
 
 @pytest.fixture(scope="module")
 def folders(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    source = MWDI if MWDI.is_dir() else BUNDLED / "truth"
+    source = MWDI
     root = tmp_path_factory.mktemp("mwdi")
     found = {name: root / name for name in ("truth", "a", "b")}
     for folder in found.values():
