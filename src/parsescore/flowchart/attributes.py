@@ -54,7 +54,7 @@ def node_bin(nodes: int) -> str:
 
 def truth_attributes(truth: Iterable[DiagramOptions]) -> dict[str, dict[str, str]]:
     """``{stem: {"nodes": bin}}`` of the truth flowcharts (their first option's nodes)."""
-    return {d.parent_img_code: {"nodes": node_bin(len(d.options[0].nodes))} for d in truth}
+    return {d.parent_img_code: {"nodes": node_bin(len(d.options[0].nodes or ()))} for d in truth}
 
 
 def recorded_attributes(diagram: Mapping[str, Any]) -> dict[str, str]:
