@@ -35,16 +35,18 @@ ATTRIBUTES = (
 
 def _truth_nodes(rungs: Any) -> int:
     """A class's truth nodes: ``tp + fn`` of its strict rung (of its first rung otherwise);
-    0 for an entry that is not counted."""
+    0 for an entry whose counts are not counts."""
     if not isinstance(rungs, Mapping) or not rungs:
         return 0
     counted = rungs.get("strict", next(iter(rungs.values())))
     if not isinstance(counted, Mapping):
         return 0
-    tp, fn = counted.get("tp"), counted.get("fn")
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (tp, fn)):
-        return 0
-    return int(tp + fn)  # type: ignore[operator]
+    total = 0
+    for count in (counted.get("tp"), counted.get("fn")):
+        if type(count) is not int or count < 0:  # eval.json writes counts as integers
+            return 0
+        total += count
+    return total
 
 
 def dominant_class(nodes: Mapping[str, Any]) -> str | None:
