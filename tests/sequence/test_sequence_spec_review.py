@@ -15,7 +15,7 @@ import pytest
 
 from cli_helpers import Cli
 from parsescore.sequence import CATEGORIES, ModelScore, compare_scripts, parse_plantuml
-from parsescore.sequence.metrics import LINE_BINS, line_bin
+from parsescore.sequence.attributes import LINE_BINS, line_bin
 from parsescore.sequence.report import TABLE1_LINES_NOTE, table1_counts, table1_markdown
 
 Row = tuple[int, int, int, int]

@@ -23,6 +23,7 @@ from parsescore.core.kinds import (
     Sum,
     lazy,
 )
+from parsescore.flowchart.attributes import ATTRIBUTES
 from parsescore.flowchart.options import FlowchartOptions
 from parsescore.shared.coverage import READABLE
 
@@ -128,6 +129,7 @@ KIND = Kind(
     schema=lazy("parsescore.flowchart.schema:schema_defs"),
     options=FlowchartOptions,
     formats=FORMATS,
+    attributes=ATTRIBUTES,
     command=CommandParts(
         help="Flowchart parsing benchmark (Flowde-compatible): text, labels, flow, extra text.",
         truth="Ground-truth folder with nodes/ labels/ flow/ additional_texts/, or of one "

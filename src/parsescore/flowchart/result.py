@@ -22,6 +22,7 @@ from parsescore.core.errors import InputError
 from parsescore.core.kinds import FromCounts, Metric, Sum
 from parsescore.core.options import recorded_options
 from parsescore.core.results import Reader, Result
+from parsescore.flowchart.attributes import recorded_attributes, truth_attributes
 from parsescore.flowchart.benchmark import ParsingBenchmark, use_runner
 from parsescore.flowchart.dataset import (
     answers_from_folder,
@@ -352,7 +353,14 @@ def to_result(
     benchmark itself)."""
     doc, matched_edges = native_document(bench, inputs=inputs, options=options, coverage=coverage)
     result = _result(doc, Reader(None), name, matched_edges=matched_edges)
-    return replace(result, native=doc, computed=bench, warnings=(*result.warnings, *warnings))
+    truth = truth_attributes(bench.true_diagrams_options_list)
+    return replace(
+        result,
+        native=doc,
+        computed=bench,
+        warnings=(*result.warnings, *warnings),
+        attributes={item: truth[item] for item in result.items if item in truth},
+    )
 
 
 def native_document(
@@ -495,6 +503,7 @@ def _result(
     items: dict[str, dict[str, float]] = {}
     counts: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
+    attributes: dict[str, dict[str, str]] = {}
     for k, diagram in enumerate(r.array(r.key(doc, "diagrams", "top level"), "key 'diagrams'")):
         where = f"diagrams[{k}]"
         diagram = r.mapping(diagram, where)
@@ -525,6 +534,9 @@ def _result(
                 raise r.fail(f"{where}.readable", "should be true or false")
             values[READABLE.name] = 1.0 if readable else 0.0
         items[stem] = values
+        recorded = recorded_attributes(diagram)
+        if recorded:
+            attributes[stem] = recorded
         details[stem] = _detail(diagram, None if matched_edges is None else matched_edges.get(stem))
     raw = r.mapping(doc.get("totals", {}), "key 'totals'")
     readable = r.optional_number(raw.get(READABLE.name), f"totals.{READABLE.name}")
@@ -545,6 +557,7 @@ def _result(
         details=details,
         dataset=_dataset_facts(doc),
         counts=counts,
+        attributes=attributes,
         warnings=_coverage_warnings(doc),
     )
 

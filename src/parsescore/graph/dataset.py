@@ -460,6 +460,7 @@ def read_documents(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]
     an item per document, its metrics the micro P/R/F1 of its eval.json and ``readable``, its
     counts the micro tp/fp/fn per rung of the dataset (:func:`~parsescore.graph.micro.
     with_rungs`); the totals computed from them by the core."""
+    from parsescore.graph.attributes import dominant_class
     from parsescore.graph.micro import totals_of, with_rungs
     from parsescore.graph.result import micro_counts, micro_rungs, rung_scores
 
@@ -482,6 +483,7 @@ def read_documents(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]
     items: dict[str, dict[str, float]] = {}
     counts: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
+    attributes: dict[str, dict[str, str]] = {}
     modes: set[str] = set()
     for item, report in documents.items():
         where = f"documents.{item}"
@@ -507,6 +509,10 @@ def read_documents(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]
         details[item] = {"micro": rest} | {
             k: v for k, v in report.items() if k not in _NOT_IN_DETAIL
         }
+        nodes = report.get("nodes")
+        dominant = dominant_class(nodes) if isinstance(nodes, Mapping) else None
+        if dominant is not None:
+            attributes[item] = {"class": dominant}
         alignment = report.get("structural_alignment")
         if isinstance(alignment, dict) and isinstance(alignment.get("mode"), str):
             modes.add(alignment["mode"])
@@ -532,6 +538,7 @@ def read_documents(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]
             inputs={k: doc.get(k) for k in ("graph", "truth", "template", "source")},
             options={"structural_align": modes.pop()} if len(modes) == 1 else {},
             details=details,
+            attributes=attributes,
             dataset=facts | coverage.facts(),
             counts=counts,
         )

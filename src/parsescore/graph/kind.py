@@ -19,6 +19,7 @@ from parsescore.core.kinds import (
     ReportParts,
     lazy,
 )
+from parsescore.graph.attributes import ATTRIBUTES
 from parsescore.graph.options import GraphOptions
 from parsescore.shared.coverage import READABLE
 
@@ -157,6 +158,7 @@ KIND = Kind(
         run=lazy("parsescore.graph.cli:run"),
     ),
     formats=FORMATS,
+    attributes=ATTRIBUTES,
     cli=lazy("parsescore.graph.cli:register"),
     report=ReportParts(
         prepare=None,

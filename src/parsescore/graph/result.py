@@ -216,6 +216,9 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
             inputs={k: doc[k] for k in _INPUTS if k in doc},
             options={} if mode is None else {"structural_align": mode},
             details=details,
+            attributes={
+                item: {"class": item.partition(":")[2]} for item in items if item[:5] == "node:"
+            },
             # every other fact of eval.json (its shape is docling-graph's), with the micro counts
             dataset={"micro": micro_counts(micro, "micro", r)}
             | {k: v for k, v in doc.items() if k not in consumed},

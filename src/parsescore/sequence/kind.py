@@ -21,6 +21,7 @@ from parsescore.core.kinds import (
     ReportParts,
     lazy,
 )
+from parsescore.sequence.attributes import ATTRIBUTES
 from parsescore.sequence.model import CATEGORIES
 from parsescore.sequence.options import SequenceOptions
 from parsescore.sequence.read import FORMATS
@@ -146,6 +147,7 @@ KIND = Kind(
         run=lazy("parsescore.sequence.cli:run"),
     ),
     formats=FORMATS,
+    attributes=ATTRIBUTES,
     predict=PredictParts(
         suffix=".puml",
         prompt=lazy("parsescore.sequence.predict:prompt"),

@@ -67,24 +67,6 @@ __all__ = [
 Change = Literal["insertion", "deletion", "substitution"]
 MetricElement = Arrow | Note | Group | Box | Participant
 
-#: Table 1 / Figure 6-7 bins of ground-truth line counts: (label, low, high) inclusive.
-LINE_BINS: tuple[tuple[str, int, float], ...] = (
-    ("1-20", 0, 20),
-    ("21-30", 21, 30),
-    ("31-40", 31, 40),
-    ("41-50", 41, 50),
-    ("51-100", 51, 100),
-    (">100", 101, float("inf")),
-)
-
-
-def line_bin(lines: int) -> str:
-    """The Table 1 bin of a ground-truth line count (an empty file falls in ``1-20``)."""
-    for label, low, high in LINE_BINS:
-        if low <= lines <= high:
-            return label
-    raise ValueError(f"negative line count {lines}")
-
 
 @dataclass(frozen=True, slots=True)
 class CategoryCounts:

@@ -17,8 +17,9 @@ from typing import Any
 from parsescore.core.aggregate import total
 from parsescore.core.files import csv_rows, csv_text, write_bytes, write_text
 from parsescore.core.markdown import markdown_text
+from parsescore.sequence.attributes import LINE_BINS, line_bin
 from parsescore.sequence.kind import CHANGES, PLOT_CATEGORIES, POOLED_ERRORS
-from parsescore.sequence.metrics import LINE_BINS, ModelScore, line_bin
+from parsescore.sequence.metrics import ModelScore
 from parsescore.sequence.model import CATEGORIES
 
 __all__ = [

@@ -35,8 +35,8 @@ from parsescore.report.html import (
     num,
     text_pair,
 )
+from parsescore.sequence.attributes import LINE_BINS
 from parsescore.sequence.kind import CHANGES, PLOT_CATEGORIES, POOLED_ERRORS
-from parsescore.sequence.metrics import LINE_BINS
 from parsescore.sequence.model import CATEGORIES
 from parsescore.sequence.report import DIFFERENCE_COLUMNS, TABLE2_HEADERS, binned_error_rates
 from parsescore.sequence.result import counts_of

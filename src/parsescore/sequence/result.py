@@ -24,6 +24,7 @@ from parsescore import __version__
 from parsescore.core.aggregate import totals
 from parsescore.core.errors import InputError
 from parsescore.core.results import Reader, Result
+from parsescore.sequence.attributes import line_bin
 from parsescore.sequence.kind import CATEGORY_COUNTS, CHANGES, RESULT_TOTALS, file_counts, is_block
 from parsescore.sequence.metrics import ModelScore
 from parsescore.sequence.model import CATEGORIES
@@ -134,6 +135,7 @@ def to_result(
         name,
         parts["items"],
         parts["totals"],
+        attributes=parts["attributes"],
         inputs=inputs | {"formats": model.formats},
         options=options,
         version=__version__,
@@ -205,6 +207,7 @@ def _block(block: Mapping[str, Any], r: Reader, prefix: str) -> dict[str, Any]:
     items: dict[str, dict[str, float]] = {}
     counts: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
+    attributes: dict[str, dict[str, str]] = {}
     files = r.array(r.key(block, "files", prefix or "top level"), f"{prefix}files")
     for k, file in enumerate(files):
         where = f"{prefix}files[{k}]"
@@ -223,6 +226,9 @@ def _block(block: Mapping[str, Any], r: Reader, prefix: str) -> dict[str, Any]:
             lines = file["gt_lines"]
             number = r.number(lines, f"{where}.gt_lines")
             details[path]["gt_lines"] = lines if isinstance(lines, int) else number
+            if number < 0 or not number.is_integer():
+                raise r.fail(f"{where}.gt_lines", f"expected a line count, found {lines!r}")
+            attributes[path] = {"lines": line_bin(int(number))}
         details[path]["counts"] = by_category
         if isinstance(file.get("differences"), list):
             details[path]["differences"] = file["differences"]
@@ -238,6 +244,7 @@ def _block(block: Mapping[str, Any], r: Reader, prefix: str) -> dict[str, Any]:
         "items": items,
         "counts": counts,
         "details": details,
+        "attributes": attributes,
         "totals": totals(RESULT_TOTALS, items, counts, given=given),
     }
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from parsescore.core.kinds import CommandParts, Format, Kind, PredictParts, ReportParts, lazy
 from parsescore.shared.tables.registry import FORMATS
+from parsescore.table.attributes import ATTRIBUTES
 from parsescore.table.metrics import METRICS, TOTALS
 from parsescore.table.options import TableOptions
 
@@ -46,6 +47,7 @@ KIND = Kind(
         run=lazy("parsescore.table.cli:run_table"),
     ),
     formats=FORMATS,
+    attributes=ATTRIBUTES,
     cli=lazy("parsescore.table.cli:register"),
     report=ReportParts(
         prepare=None,

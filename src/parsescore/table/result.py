@@ -25,6 +25,7 @@ from parsescore.core.kinds import Mean, Metric
 from parsescore.core.results import Reader, Result
 from parsescore.shared.coverage import READABLE, Coverage
 from parsescore.shared.tables.names import GRITS_KEYS
+from parsescore.table.attributes import attributes_of
 from parsescore.table.metrics import GRITS, GRITS_HEADLINE, N_TABLES, TOTALS
 from parsescore.table.options import TableOptions, document_options, grits_document_options
 
@@ -70,8 +71,9 @@ def evaluate(
             raise InputError("cells=True scores GriTS only; TEDS options do not apply")
         if options.normalise or options.ignore_nodes:
             raise InputError("cells=True scores GriTS only; TEDS options do not apply")
-        doc, warnings = _cells(truth, pred, options, inputs)
-        return _result(doc, label, inputs, warnings)
+        doc, warnings, truth_cells = _cells(truth, pred, options, inputs)
+        result = _result(doc, label, inputs, warnings)
+        return replace(result, attributes=attributes_of(truth_cells, result.items))
     if not options.teds and not options.grits:
         raise InputError("teds=False scores GriTS only; grits=False leaves nothing to score")
     return _tables(truth, pred, options, inputs, label)
@@ -135,7 +137,8 @@ def _tables(
         )
         doc["options"] = grits_document_options(options)
         _answers_into(doc, coverage, extra)
-        return _result(doc, label, inputs, warnings, computed=batch)
+        result = _result(doc, label, inputs, warnings, computed=batch)
+        return replace(result, attributes=attributes_of(truth_tables, result.items))
     native = batch.to_json()
     native["options"] = document_options(options)
     details: dict[str, dict[str, Any]] = {}
@@ -163,7 +166,9 @@ def _tables(
     _answers_into(native, coverage, extra)
     result = _result(native, label, inputs, warnings, computed=batch)
     return replace(
-        result, details={item: details[item] for item in result.items if details.get(item)}
+        result,
+        details={item: details[item] for item in result.items if details.get(item)},
+        attributes=attributes_of(truth_tables, result.items),
     )
 
 
@@ -269,8 +274,8 @@ def _is_path(value: object) -> TypeGuard[str | Path]:
 
 def _cells(
     truth: Any, pred: Any, options: TableOptions, inputs: dict[str, str]
-) -> tuple[dict[str, Any], list[str]]:
-    """The GriTS document of two cell-list collections, and its warnings."""
+) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
+    """The GriTS document of two cell-list collections, its warnings and the truth tables."""
     from parsescore.shared.coverage import check_names
     from parsescore.table.batch import score_cell_tables
     from parsescore.table.inputs import CELLS, read_collection
@@ -290,7 +295,8 @@ def _cells(
     doc["options"] = grits_document_options(options)
     coverage = Coverage(len(truth_cells) + (len(missing) if options.allow_missing else 0), missing)
     _answers_into(doc, coverage, list(doc["extra"]))
-    return doc, coverage.warnings("tables", allow_missing=options.allow_missing)
+    warnings = coverage.warnings("tables", allow_missing=options.allow_missing)
+    return doc, warnings, truth_cells
 
 
 def _coverage(doc: Mapping[str, Any], r: Reader) -> Coverage:
