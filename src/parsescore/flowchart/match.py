@@ -172,14 +172,20 @@ def _refined_isomorphism(
     polynomial and there is no backtracking, so the answer may be None where an isomorphism
     exists (the caller then solves the MILP); a returned matching is checked by the caller.
     """
-    from scipy.sparse import coo_array
-    from scipy.sparse.csgraph import connected_components
-
     n_true, n_pred = allowed.shape
     size = n_true + n_pred
     rows, cols = np.nonzero(allowed)
-    graph = coo_array((np.ones(rows.size), (rows, n_true + cols)), shape=(size, size)).tocsr()
-    _, group = connected_components(graph, directed=False)
+    parent = list(range(size))  # tie groups: union-find over the allowed pairs
+
+    def root(v: int) -> int:
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
+        parent[root(i)] = root(n_true + j)
+    group = [root(v) for v in range(size)]
     has_pair = np.concatenate((allowed.any(axis=1), allowed.any(axis=0)))
     keys = [*true_keys, *pred_keys]
     initial: dict[tuple[int, object], int] = {}

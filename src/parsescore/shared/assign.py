@@ -1,7 +1,9 @@
 """Optimal assignment with unmatched costs, and the exact MILP helpers built on it.
 
 Two lists are paired on an augmented square matrix (each item may also stay unmatched at its own
-cost), solved by scipy's ``linear_sum_assignment`` — the references' construction, so that ties
+cost), solved by scipy's ``linear_sum_assignment`` (:mod:`parsescore.shared.lap` for small
+matrices: the same assignment without importing scipy.optimize) — the references'
+construction, so that ties
 fall the same way. For lexicographic objectives the text-optimal matchings are found exactly by
 duality: the choices used by some optimal matching all have zero reduced cost, and the optimal
 matchings are precisely the perfect matchings on them, which shrinks an n² model to its tie groups.
@@ -11,18 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy.optimize import (
-    Bounds,
-    LinearConstraint,
-    OptimizeResult,
-    linear_sum_assignment,
-    milp,
-)
-from scipy.sparse import coo_array, csc_array
 
 from parsescore.shared.distance import DistanceFnProtocol, text_costs
+from parsescore.shared.lap import SMALL_ENTRIES, linear_sum_assignment
+
+if TYPE_CHECKING:
+    from scipy.optimize import LinearConstraint, OptimizeResult
 
 __all__ = [
     "ListPair",
@@ -165,8 +164,6 @@ def text_optimal_support(
     zero-reduced-cost arcs (a cycle through it exists). Distances are computed by vectorised
     Bellman-Ford (a few passes over the n² matrix in practice), far cheaper than an LP solve.
     """
-    from scipy.sparse.csgraph import connected_components
-
     n_true, n_pred = paired.shape
     cost = _augmented_matrix(paired, unmatched_true, unmatched_pred)
     size = cost.shape[0]
@@ -185,8 +182,7 @@ def text_optimal_support(
     admit = 1e-7 * scale
     tight = reduced <= admit
     arc_rows, arc_cols = np.nonzero(tight)
-    graph = csc_array((np.ones(arc_rows.size), (col_of[arc_rows], arc_cols)), shape=(size, size))
-    _, component = connected_components(graph, directed=True, connection="strong")
+    component = strong_components(size, col_of[arc_rows], arc_cols)
     used = tight & (component[col_of][:, None] == component[None, :])
     used[rows, col_of] = True
     largest_admitted = float(np.max(np.where(used, reduced, 0.0), initial=0.0))
@@ -199,6 +195,67 @@ def text_optimal_support(
         minimum_cost=minimum_cost,
         exact=exact,
     )
+
+
+def strong_components(size: int, sources: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """Strongly connected component of each of ``size`` nodes, given the arcs
+    ``sources[k] -> targets[k]`` (numbers label components; only equality matters).
+
+    Small graphs in Python (iterative Tarjan), bigger ones with scipy's csgraph: importing
+    scipy.sparse is dearer than the whole search on a small pair.
+    """
+    if size * size > SMALL_ENTRIES:
+        from scipy.sparse import csc_array
+        from scipy.sparse.csgraph import connected_components
+
+        graph = csc_array((np.ones(sources.size), (sources, targets)), shape=(size, size))
+        _, labels = connected_components(graph, directed=True, connection="strong")
+        return np.asarray(labels)
+    successors: list[list[int]] = [[] for _ in range(size)]
+    for a, b in zip(sources.tolist(), targets.tolist(), strict=True):
+        successors[a].append(b)
+    index = [-1] * size
+    low = [0] * size
+    on_stack = [False] * size
+    stack: list[int] = []
+    component = np.full(size, -1, dtype=np.int64)
+    counter = n_components = 0
+    for root in range(size):
+        if index[root] >= 0:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, next_child = work.pop()
+            if next_child == 0:
+                index[node] = low[node] = counter
+                counter += 1
+                stack.append(node)
+                on_stack[node] = True
+            children = successors[node]
+            descended = False
+            for k in range(next_child, len(children)):
+                child = children[k]
+                if index[child] < 0:
+                    work.append((node, k + 1))
+                    work.append((child, 0))
+                    descended = True
+                    break
+                if on_stack[child]:
+                    low[node] = min(low[node], index[child])
+            if descended:
+                continue
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    on_stack[member] = False
+                    component[member] = n_components
+                    if member == node:
+                        break
+                n_components += 1
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return component
 
 
 class ConstraintRows:
@@ -220,6 +277,9 @@ class ConstraintRows:
         self.upper.append(upper)
 
     def build(self, n_vars: int) -> LinearConstraint:
+        from scipy.optimize import LinearConstraint
+        from scipy.sparse import coo_array
+
         matrix = coo_array(
             (np.asarray(self._vals, dtype=np.float64), (self._rows, self._cols)),
             shape=(len(self.lower), n_vars),
@@ -235,6 +295,8 @@ def solve_binary_milp(
     presolve: bool = True,
 ) -> OptimizeResult:
     """Solve a 0/1 MILP to proven optimality (HiGHS, zero gap) or raise RuntimeError."""
+    from scipy.optimize import Bounds, milp
+
     n_vars = objective.size
     options: dict[str, float | bool] = {"mip_rel_gap": 0.0, "presolve": presolve}
     result = milp(
