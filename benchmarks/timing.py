@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import io
 import statistics
 import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TextIO
 
 HERE = Path(__file__).resolve().parent
 
@@ -63,3 +67,35 @@ class Results:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.path.write_text(header + "\n".join(self.lines) + "\n", encoding="utf-8")
         print(f"(results kept in {self.path.relative_to(HERE.parent)})")
+
+
+class _Tee:
+    """A text stream that writes to two streams (the terminal and the results file)."""
+
+    def __init__(self, *streams: TextIO) -> None:
+        self.streams = streams
+
+    def write(self, text: str) -> int:
+        for stream in self.streams:
+            stream.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        for stream in self.streams:
+            stream.flush()
+
+
+@contextlib.contextmanager
+def tee_results(name: str) -> Iterator[None]:
+    """Keep everything a benchmark prints in ``benchmarks/results/<name>.txt`` too (the README
+    quotes those files), under a header with the date, the commit and the command."""
+    collected = Results(name)
+    buffer = io.StringIO()
+    original = sys.stdout
+    sys.stdout = _Tee(original, buffer)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout = original
+        collected.lines = buffer.getvalue().rstrip("\n").split("\n")
+        collected.write(" ".join(["benchmarks/" + Path(sys.argv[0]).name, *sys.argv[1:]]))
