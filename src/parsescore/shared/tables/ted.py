@@ -39,10 +39,8 @@ def postorder_arrays(children: list[list[int]], root: int) -> tuple[np.ndarray, 
     postorder, ``leftmost[k]`` the postorder index of its leftmost leaf descendant.
     Iterative, so deep trees do not hit Python's recursion limit.
     """
-    n = len(children)
-    order = np.empty(n, dtype=np.int64)
-    leftmost = np.empty(n, dtype=np.int64)
-    position = 0
+    order: list[int] = []
+    leftmost: list[int] = []
     stack: list[tuple[int, int]] = [(root, 0)]
     first_leaf: dict[int, int] = {}
     while stack:
@@ -52,11 +50,11 @@ def postorder_arrays(children: list[list[int]], root: int) -> tuple[np.ndarray, 
             stack.append((node, child_index + 1))
             stack.append((kids[child_index], 0))
             continue
-        order[position] = node
-        leftmost[position] = first_leaf[kids[0]] if kids else position
-        first_leaf[node] = leftmost[position]
-        position += 1
-    return order[:position], leftmost[:position]
+        first = first_leaf[kids[0]] if kids else len(order)
+        first_leaf[node] = first
+        order.append(node)
+        leftmost.append(first)
+    return np.array(order, dtype=np.int64), np.array(leftmost, dtype=np.int64)
 
 
 def _keyroots(leftmost: list[int]) -> list[int]:
