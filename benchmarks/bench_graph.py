@@ -322,4 +322,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import contextlib
+
+    from timing import tee_results
+
+    helper_run = "--worker" in sys.argv or "--write-inputs" in sys.argv
+    with contextlib.nullcontext() if helper_run else tee_results("graph"):
+        main()

@@ -170,4 +170,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from timing import tee_results
+
+    with tee_results("scale"):
+        main()

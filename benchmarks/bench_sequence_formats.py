@@ -112,4 +112,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from timing import tee_results
+
+    with tee_results("sequence_formats"):
+        status = main()
+    raise SystemExit(status)

@@ -1,8 +1,10 @@
 """Benchmark: parsescore TEDS vs table_recognition_metric 0.0.6 on a 60x15 pair, same run.
 
-Prints both times, the ratio and whether the scores are equal, then how our cost grows from
-10x5 to 100x20 tables (time per pair, tree sizes, fitted exponent of time vs node count).
-Run: ``.venv/bin/python benchmarks/bench_table.py`` (about a minute; the reference dominates).
+Prints both times per pair (three pairs), each ratio and their median and whether the scores
+are equal, then how our cost grows from 10x5 to 100x20 tables (time per pair, tree sizes,
+fitted exponent of time vs node count).
+Run: ``.venv/bin/python benchmarks/bench_table.py`` (a few minutes; the reference dominates).
+Lines are kept in ``benchmarks/results/table.txt``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from table_recognition_metric import TEDS as ReferenceTEDS
 
 from parsescore.table import TEDS
 from parsescore.table.synthetic import random_pair
+from timing import Results
 
 
 def _time(fn: Callable[[], float], repeat: int) -> tuple[float, float]:
@@ -27,26 +30,29 @@ def _time(fn: Callable[[], float], repeat: int) -> tuple[float, float]:
     return statistics.median(times), value
 
 
-def head_to_head() -> None:
-    """60x15 pair, TEDS and TEDS-S: ours (median of 5) vs the reference (one run)."""
-    gt, pred = random_pair(7, 60, 15, spans=False)
-    nodes = TEDS().tree(gt).n_nodes, TEDS().tree(pred).n_nodes  # type: ignore[union-attr]
-    print(f"60x15 pair: {nodes[0]} / {nodes[1]} tree nodes")
-    print(f"{'mode':8} {'ours [s]':>10} {'reference [s]':>14} {'ratio':>8}  scores equal")
-    for structure_only, name in ((False, "TEDS"), (True, "TEDS-S")):
-        ours_t, ours_v = _time(lambda s=structure_only: TEDS(s)(gt, pred), 5)
-        ref_t, ref_v = _time(lambda s=structure_only: ReferenceTEDS(s)(gt, pred), 1)
-        equal = abs(ours_v - ref_v) <= 1e-12
-        print(
-            f"{name:8} {ours_t:10.4f} {ref_t:14.3f} {ref_t / ours_t:7.0f}x  {equal} "
-            f"({ours_v!r} vs {ref_v!r})"
-        )
+def head_to_head(out: Results, seeds: list[int]) -> None:
+    """60x15 pairs, TEDS and TEDS-S: ours (median of 5) vs the reference (one run) per pair,
+    and the median of the per-pair ratios."""
+    out.print(f"{'pair':6} {'mode':8} {'ours [s]':>10} {'reference [s]':>14} {'ratio':>8}  equal")
+    ratios: dict[str, list[float]] = {"TEDS": [], "TEDS-S": []}
+    for seed in seeds:
+        gt, pred = random_pair(seed, 60, 15, spans=False)
+        for structure_only, name in ((False, "TEDS"), (True, "TEDS-S")):
+            ours_t, ours_v = _time(lambda s=structure_only, g=gt, p=pred: TEDS(s)(g, p), 5)
+            ref_t, ref_v = _time(lambda s=structure_only, g=gt, p=pred: ReferenceTEDS(s)(g, p), 1)
+            equal = abs(ours_v - ref_v) <= 1e-12
+            ratios[name].append(ref_t / ours_t)
+            out.print(
+                f"{seed:<6} {name:8} {ours_t:10.4f} {ref_t:14.3f} {ref_t / ours_t:7.0f}x  {equal}"
+            )
+    for name, values in ratios.items():
+        out.print(f"median ratio {name}: {statistics.median(values):.0f}x over {len(values)} pairs")
 
 
-def growth() -> None:
+def growth(out: Results) -> None:
     """Our time per pair from 10x5 to 100x20 and the fitted exponent in the node count."""
     sizes = [(10, 5), (20, 8), (40, 10), (60, 15), (80, 16), (100, 20)]
-    print(f"\n{'size':>7} {'nodes':>6} {'TEDS [s]':>10} {'TEDS-S [s]':>11}")
+    out.print(f"\n{'size':>7} {'nodes':>6} {'TEDS [s]':>10} {'TEDS-S [s]':>11}")
     points = []
     for rows, cols in sizes:
         gt, pred = random_pair(rows * 31 + cols, rows, cols, spans=False)
@@ -54,19 +60,21 @@ def growth() -> None:
         t_content, _ = _time(lambda g=gt, p=pred: TEDS()(g, p), 3)
         t_structure, _ = _time(lambda g=gt, p=pred: TEDS(True)(g, p), 3)
         points.append((n, t_content))
-        print(f"{rows:>3}x{cols:<3} {n:6d} {t_content:10.4f} {t_structure:11.4f}")
+        out.print(f"{rows:>3}x{cols:<3} {n:6d} {t_content:10.4f} {t_structure:11.4f}")
     (n0, t0), (n1, t1) = points[1], points[-1]
     exponent = math.log(t1 / t0) / math.log(n1 / n0)
-    print(f"time grows ~ nodes^{exponent:.2f} (from {n0} to {n1} nodes)")
+    out.print(f"time grows ~ nodes^{exponent:.2f} (from {n0} to {n1} nodes)")
 
 
 def main() -> None:
-    """Warm the compiled kernels, then run both parts."""
-    warm_gt, warm_pred = random_pair(1, 4, 3)
+    """Warm the compiled kernels (a pair big enough to load them), then run both parts."""
+    warm_gt, warm_pred = random_pair(1, 20, 8)
     TEDS()(warm_gt, warm_pred)
     TEDS(True)(warm_gt, warm_pred)
-    head_to_head()
-    growth()
+    out = Results("table")
+    head_to_head(out, [7, 8, 9])
+    growth(out)
+    out.write("benchmarks/bench_table.py")
 
 
 if __name__ == "__main__":

@@ -71,9 +71,38 @@ def make_instance(n: int = 200, seed: int = 0) -> tuple[dict[str, Any], dict[str
     return truth, prediction
 
 
-def write_instance(root: Path, n: int = 200, seed: int = 0, stem: str = "large") -> Path:
-    """Write one instance as ``root/ground-truth/<part>/`` and ``root/predictions/``."""
+def make_identical_instance(n: int = 60, seed: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The pathological shape: every text and every label the same, the flow a renumbered copy.
+
+    Only the flow can tell nodes apart, and it has many equally good matchings; a model that
+    branches over them is exponential (Flowde's dense MILP at 60 nodes does not finish).
+    """
     truth, prediction = make_instance(n, seed)
+    for node in truth["nodes"]["options"][0]["nodes"]:
+        node["text"] = "Same"
+    for node in truth["labels"]["options"][0]["nodes"]:
+        node["labels"] = ["Arm"]
+    number_of = {}  # true node number -> predicted node number, from the texts' order
+    for i, node in enumerate(prediction["nodes"]):
+        node["text"] = "Same"
+        node["labels"] = ["Arm"]
+        number_of[i + 1] = node["node_number"]
+    rng = random.Random(seed)
+    numbers = list(number_of.values())
+    rng.shuffle(numbers)
+    number_of = dict(zip(number_of, numbers, strict=True))
+    targets = {t["node_number"]: t["points_to"] for t in truth["flow"]["options"][0]["nodes"]}
+    for true_number, pred_number in number_of.items():
+        node = next(p for p in prediction["nodes"] if p["node_number"] == pred_number)
+        node["points_to"] = sorted(number_of[t] for t in targets[true_number])
+    return truth, prediction
+
+
+def write_instance(
+    root: Path, n: int = 200, seed: int = 0, stem: str = "large", *, identical: bool = False
+) -> Path:
+    """Write one instance as ``root/ground-truth/<part>/`` and ``root/predictions/``."""
+    truth, prediction = (make_identical_instance if identical else make_instance)(n, seed)
     for part, content in truth.items():
         folder = root / "ground-truth" / part
         folder.mkdir(parents=True, exist_ok=True)

@@ -65,6 +65,39 @@ def test_augmented_assignment_is_optimal_and_complete(data) -> None:  # type: ig
                 assert support.pred_alone[r.pred_index]
 
 
+def optimal_choices(paired: np.ndarray, alone_t: np.ndarray, alone_p: np.ndarray) -> set:
+    """Every choice used by some minimum-cost matching, by enumeration (tiny sizes only)."""
+    n_t, n_p = paired.shape
+    best = brute_force_minimum(paired, alone_t, alone_p)
+    used: set = set()
+    for k in range(0, min(n_t, n_p) + 1):
+        for rows in itertools.combinations(range(n_t), k):
+            for cols in itertools.permutations(range(n_p), k):
+                cost = sum(paired[r, c] for r, c in zip(rows, cols, strict=True))
+                cost += sum(alone_t[i] for i in range(n_t) if i not in rows)
+                cost += sum(alone_p[j] for j in range(n_p) if j not in cols)
+                if cost == best:
+                    used |= {("pair", r, c) for r, c in zip(rows, cols, strict=True)}
+                    used |= {("true", i) for i in range(n_t) if i not in rows}
+                    used |= {("pred", j) for j in range(n_p) if j not in cols}
+    return used
+
+
+@settings(max_examples=150, deadline=None)
+@given(matrices)
+def test_text_optimal_support_is_exactly_the_union_of_optimal_matchings(data) -> None:  # type: ignore[no-untyped-def]
+    paired, alone_t, alone_p = (np.asarray(x, dtype=float) for x in data)
+    if not paired.size:
+        return
+    total = brute_force_minimum(paired, alone_t, alone_p)
+    support = text_optimal_support(paired, alone_t, alone_p, total)
+    found = {("pair", int(i), int(j)) for i, j in zip(*np.nonzero(support.pairs), strict=True)}
+    found |= {("true", int(i)) for i in np.nonzero(support.true_alone)[0]}
+    found |= {("pred", int(j)) for j in np.nonzero(support.pred_alone)[0]}
+    assert support.exact
+    assert found == optimal_choices(paired, alone_t, alone_p)
+
+
 def test_text_list_records_true_first_then_unmatched_predictions() -> None:
     records = match_text_lists(["b", "zzzz"], ["q", "b", "y"], levenshtein)
     assert [(r.true_index, r.pred_index) for r in records] == [(0, 1), (1, 0), (None, 2)]

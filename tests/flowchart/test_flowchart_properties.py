@@ -205,3 +205,96 @@ def test_all_identical_texts_reach_the_dense_optimum() -> None:
             bench.total_label_cost(),
         )
     assert ours == dense
+
+
+def _symmetric_case(n: int, shape: str, seed: int, noise: bool) -> tuple[Option, dict[str, Any]]:
+    """Identical texts and labels on a symmetric or random flow, renumbered (maybe noisy)."""
+    import random
+
+    rng = random.Random(seed)
+    if shape == "cycle":
+        edges = [(i, i % n + 1) for i in range(1, n + 1)]
+    elif shape == "star":
+        edges = [(1, i) for i in range(2, n + 1)]
+    elif shape == "tree":
+        edges = [((i - 2) // 2 + 1, i) for i in range(2, n + 1)]
+    else:
+        chosen = {(rng.randint(1, i - 1), i) for i in range(2, n + 1)}
+        while len(chosen) < 2 * n:
+            a, b = rng.randint(1, n), rng.randint(1, n)
+            if a != b:
+                chosen.add((a, b))
+        edges = sorted(chosen)
+    truth = Option(["Same"] * n, edges, labels=[["L"]] * n)
+    perm = list(range(1, n + 1))
+    rng.shuffle(perm)
+    pred_edges = [(perm[a - 1], perm[b - 1]) for a, b in edges]
+    if noise:
+        pred_edges = pred_edges[1:]
+        while len(pred_edges) < len(edges):
+            a, b = rng.randint(1, n), rng.randint(1, n)
+            if a != b and (a, b) not in pred_edges:
+                pred_edges.append((a, b))
+    nodes = [
+        {
+            "node_number": perm[i],
+            "text": "Same",
+            "labels": ["L"],
+            "points_to": sorted(b for a, b in pred_edges if a == perm[i]),
+        }
+        for i in range(n)
+    ]
+    return truth, {"nodes": nodes}
+
+
+def _dense_and_ours(truth: Option, pred: dict[str, Any]) -> tuple[tuple, tuple]:
+    nodes = sorted(pred["nodes"], key=lambda node: node["node_number"])
+    index = {node["node_number"]: k for k, node in enumerate(nodes)}
+    dense = dense_lexicographic_optimum(
+        truth.texts,
+        [node["text"] for node in nodes],
+        [(a - 1, b - 1) for a, b in truth.edges],
+        [(index[node["node_number"]], index[t]) for node in nodes for t in node["points_to"]],
+        truth.labels,  # type: ignore[arg-type]
+        [node["labels"] for node in nodes],
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        bench = benchmark(Path(tmp), {"d": [truth]}, {"d": pred})
+        ours = (
+            bench.total_node_text_cost(),
+            bench.all_flow_scores()[0].tp,
+            bench.total_label_cost(),
+        )
+    return ours, dense
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(3, 8),
+    st.sampled_from(["cycle", "star", "tree", "random"]),
+    st.integers(0, 10**6),
+    st.booleans(),
+)
+def test_identical_texts_and_symmetric_flows_reach_the_dense_optimum(
+    n: int, shape: str, seed: int, noise: bool
+) -> None:
+    """The structural fast path (and the MILP behind it) keeps the dense model's optimum."""
+    ours, dense = _dense_and_ours(*_symmetric_case(n, shape, seed, noise))
+    assert ours == dense
+
+
+def test_sixty_identical_nodes_with_an_isomorphic_flow_need_no_milp(monkeypatch: Any) -> None:
+    """Identical texts and labels, a renumbered copy: proved optimal without any MILP."""
+    import parsescore.flowchart.match as match
+
+    def no_milp(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the MILP was called")
+
+    monkeypatch.setattr(match, "solve_binary_milp", no_milp)
+    for shape in ("cycle", "star", "tree", "random"):
+        truth, pred = _symmetric_case(60, shape, 3, noise=False)
+        with tempfile.TemporaryDirectory() as tmp:
+            bench = benchmark(Path(tmp), {"d": [truth]}, {"d": pred})
+            flow = bench.all_flow_scores()[0]
+            assert (flow.tp, flow.fp, flow.fn) == (len(truth.edges), 0, 0)
+            assert bench.total_label_cost() == 0

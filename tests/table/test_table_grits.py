@@ -34,8 +34,23 @@ def _cells(raw: list[dict]) -> list[GridCell]:
     return [GridCell.from_mapping(c, where=f"cell {i}") for i, c in enumerate(raw)]
 
 
+@pytest.fixture(params=["python", "compiled"])
+def kernel_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run GriTS's dynamic programmes in Python, or compiled, whatever the size."""
+    from parsescore.shared.tables import grits as module
+
+    monkeypatch.setattr(module, "PYTHON_REWARDS_BUDGET", 10**12)
+    if request.param == "compiled":
+        monkeypatch.setattr(module, "COMPILED_FROM", -1)
+    else:
+        monkeypatch.setattr(module, "COMPILED_FROM", 10**12)
+        monkeypatch.delitem(sys.modules, "parsescore.shared.tables.grits_compiled", raising=False)
+    return str(request.param)
+
+
 @pytest.mark.parametrize("case", GRITS_CASES, ids=lambda c: c["id"])
-def test_grits_10_bit_exact(case: dict) -> None:
+def test_grits_10_bit_exact(case: dict, kernel_path: str) -> None:
+    """Both kernel paths (Python for small grids, numba for big) give the reference's bits."""
     result = grits(_cells(case["true_cells"]), _cells(case["pred_cells"])).as_dict()
     for key in KEYS:
         assert result[key] == case[key], key
@@ -205,7 +220,7 @@ def test_grits_command_bad_cell(tmp_path) -> None:  # type: ignore[no-untyped-de
         load_cell_tables(tmp_path / "t.json")
 
 
-def test_compiled_difflib_equals_difflib_on_tie_prone_strings() -> None:
+def test_compiled_difflib_equals_difflib_on_tie_prone_strings(kernel_path: str) -> None:
     """The compiled block recursion gives difflib's numbers (many ties, long right sides)."""
     import random
     from difflib import SequenceMatcher

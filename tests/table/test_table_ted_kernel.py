@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+import sys
 
 import numpy as np
 import pytest
 from apted import APTED, Config
 from apted.helpers import Tree
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from parsescore.shared.tables.ted import postorder_arrays, tree_edit_distance
 
@@ -90,3 +93,40 @@ def test_deep_tree_does_not_recurse() -> None:
     order, leftmost = postorder_arrays(children, 0)
     assert order[0] == n - 1 and order[-1] == 0
     assert (leftmost == 0).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**9), st.integers(1, 40), st.integers(1, 40))
+def test_python_and_compiled_kernels_give_the_same_floats(seed: int, n1: int, n2: int) -> None:
+    """The small-pair Python loops and the numba kernel: bit-identical distances."""
+    rng = random.Random(seed)
+    n_labels = 5
+    costs = np.array([[rng.random() for _ in range(n_labels)] for _ in range(n_labels)])
+    l1, c1 = _arrays(*_random_tree(rng, n1, n_labels))
+    l2, c2 = _arrays(*_random_tree(rng, n2, n_labels))
+    python = tree_edit_distance(l1, l2, c1, c2, costs, compiled=False)
+    compiled = tree_edit_distance(l1, l2, c1, c2, costs, compiled=True)
+    assert python == compiled
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (3, 4), (8, 6), (12, 9)])
+def test_teds_is_the_same_on_both_sides_of_the_threshold(
+    rows: int, cols: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whichever kernel the size picks, TEDS and TEDS-S give the same numbers."""
+    from parsescore.shared.tables import ted
+    from parsescore.shared.tables.teds import TEDS
+    from parsescore.table.synthetic import random_pair
+
+    gt, pred = random_pair(rows * 13 + cols, rows, cols, spans=True)
+    scores = []
+    monkeypatch.setattr(ted, "PYTHON_CELLS_BUDGET", 10**12)
+    for small_from in (0, 10**12):  # everything compiled, then everything in Python
+        monkeypatch.setattr(ted, "COMPILED_FROM", small_from)
+        if small_from:  # a loaded kernel is used for every pair: unload it
+            monkeypatch.delitem(sys.modules, "parsescore.shared.tables.ted_compiled")
+        spent = ted._python_cells_spent
+        scores.append((TEDS()(gt, pred), TEDS(True)(gt, pred)))
+        ran_python = ted._python_cells_spent > spent
+        assert ran_python == bool(small_from) or TEDS().tree(gt).same_as(TEDS().tree(pred))  # type: ignore[union-attr,arg-type]
+    assert scores[0] == scores[1]

@@ -233,9 +233,23 @@ def option(
 _META = "parsescore.option"
 
 
+_DECLARED: dict[type, tuple[Option, ...]] = {}
+
+
 def declared(model: type) -> tuple[Option, ...]:
     """The :class:`Option` declarations of an options model (a dataclass whose fields are made
-    with :func:`option`), in field order."""
+    with :func:`option`), in field order.
+
+    Cached per model (the declarations are frozen): resolving the type hints is most of a
+    small pair's scoring time, and every evaluation asks several times.
+    """
+    found = _DECLARED.get(model)
+    if found is None:
+        found = _DECLARED[model] = _declarations(model)
+    return found
+
+
+def _declarations(model: type) -> tuple[Option, ...]:
     hints = typing.get_type_hints(model)
     found = []
     for field in dataclasses.fields(model):

@@ -5,12 +5,21 @@ was predicted); among those minimise label cost (when labels were predicted). Fl
 later stages as dense MILPs over all n² pairs. We keep exactly the same optimum but:
 
 - build the text-cost matrix once (rapidfuzz for the built-in distances);
-- restrict every later stage to the zero-reduced-cost pairs of the text assignment (LP duals),
-  i.e. to the tie groups — exact, and usually tiny;
-- skip a stage whose answer is already known (a unique text-optimal matching, no candidate edge
-  pairs, zero label cost) and solve a label-only stage as a plain assignment problem;
+- restrict every later stage to the choices of the text-optimal matchings (exactly those, from
+  the assignment's dual potentials), i.e. to the tie groups — usually tiny;
+- skip a stage whose answer is already known (a unique text-optimal matching, a matching that
+  reaches the flow upper bound, a label cost at its lower bound);
+- look for such a matching in polynomial time where texts and labels cannot tell nodes apart
+  (colour refinement of both flows at once), so identical texts, identical labels and
+  symmetric flows are proved optimal without branching when the flow is predicted right;
+- otherwise solve one MILP for flow and labels together (flow weighted above any label
+  difference, exact for integer label costs; two stages otherwise);
 - keep scipy's text assignment when it is lexicographically optimal, so results coincide with
   Flowde's wherever its solver has no real choice.
+
+Maximising matched edges over node bijections is NP-hard in general (a true cycle is matched
+in full exactly when the prediction has a Hamiltonian cycle), so a noisy prediction of a flow
+whose texts are all identical can still need the MILP's branching.
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ from parsescore.flowchart.models import (
 from parsescore.shared.assign import (
     ConstraintRows,
     ListPair,
+    TextOptimalSupport,
     augmented_assignment,
     match_text_lists,
     solve_binary_milp,
@@ -120,6 +130,99 @@ class _Assignment:
 def _edges(nodes: list[Node]) -> list[tuple[int, int]]:
     index = {n.node_number: i for i, n in enumerate(nodes)}
     return [(i, index[t]) for i, n in enumerate(nodes) for t in n.points_to or []]
+
+
+def _integral(values: np.ndarray) -> bool:
+    return bool(np.all(values == np.round(values)))
+
+
+def _refine(colours: list[int], out: list[list[int]], into: list[list[int]]) -> list[int]:
+    """Colour refinement (1-WL) on a directed multigraph until no class splits."""
+    n_classes = len(set(colours))
+    while True:
+        ids: dict[tuple[int, tuple[int, ...], tuple[int, ...]], int] = {}
+        refined = [
+            ids.setdefault(
+                (
+                    colours[v],
+                    tuple(sorted(colours[u] for u in out[v])),
+                    tuple(sorted(colours[u] for u in into[v])),
+                ),
+                len(ids),
+            )
+            for v in range(len(colours))
+        ]
+        if len(ids) == n_classes:
+            return refined
+        colours, n_classes = refined, len(ids)
+
+
+def _refined_isomorphism(
+    allowed: np.ndarray,
+    true_edges: list[tuple[int, int]],
+    pred_edges: list[tuple[int, int]],
+    true_keys: Sequence[object],
+    pred_keys: Sequence[object],
+) -> np.ndarray | None:
+    """A matching of allowed pairs that colour refinement says maps flow onto flow, or None.
+
+    Both graphs are refined together (true nodes first, then predicted ones), starting from
+    their tie group (connected component of ``allowed``) and key; while a class holds several
+    nodes, its first true and first predicted node are individualised. Each step is
+    polynomial and there is no backtracking, so the answer may be None where an isomorphism
+    exists (the caller then solves the MILP); a returned matching is checked by the caller.
+    """
+    n_true, n_pred = allowed.shape
+    size = n_true + n_pred
+    rows, cols = np.nonzero(allowed)
+    parent = list(range(size))  # tie groups: union-find over the allowed pairs
+
+    def root(v: int) -> int:
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for i, j in zip(rows.tolist(), cols.tolist(), strict=True):
+        parent[root(i)] = root(n_true + j)
+    group = [root(v) for v in range(size)]
+    has_pair = np.concatenate((allowed.any(axis=1), allowed.any(axis=0)))
+    keys = [*true_keys, *pred_keys]
+    initial: dict[tuple[int, object], int] = {}
+    colours = [
+        initial.setdefault((int(group[v]), keys[v]) if has_pair[v] else (-1, None), len(initial))
+        for v in range(size)
+    ]
+    out: list[list[int]] = [[] for _ in range(size)]
+    into: list[list[int]] = [[] for _ in range(size)]
+    for a, b in true_edges:
+        out[a].append(b)
+        into[b].append(a)
+    for c, d in pred_edges:
+        out[n_true + c].append(n_true + d)
+        into[n_true + d].append(n_true + c)
+    while True:
+        colours = _refine(colours, out, into)
+        members: dict[int, tuple[list[int], list[int]]] = {}
+        for v in range(size):
+            if has_pair[v]:
+                members.setdefault(colours[v], ([], []))[v >= n_true].append(v)
+        if any(len(t) != len(p) for t, p in members.values()):
+            return None
+        open_classes = [(len(t), c) for c, (t, _) in members.items() if len(t) > 1]
+        if not open_classes:
+            break
+        _, chosen = min(open_classes)
+        true_members, pred_members = members[chosen]
+        fresh = max(colours) + 1
+        colours[true_members[0]] = colours[pred_members[0]] = fresh
+    pred_of = np.full(n_true, -1, dtype=np.int64)
+    for true_members, pred_members in members.values():
+        i, j = true_members[0], pred_members[0] - n_true
+        if not allowed[i, j]:
+            return None
+        pred_of[i] = j
+    return pred_of
 
 
 class _OptionMatcher:
@@ -217,8 +320,10 @@ class _OptionMatcher:
         edge_pairs: list[tuple[int, int]] = []  # (source pair var, target pair var)
         weights: list[float] = []
         groups: dict[tuple[str, int, int], list[int]] = {}
+        pred_edge_count: dict[tuple[int, int], int] = {}
+        true_edges = _edges(self.true_nodes) if self.use_flow else []
+        flow_bound = 0.0
         if self.use_flow:
-            pred_edge_count: dict[tuple[int, int], int] = {}
             for edge in _edges(self.pred_nodes):
                 pred_edge_count[edge] = pred_edge_count.get(edge, 0) + 1
             pred_targets: list[list[tuple[int, int]]] = [[] for _ in range(n_pred)]
@@ -228,7 +333,8 @@ class _OptionMatcher:
             for i, j in zip(pair_i.tolist(), pair_j.tolist(), strict=True):
                 allowed_preds[i].append(j)
             counts = list(pred_edge_count.values())
-            for t_idx, (a, b) in enumerate(_edges(self.true_nodes)):
+            for t_idx, (a, b) in enumerate(true_edges):
+                best_weight = 0
                 for c in allowed_preds[a]:
                     src = pair_var[(a, c)]
                     for d, p_idx in pred_targets[c]:
@@ -238,6 +344,7 @@ class _OptionMatcher:
                         e = n_node_vars + len(edge_pairs)
                         edge_pairs.append((src, tgt))
                         weights.append(float(counts[p_idx]))
+                        best_weight = max(best_weight, counts[p_idx])
                         # Aggregated linking rows (tighter than one row per endpoint): for a
                         # fixed true edge, at most one predicted edge can match it through a
                         # given node pair, and vice versa.
@@ -245,66 +352,163 @@ class _OptionMatcher:
                             groups.setdefault(key, []).append(e)
                         for key in (("ps", p_idx, src), ("pt", p_idx, tgt)):
                             groups.setdefault(key, []).append(e)
+                # Under a one-to-one node matching a true edge meets at most one predicted
+                # edge (the one between its endpoints' partners): the flow is at most the sum
+                # of each true edge's heaviest candidate.
+                flow_bound += best_weight
         n_vars = n_node_vars + len(edge_pairs)
         for (_, _, node_var), cols in groups.items():
             base.add([*cols, node_var], [1.0] * len(cols) + [-1.0], -np.inf, 0.0)
 
-        def fallback_vector() -> np.ndarray:
+        def assignment_vector(assignment: _Assignment) -> np.ndarray:
             x = np.zeros(n_vars)
-            for i, j in enumerate(fallback.pred_of.tolist()):
+            pred_of = assignment.pred_of
+            for i, j in enumerate(pred_of.tolist()):
                 if j >= 0:
                     x[pair_var[(i, j)]] = 1.0
             for offset, i in enumerate(true_alone.tolist()):
-                x[n_pair_vars + offset] = float(fallback.pred_of[i] < 0)
-            matched_pred = set(fallback.pred_of[fallback.pred_of >= 0].tolist())
+                x[n_pair_vars + offset] = float(pred_of[i] < 0)
+            matched_pred = set(pred_of[pred_of >= 0].tolist())
             for offset, j in enumerate(pred_alone.tolist()):
                 x[n_pair_vars + true_alone.size + offset] = float(j not in matched_pred)
             for e, (src, tgt) in enumerate(edge_pairs):
                 x[n_node_vars + e] = min(x[src], x[tgt])
             return x
 
-        edge_weights = np.asarray(weights, dtype=np.float64)
+        def flow_of(assignment: _Assignment) -> int:
+            pred_of = assignment.pred_of.tolist()
+            return sum(
+                pred_edge_count.get((pred_of[a], pred_of[b]), 0)
+                for a, b in true_edges
+                if pred_of[a] >= 0 and pred_of[b] >= 0
+            )
 
-        x_fallback = fallback_vector()
-        solution: np.ndarray | None = None
+        edge_weights = np.asarray(weights, dtype=np.float64)
+        label_costs = (
+            self._variable_label_costs(pair_i, pair_j, true_alone, pred_alone)
+            if self.use_labels
+            else np.zeros(n_node_vars)
+        )
+
+        def label_cost_of(x: np.ndarray) -> float:
+            return float(label_costs @ (x[:n_node_vars] > _SELECTED))
+
+        x_fallback = assignment_vector(fallback)
+        solution: np.ndarray | None = None  # None: the fallback is (still) the best known
+        best_flow: int | None = None
         if edge_pairs:
+            fallback_flow = flow_of(fallback)
+            if fallback_flow >= flow_bound:
+                best_flow = fallback_flow
+            else:
+                incumbent = self._structural_matching(support, true_edges, pred_edge_count)
+                if incumbent is not None and flow_of(incumbent) >= flow_bound:
+                    best_flow = round(flow_bound)
+                    solution = assignment_vector(incumbent)
+        else:
+            best_flow = 0
+
+        if best_flow is None and self.use_labels and _integral(label_costs):
+            # One MILP for both stages: flow weighted above any possible label difference.
+            label_range = self._label_upper_bound(
+                label_costs, rows_of_true, rows_of_pred
+            ) - self._label_lower_bound(label_costs, rows_of_true, rows_of_pred)
+            scale = label_range + 1.0
             objective = np.zeros(n_vars)
-            objective[n_node_vars:] = -edge_weights
-            fallback_flow = round(float(edge_weights @ x_fallback[n_node_vars:]))
-            if fallback_flow < edge_weights.sum():
+            objective[:n_node_vars] = label_costs
+            objective[n_node_vars:] = -scale * edge_weights
+            result = solve_binary_milp(
+                objective, base, what=f"flow and label optimisation ({self.where})"
+            )
+            best_flow = round(float(edge_weights @ np.round(result.x[n_node_vars:])))
+            fallback_key = (flow_of(fallback), label_cost_of(x_fallback))
+            if fallback_key != (best_flow, label_cost_of(result.x)):
+                solution = result.x
+        else:
+            if best_flow is None:
+                objective = np.zeros(n_vars)
+                objective[n_node_vars:] = -edge_weights
                 result = solve_binary_milp(
                     objective,
                     base,
                     what=f"flow optimisation ({self.where})",
                 )
                 best_flow = round(-float(result.fun))
-                if best_flow > fallback_flow:
+                if best_flow > flow_of(fallback):
                     solution = result.x
-            else:
-                best_flow = fallback_flow
-            flow_cols = list(range(n_node_vars, n_vars))
-            base.add(flow_cols, weights, float(best_flow), float(best_flow))
-
-        if self.use_labels:
-            label_costs = self._variable_label_costs(pair_i, pair_j, true_alone, pred_alone)
-            current = x_fallback if solution is None else solution
-            current_cost = float(label_costs @ (current[:n_node_vars] > _SELECTED))
-            if current_cost > self._label_lower_bound(label_costs, rows_of_true, rows_of_pred):
-                objective = np.zeros(n_vars)
-                objective[:n_node_vars] = label_costs
-                result = solve_binary_milp(
-                    objective,
-                    base,
-                    what=f"label optimisation ({self.where})",
-                )
-                if result.fun < current_cost - 1e-9 * max(1.0, current_cost):
-                    solution = result.x
+            if edge_pairs:
+                flow_cols = list(range(n_node_vars, n_vars))
+                base.add(flow_cols, weights, float(best_flow), float(best_flow))
+            if self.use_labels:
+                current = x_fallback if solution is None else solution
+                current_cost = label_cost_of(current)
+                if (
+                    solution is not None
+                    and label_cost_of(x_fallback) <= current_cost
+                    and flow_of(fallback) == best_flow
+                ):
+                    solution, current_cost = None, label_cost_of(x_fallback)
+                if current_cost > self._label_lower_bound(label_costs, rows_of_true, rows_of_pred):
+                    objective = np.zeros(n_vars)
+                    objective[:n_node_vars] = label_costs
+                    result = solve_binary_milp(
+                        objective,
+                        base,
+                        what=f"label optimisation ({self.where})",
+                    )
+                    if result.fun < current_cost - 1e-9 * max(1.0, current_cost):
+                        solution = result.x
         if solution is None:
             return fallback
         pred_of = np.full(n_true, -1, dtype=np.int64)
         chosen = np.nonzero(solution[:n_pair_vars] > _SELECTED)[0]
         pred_of[pair_i[chosen]] = pair_j[chosen]
         return _Assignment(pred_of)
+
+    def _structural_matching(
+        self,
+        support: TextOptimalSupport,
+        true_edges: list[tuple[int, int]],
+        pred_edge_count: dict[tuple[int, int], int],
+    ) -> _Assignment | None:
+        """A text-optimal matching that maps the true flow onto the predicted one, if found.
+
+        Polynomial: colour refinement with individualisation (no backtracking) on both graphs
+        at once, first with labels in the initial colours, then without. A found matching is
+        only a candidate; the caller keeps it when it reaches the flow upper bound, so this
+        never changes the optimum, only how fast symmetric cases (identical texts and labels,
+        isomorphic flows) are proved optimal.
+        """
+        pred_edges = list(pred_edge_count)
+        keyed = [
+            [tuple(n.labels or []) for n in self.true_nodes],
+            [tuple(n.labels or []) for n in self.pred_nodes],
+        ]
+        blind: list[list[tuple[str, ...]]] = [
+            [()] * len(self.true_nodes),
+            [()] * len(self.pred_nodes),
+        ]
+        for true_keys, pred_keys in (keyed, blind) if self.use_labels else (blind,):
+            pred_of = _refined_isomorphism(
+                support.pairs, true_edges, pred_edges, true_keys, pred_keys
+            )
+            if pred_of is None:
+                continue
+            matched = pred_of >= 0
+            if np.all(support.true_alone[~matched]) and np.all(
+                support.pred_alone[np.setdiff1d(np.arange(len(self.pred_nodes)), pred_of)]
+            ):
+                return _Assignment(pred_of)
+        return None
+
+    @staticmethod
+    def _label_upper_bound(
+        label_costs: np.ndarray, rows_of_true: list[list[int]], rows_of_pred: list[list[int]]
+    ) -> float:
+        """Every solution's label cost: each true node's choice plus each lone pred's."""
+        by_true = sum(float(label_costs[cols].max()) for cols in rows_of_true if cols)
+        by_pred = sum(float(label_costs[cols].max()) for cols in rows_of_pred if cols)
+        return by_true + by_pred
 
     @staticmethod
     def _label_lower_bound(

@@ -11,8 +11,10 @@ Steps for one file pair:
    Elements kept by the diff are correct.
 2. Removed (truth-only) and added (prediction-only) elements of the same kind are paired over
    the whole file by Levenshtein distance of their canonical forms with
-   ``scipy.optimize.linear_sum_assignment``. A pair whose normalised distance (distance /
-   longer length) exceeds the threshold (default 0.5) is one deletion plus one insertion.
+   ``scipy.optimize.linear_sum_assignment`` (its algorithm in :mod:`parsescore.shared.lap` for
+   small matrices: the same assignment without scipy's import). A pair whose normalised
+   distance (distance / longer length) exceeds the threshold (default 0.5) is one deletion
+   plus one insertion.
    Ties (several minimal diffs, several optimal assignments) are broken so that swapping
    truth and prediction exactly swaps insertions and deletions (:func:`_oriented_diff`,
    :func:`_pair`).
@@ -29,7 +31,6 @@ from typing import Any, Literal
 import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
-from scipy.optimize import linear_sum_assignment
 
 from parsescore.core.aggregate import summed_counts, totals
 from parsescore.core.errors import InputError
@@ -51,6 +52,7 @@ from parsescore.sequence.model import (
 )
 from parsescore.sequence.read import read_diagram
 from parsescore.shared.coverage import Coverage
+from parsescore.shared.lap import linear_sum_assignment
 from parsescore.shared.linediff import DiffOp, myers_diff
 from parsescore.shared.scores import safe_ratio
 

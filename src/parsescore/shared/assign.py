@@ -1,29 +1,27 @@
 """Optimal assignment with unmatched costs, and the exact MILP helpers built on it.
 
 Two lists are paired on an augmented square matrix (each item may also stay unmatched at its own
-cost), solved by scipy's ``linear_sum_assignment`` — the references' construction, so that ties
+cost), solved by scipy's ``linear_sum_assignment`` (:mod:`parsescore.shared.lap` for small
+matrices: the same assignment without importing scipy.optimize) — the references'
+construction, so that ties
 fall the same way. For lexicographic objectives the text-optimal matchings are found exactly by
-LP duality: with optimal duals, the optimal matchings are precisely the perfect matchings on the
-zero-reduced-cost pairs, which shrinks an n² model to its tie groups.
+duality: the choices used by some optimal matching all have zero reduced cost, and the optimal
+matchings are precisely the perfect matchings on them, which shrinks an n² model to its tie groups.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy.optimize import (
-    Bounds,
-    LinearConstraint,
-    OptimizeResult,
-    linear_sum_assignment,
-    linprog,
-    milp,
-)
-from scipy.sparse import coo_array, csc_array
 
 from parsescore.shared.distance import DistanceFnProtocol, text_costs
+from parsescore.shared.lap import SMALL_ENTRIES, linear_sum_assignment
+
+if TYPE_CHECKING:
+    from scipy.optimize import LinearConstraint, OptimizeResult
 
 __all__ = [
     "ListPair",
@@ -115,10 +113,12 @@ def match_text_lists(
 
 @dataclass(frozen=True, slots=True)
 class TextOptimalSupport:
-    """Which pairs / unmatched choices occur in some minimum-cost matching (a superset is exact).
+    """Which pairs / unmatched choices occur in some minimum-cost matching.
 
     ``pairs[i, j]`` true node i with pred node j; ``true_alone[i]``, ``pred_alone[j]``: left
-    unmatched. Every perfect matching on these choices has cost ``minimum_cost``.
+    unmatched. With ``exact``, these are exactly the choices of the minimum-cost matchings and
+    every perfect matching on them costs ``minimum_cost``; otherwise they are a superset (float
+    costs, within a tolerance) and callers keep the optimum fixed with a cost row.
     """
 
     pairs: np.ndarray
@@ -130,57 +130,132 @@ class TextOptimalSupport:
     costs, admitted reduced costs too small to add up to 1), so no cost row is needed."""
 
 
+def _augmented_matrix(
+    paired: np.ndarray, unmatched_true: np.ndarray, unmatched_pred: np.ndarray
+) -> np.ndarray:
+    """The square matrix of :func:`augmented_assignment` (default forbidden cost)."""
+    n_true, n_pred = paired.shape
+    size = n_true + n_pred
+    all_costs = np.concatenate((paired.ravel(), unmatched_true, unmatched_pred))
+    forbidden_cost = (float(np.max(all_costs, initial=0.0)) + 1.0) * (size + 1)
+    cost = np.full((size, size), forbidden_cost, dtype=np.float64)
+    cost[:n_true, :n_pred] = paired
+    cost[np.arange(n_true), n_pred + np.arange(n_true)] = unmatched_true
+    cost[n_true + np.arange(n_pred), np.arange(n_pred)] = unmatched_pred
+    cost[n_true:, n_pred:] = 0.0
+    return cost
+
+
 def text_optimal_support(
     paired: np.ndarray,
     unmatched_true: np.ndarray,
     unmatched_pred: np.ndarray,
     minimum_cost: float,
 ) -> TextOptimalSupport:
-    """Zero-reduced-cost choices of the assignment LP, from HiGHS duals.
+    """The choices used by some minimum-cost matching, from one optimal assignment.
 
-    Complementary slackness: every optimal matching uses only choices with zero reduced cost
-    under any optimal dual, and any perfect matching on them attains the optimum. The tolerance
-    only ever admits extra choices; callers keep the optimum fixed with a cost row, so the
-    result stays exact.
+    Given an optimal assignment ``col_of``, moving row i to column j changes the cost by
+    ``C[i, j] - C[i, col_of[i]]``; optimality means this "exchange" graph on columns has no
+    negative cycle, so shortest distances ``d`` from a virtual source exist and are dual
+    potentials: every reduced cost ``C[i, j] - C[i, col_of[i]] + d[col_of[i]] - d[j]`` is >= 0.
+    Another optimal assignment differs from ``col_of`` by exchange cycles of total cost 0, hence
+    of reduced cost 0 on every arc, so a choice is in some optimal matching exactly when it is
+    assigned, or its arc has reduced cost 0 and lies in a strongly connected component of the
+    zero-reduced-cost arcs (a cycle through it exists). Distances are computed by vectorised
+    Bellman-Ford (a few passes over the n² matrix in practice), far cheaper than an LP solve.
     """
     n_true, n_pred = paired.shape
-    n_pairs = n_true * n_pred
-    n_vars = n_pairs + n_true + n_pred
-    rows = np.concatenate(
-        (
-            np.repeat(np.arange(n_true), n_pred),
-            n_true + np.tile(np.arange(n_pred), n_true),
-            np.arange(n_true),
-            n_true + np.arange(n_pred),
-        )
-    )
-    cols = np.concatenate(
-        (np.arange(n_pairs), np.arange(n_pairs), n_pairs + np.arange(n_true + n_pred))
-    )
-    a_eq = csc_array((np.ones(rows.size), (rows, cols)), shape=(n_true + n_pred, n_vars))
-    c = np.concatenate((paired.ravel(), unmatched_true, unmatched_pred))
-    result = linprog(c, A_eq=a_eq, b_eq=np.ones(n_true + n_pred), bounds=(0, None), method="highs")
-    if result.status != 0:
-        raise RuntimeError(f"Could not solve the node-text assignment LP: {result.message}")
-    duals = result.eqlin.marginals
-    reduced = c - np.concatenate(
-        (
-            (duals[:n_true, None] + duals[None, n_true:]).ravel(),
-            duals[:n_true],
-            duals[n_true:],
-        )
-    )
-    tolerance = 1e-7 * max(1.0, float(np.max(np.abs(c), initial=0.0)))
-    zero = reduced <= tolerance
-    largest_admitted = float(np.max(reduced[zero], initial=0.0))
-    exact = bool(np.all(c == np.round(c))) and (n_true + n_pred) * largest_admitted < 0.5
+    cost = _augmented_matrix(paired, unmatched_true, unmatched_pred)
+    size = cost.shape[0]
+    rows, col_of = linear_sum_assignment(cost)
+    exchange = cost - cost[rows, col_of][:, None]
+    scale = max(1.0, float(np.max(np.abs(cost), initial=0.0)))
+    tolerance = 1e-9 * scale
+    dist = np.zeros(size)
+    for _ in range(size):
+        updated = np.minimum(dist, (dist[col_of][:, None] + exchange).min(axis=0))
+        if not np.any(updated < dist - tolerance):
+            dist = updated
+            break
+        dist = updated
+    reduced = exchange + dist[col_of][:, None] - dist[None, :]
+    admit = 1e-7 * scale
+    tight = reduced <= admit
+    arc_rows, arc_cols = np.nonzero(tight)
+    component = strong_components(size, col_of[arc_rows], arc_cols)
+    used = tight & (component[col_of][:, None] == component[None, :])
+    used[rows, col_of] = True
+    largest_admitted = float(np.max(np.where(used, reduced, 0.0), initial=0.0))
+    integral = bool(np.all(cost == np.round(cost)))
+    exact = integral and size * max(largest_admitted, 0.0) < 0.5
     return TextOptimalSupport(
-        pairs=zero[:n_pairs].reshape(n_true, n_pred),
-        true_alone=zero[n_pairs : n_pairs + n_true],
-        pred_alone=zero[n_pairs + n_true :],
+        pairs=used[:n_true, :n_pred].copy(),
+        true_alone=used[np.arange(n_true), n_pred + np.arange(n_true)],
+        pred_alone=used[n_true + np.arange(n_pred), np.arange(n_pred)],
         minimum_cost=minimum_cost,
         exact=exact,
     )
+
+
+def strong_components(size: int, sources: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """Strongly connected component of each of ``size`` nodes, given the arcs
+    ``sources[k] -> targets[k]`` (numbers label components; only equality matters).
+
+    Small graphs in Python (iterative Tarjan), bigger ones with scipy's csgraph: importing
+    scipy.sparse is dearer than the whole search on a small pair.
+    """
+    if size * size > SMALL_ENTRIES:
+        from scipy.sparse import csc_array
+        from scipy.sparse.csgraph import connected_components
+
+        graph = csc_array((np.ones(sources.size), (sources, targets)), shape=(size, size))
+        _, labels = connected_components(graph, directed=True, connection="strong")
+        return np.asarray(labels)
+    successors: list[list[int]] = [[] for _ in range(size)]
+    for a, b in zip(sources.tolist(), targets.tolist(), strict=True):
+        successors[a].append(b)
+    index = [-1] * size
+    low = [0] * size
+    on_stack = [False] * size
+    stack: list[int] = []
+    component = np.full(size, -1, dtype=np.int64)
+    counter = n_components = 0
+    for root in range(size):
+        if index[root] >= 0:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, next_child = work.pop()
+            if next_child == 0:
+                index[node] = low[node] = counter
+                counter += 1
+                stack.append(node)
+                on_stack[node] = True
+            children = successors[node]
+            descended = False
+            for k in range(next_child, len(children)):
+                child = children[k]
+                if index[child] < 0:
+                    work.append((node, k + 1))
+                    work.append((child, 0))
+                    descended = True
+                    break
+                if on_stack[child]:
+                    low[node] = min(low[node], index[child])
+            if descended:
+                continue
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    on_stack[member] = False
+                    component[member] = n_components
+                    if member == node:
+                        break
+                n_components += 1
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return component
 
 
 class ConstraintRows:
@@ -202,6 +277,9 @@ class ConstraintRows:
         self.upper.append(upper)
 
     def build(self, n_vars: int) -> LinearConstraint:
+        from scipy.optimize import LinearConstraint
+        from scipy.sparse import coo_array
+
         matrix = coo_array(
             (np.asarray(self._vals, dtype=np.float64), (self._rows, self._cols)),
             shape=(len(self.lower), n_vars),
@@ -217,6 +295,8 @@ def solve_binary_milp(
     presolve: bool = True,
 ) -> OptimizeResult:
     """Solve a 0/1 MILP to proven optimality (HiGHS, zero gap) or raise RuntimeError."""
+    from scipy.optimize import Bounds, milp
+
     n_vars = objective.size
     options: dict[str, float | bool] = {"mip_rel_gap": 0.0, "presolve": presolve}
     result = milp(

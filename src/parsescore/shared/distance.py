@@ -7,6 +7,7 @@ step can be tested, reused and explained on its own.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -229,9 +230,13 @@ class TextCosts:
         self.unmatched_pred = unmatched_pred
 
 
+# Labels and repeated texts are normalised again and again (every label-list pair of a
+# flowchart): the steps are pure, so one bounded cache serves every call.
+_normalise_cached = functools.lru_cache(maxsize=1 << 16)(normalise_text)
+
 _BUILTIN_PREPROCESSORS: dict[object, Callable[[str], str] | None] = {
     levenshtein: None,
-    levenshtein_with_text_normalisation: normalise_text,
+    levenshtein_with_text_normalisation: _normalise_cached,
 }
 
 

@@ -1,17 +1,35 @@
-"""Exact tree edit distance (Zhang–Shasha) compiled with numba.
+"""Exact tree edit distance (Zhang–Shasha), in plain Python for small pairs, compiled for big.
 
 Unit insert/delete costs and a rename cost looked up in a class-by-class matrix, so that the
 (expensive) text distances are computed once per distinct cell pair outside the kernel.
 Zhang–Shasha and the reference's APTED both return the optimum, so the distances agree
 (up to float summation order). Tables are shallow, so the run time is close to O(n1 * n2).
+
+A pair of at most ``COMPILED_FROM`` DP cells (``n1 * n2``) runs the Python loops below while
+the process has not yet spent ``PYTHON_CELLS_BUDGET`` cells there: a one-cell table costs
+microseconds in Python, where importing numba and loading its compiled kernel costs about a
+second and 100 MB in a fresh process. Bigger pairs, every pair once the kernel is loaded, and
+every pair after the budget (a dataset of many small tables) run the numba kernel
+(:mod:`parsescore.shared.tables.ted_compiled`): the same loops operation for operation, so
+both paths return the same floats (tests compare them across the threshold) and which one ran
+never shows in a result.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+import sys
 
-__all__ = ["postorder_arrays", "tree_edit_distance"]
+import numpy as np
+
+__all__ = ["COMPILED_FROM", "PYTHON_CELLS_BUDGET", "postorder_arrays", "tree_edit_distance"]
+
+#: DP cells (n1 * n2) above which the compiled kernel runs: at this size the Python loops take
+#: about 10-30 ms, the compiled kernel's import about a second once per process.
+COMPILED_FROM = 5_000
+#: Python-kernel cells a process may spend in all before it loads the compiled kernel (about
+#: the CPU time of that load).
+PYTHON_CELLS_BUDGET = 100_000
+_python_cells_spent = 0
 
 
 def postorder_arrays(children: list[list[int]], root: int) -> tuple[np.ndarray, np.ndarray]:
@@ -21,10 +39,8 @@ def postorder_arrays(children: list[list[int]], root: int) -> tuple[np.ndarray, 
     postorder, ``leftmost[k]`` the postorder index of its leftmost leaf descendant.
     Iterative, so deep trees do not hit Python's recursion limit.
     """
-    n = len(children)
-    order = np.empty(n, dtype=np.int64)
-    leftmost = np.empty(n, dtype=np.int64)
-    position = 0
+    order: list[int] = []
+    leftmost: list[int] = []
     stack: list[tuple[int, int]] = [(root, 0)]
     first_leaf: dict[int, int] = {}
     while stack:
@@ -34,110 +50,86 @@ def postorder_arrays(children: list[list[int]], root: int) -> tuple[np.ndarray, 
             stack.append((node, child_index + 1))
             stack.append((kids[child_index], 0))
             continue
-        order[position] = node
-        leftmost[position] = first_leaf[kids[0]] if kids else position
-        first_leaf[node] = leftmost[position]
-        position += 1
-    return order[:position], leftmost[:position]
+        first = first_leaf[kids[0]] if kids else len(order)
+        first_leaf[node] = first
+        order.append(node)
+        leftmost.append(first)
+    return np.array(order, dtype=np.int64), np.array(leftmost, dtype=np.int64)
 
 
-@njit(cache=True)
-def _keyroots(leftmost: np.ndarray) -> np.ndarray:
+def _keyroots(leftmost: list[int]) -> list[int]:
     """Nodes that are the highest with their leftmost leaf (Zhang–Shasha's key roots)."""
-    n = leftmost.shape[0]
-    seen = np.zeros(n, dtype=np.bool_)
-    out = np.empty(n, dtype=np.int64)
-    count = 0
-    for i in range(n - 1, -1, -1):
-        if not seen[leftmost[i]]:
-            seen[leftmost[i]] = True
-            out[count] = i
-            count += 1
-    return out[:count][::-1].copy()
+    seen: set[int] = set()
+    out: list[int] = []
+    for i in range(len(leftmost) - 1, -1, -1):
+        if leftmost[i] not in seen:
+            seen.add(leftmost[i])
+            out.append(i)
+    return out[::-1]
 
 
-@njit(cache=True)
-def _subtree_min(leftmost: np.ndarray, values: np.ndarray, out: np.ndarray) -> None:
-    """``out[v]`` = min of ``values`` over the subtree of v (postorder: [leftmost[v], v])."""
-    for v in range(leftmost.shape[0]):
-        best = values[v]
-        child = v - 1
-        while child >= leftmost[v]:
-            if out[child] < best:
-                best = out[child]
-            child = leftmost[child] - 1
-        out[v] = best
-
-
-@njit(cache=True)
 def _leaf_rows(
-    leaf_keyroots: np.ndarray,
-    class_self: np.ndarray,
-    leftmost_other: np.ndarray,
-    class_other: np.ndarray,
-    rename_rows: np.ndarray,
-    tree_dist: np.ndarray,
+    leaf_keyroots: list[int],
+    class_self: list[int],
+    leftmost_other: list[int],
+    class_other: list[int],
+    rename_rows: list[list[float]],
+    tree_dist: list[list[float]],
     transpose: bool,
 ) -> None:
-    """Distances between single-node key roots and every subtree of the other tree.
-
-    A single node x against a tree Y: either x is mapped to some y' (cost rename(x, y') plus
-    inserting the other |Y| - 1 nodes) or deleted (1 + |Y|), so
-    ``TD[x, Y] = |Y| - 1 + min(2, min_{y' in Y} rename(x, y'))``. This replaces Zhang–Shasha's
-    forest loops for these key roots, which are most of a table's (every non-first cell).
-    """
-    n_other = leftmost_other.shape[0]
-    values = np.empty(n_other)
-    minima = np.empty(n_other)
-    for a in range(leaf_keyroots.shape[0]):
-        x = leaf_keyroots[a]
+    """``TD[x, Y] = |Y| - 1 + min(2, min_{y' in Y} rename(x, y'))`` for single-node key roots
+    x (see the compiled kernel's ``_leaf_rows``)."""
+    n_other = len(leftmost_other)
+    for x in leaf_keyroots:
         row = rename_rows[class_self[x]]
+        minima = [0.0] * n_other
         for v in range(n_other):
-            values[v] = row[class_other[v]]
-        _subtree_min(leftmost_other, values, minima)
+            best = row[class_other[v]]
+            child = v - 1
+            while child >= leftmost_other[v]:
+                if minima[child] < best:
+                    best = minima[child]
+                child = leftmost_other[child] - 1
+            minima[v] = best
         for v in range(n_other):
             best = minima[v]
             if best > 2.0:
                 best = 2.0
             d = (v - leftmost_other[v]) + best
             if transpose:
-                tree_dist[v, x] = d
+                tree_dist[v][x] = d
             else:
-                tree_dist[x, v] = d
+                tree_dist[x][v] = d
 
 
-@njit(cache=True)
 def _zhang_shasha(
-    leftmost1: np.ndarray,
-    leftmost2: np.ndarray,
-    class1: np.ndarray,
-    class2: np.ndarray,
-    rename: np.ndarray,
+    leftmost1: list[int],
+    leftmost2: list[int],
+    class1: list[int],
+    class2: list[int],
+    rename: list[list[float]],
+    rename_t: list[list[float]],
 ) -> float:
-    n1 = leftmost1.shape[0]
-    n2 = leftmost2.shape[0]
+    n1, n2 = len(leftmost1), len(leftmost2)
     all_keyroots1 = _keyroots(leftmost1)
     all_keyroots2 = _keyroots(leftmost2)
-    tree_dist = np.zeros((n1, n2), dtype=np.float64)
-    forest = np.zeros((n1 + 1, n2 + 1), dtype=np.float64)
-    # Single-node key roots get closed-form distances; the loops below skip them.
-    leaf1 = all_keyroots1[leftmost1[all_keyroots1] == all_keyroots1]
-    leaf2 = all_keyroots2[leftmost2[all_keyroots2] == all_keyroots2]
-    keyroots1 = all_keyroots1[leftmost1[all_keyroots1] != all_keyroots1]
-    keyroots2 = all_keyroots2[leftmost2[all_keyroots2] != all_keyroots2]
+    tree_dist = [[0.0] * n2 for _ in range(n1)]
+    forest = [[0.0] * (n2 + 1) for _ in range(n1 + 1)]
+    leaf1 = [k for k in all_keyroots1 if leftmost1[k] == k]
+    leaf2 = [k for k in all_keyroots2 if leftmost2[k] == k]
+    keyroots1 = [k for k in all_keyroots1 if leftmost1[k] != k]
+    keyroots2 = [k for k in all_keyroots2 if leftmost2[k] != k]
     _leaf_rows(leaf1, class1, leftmost2, class2, rename, tree_dist, False)
-    _leaf_rows(leaf2, class2, leftmost1, class1, np.ascontiguousarray(rename.T), tree_dist, True)
-    for a in range(keyroots1.shape[0]):
-        k1 = keyroots1[a]
+    _leaf_rows(leaf2, class2, leftmost1, class1, rename_t, tree_dist, True)
+    for k1 in keyroots1:
         l1 = leftmost1[k1]
         rows = k1 - l1 + 2
-        for b in range(keyroots2.shape[0]):
-            k2 = keyroots2[b]
+        for k2 in keyroots2:
             l2 = leftmost2[k2]
             cols = k2 - l2 + 2
             first_row = forest[0]
             for j in range(cols):
-                first_row[j] = j  # insert the first j nodes of the forest
+                first_row[j] = float(j)
             for i in range(1, rows):
                 x = l1 + i - 1
                 lx = leftmost1[x]
@@ -147,7 +139,7 @@ def _zhang_shasha(
                 current = forest[i]
                 before_x = forest[lx - l1]
                 dist_x = tree_dist[x]
-                left = float(i)  # delete the first i nodes
+                left = float(i)
                 current[0] = left
                 for j in range(1, cols):
                     y = l2 + j - 1
@@ -167,7 +159,7 @@ def _zhang_shasha(
                             best = change
                     current[j] = best
                     left = best
-    return float(tree_dist[n1 - 1, n2 - 1])
+    return float(tree_dist[n1 - 1][n2 - 1])
 
 
 def tree_edit_distance(
@@ -176,22 +168,38 @@ def tree_edit_distance(
     class1: np.ndarray,
     class2: np.ndarray,
     rename: np.ndarray,
+    *,
+    compiled: bool | None = None,
 ) -> float:
     """Tree edit distance of two postorder trees; insert/delete cost 1.
 
     ``class1[i]``/``class2[j]`` index the rows/columns of ``rename`` (float64), the cost of
-    relabelling node i of tree 1 into node j of tree 2.
+    relabelling node i of tree 1 into node j of tree 2. ``compiled`` forces one kernel (tests);
+    by default the size decides (``COMPILED_FROM``).
     """
-    if leftmost1.shape[0] == 0:
-        return float(leftmost2.shape[0])
-    if leftmost2.shape[0] == 0:
-        return float(leftmost1.shape[0])
-    return float(
-        _zhang_shasha(
-            np.ascontiguousarray(leftmost1, dtype=np.int64),
-            np.ascontiguousarray(leftmost2, dtype=np.int64),
-            np.ascontiguousarray(class1, dtype=np.int64),
-            np.ascontiguousarray(class2, dtype=np.int64),
-            np.ascontiguousarray(rename, dtype=np.float64),
+    n1, n2 = leftmost1.shape[0], leftmost2.shape[0]
+    if n1 == 0:
+        return float(n2)
+    if n2 == 0:
+        return float(n1)
+    global _python_cells_spent
+    if compiled is None:
+        compiled = (
+            n1 * n2 > COMPILED_FROM
+            or _python_cells_spent + n1 * n2 > PYTHON_CELLS_BUDGET
+            or "parsescore.shared.tables.ted_compiled" in sys.modules
         )
+    if compiled:
+        from parsescore.shared.tables.ted_compiled import compiled_tree_edit_distance
+
+        return compiled_tree_edit_distance(leftmost1, leftmost2, class1, class2, rename)
+    _python_cells_spent += n1 * n2
+    costs = np.asarray(rename, dtype=np.float64)
+    return _zhang_shasha(
+        [int(v) for v in leftmost1],
+        [int(v) for v in leftmost2],
+        [int(v) for v in class1],
+        [int(v) for v in class2],
+        costs.tolist(),
+        costs.T.tolist(),
     )

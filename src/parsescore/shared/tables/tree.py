@@ -114,7 +114,10 @@ class TableTree:
 
 
 def _span(cell: etree._Element, name: str) -> int:
-    return span(cell.attrib.get(name, "1"), f"<{cell.tag}> {name}", at_least_one=False)
+    value = cell.get(name)
+    if value is None:  # most cells: no span, no need to read and check it
+        return 1
+    return span(value, f"<{cell.tag}> {name}", at_least_one=False)
 
 
 def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
