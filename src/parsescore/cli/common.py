@@ -44,6 +44,7 @@ __all__ = [
     "show_and_write",
     "warn",
     "wide_console",
+    "write_files",
     "write_outputs",
 ]
 
@@ -161,13 +162,16 @@ def output_folder(path: Path, *, force: bool = False, option: str = "--out") -> 
 
 
 def console(*, stderr: bool = False, width: int = 0) -> Console:
-    """A rich console; when output is not a terminal, at least ``width`` columns wide so that
-    piped tables keep one line per row."""
-    from rich.console import Console
+    """The console of a command (:class:`parsescore.cli.terminal.FittingConsole`: its tables
+    never hide a digit). When output is not a terminal and ``COLUMNS`` does not say how wide
+    it is, at least ``width`` columns wide, so that piped tables keep one line per row."""
+    import os
 
-    out = Console(stderr=stderr)
-    if width and not out.is_terminal:
-        out = Console(stderr=stderr, width=max(out.width, width))
+    from parsescore.cli.terminal import FittingConsole
+
+    out = FittingConsole(stderr=stderr)
+    if width and not out.is_terminal and not os.environ.get("COLUMNS", "").isdigit():
+        out = FittingConsole(stderr=stderr, width=max(out.width, width))
     return out
 
 
@@ -190,18 +194,21 @@ def warn(err: Console, message: str) -> None:
 
 
 def show_and_write(scored: Result, values: Mapping[str, Any], out: Console) -> None:
-    """The end of every kind command: the summary (:func:`print_summary`), then ``--out``,
-    ``--result`` and ``--csv`` (``values``: the command's checked flags, ``options`` among
-    them); an envelope keeps the system's name when ``--name`` gave it."""
-    print_summary(scored, out)
-    write_outputs(
+    """The end of every kind command: ``--out``, ``--result`` and ``--csv`` written first (so
+    they are in place even when the reader of the summary goes away, ``| head``), then the
+    summary (:func:`print_summary`), then a ``Wrote`` line per file (``values``: the command's
+    checked flags, ``options`` among them); an envelope keeps the system's name when
+    ``--name`` gave it."""
+    written = write_files(
         [scored],
-        out,
         out=values["out"],
         result=values["result"],
         csv=values["csv"],
         named=getattr(values["options"], "name", None) is not None,
     )
+    print_summary(scored, out)
+    for path in written:
+        announce(out, path)
 
 
 def print_summary(result: Result, out: Console) -> None:
@@ -284,7 +291,27 @@ def write_outputs(
     names: Sequence[str] | None = None,
     named: bool = False,
 ) -> None:
-    """Write what ``--out``, ``--result`` and ``--csv`` ask for, announcing each file.
+    """Write what ``--out``, ``--result`` and ``--csv`` ask for (:func:`write_files`), then
+    announce each file."""
+    written = write_files(
+        results, out=out, native=native, result=result, csv=csv, names=names, named=named
+    )
+    for path in written:
+        announce(out_console, path)
+
+
+def write_files(
+    results: Sequence[Result],
+    *,
+    out: Path | None = None,
+    native: Any = None,
+    result: Path | None = None,
+    csv: Path | None = None,
+    names: Sequence[str] | None = None,
+    named: bool = False,
+) -> list[Path]:
+    """Write what ``--out``, ``--result`` and ``--csv`` ask for, printing nothing; return the
+    files written, in order (a command announces them after its summary).
 
     ``--out`` is the kind's own document: ``native``, else the one result's. An envelope is
     named after its file's stem (as :func:`parsescore.load_result` names a file) unless the
@@ -293,19 +320,21 @@ def write_outputs(
     """
     from parsescore.core.files import write_json
 
+    written: list[Path] = []
     if out is not None:
         if native is None:
             if len(results) != 1:
                 raise ValueError("several results need their combined native document")
             native = results[0].native
         write_json(out, native)
-        announce(out_console, out)
+        written.append(out)
     labels = list(names) if names is not None else [r.name for r in results]
     if result is not None:
         for item, path in zip(results, per_system_paths(result, labels), strict=True):
             (item if named else replace(item, name=path.stem)).write(path)
-            announce(out_console, path)
+            written.append(path)
     if csv is not None:
         for item, path in zip(results, per_system_paths(csv, labels), strict=True):
             item.write_csv(path)
-            announce(out_console, path)
+            written.append(path)
+    return written

@@ -263,6 +263,20 @@ def _default_run(kind: Kind) -> Callable[[Mapping[str, Any]], None]:
     return run
 
 
+def _closed_pipe() -> typing.NoReturn:
+    """The reader of stdout went away (``parsescore … | head``): stop quietly with status 0,
+    as ``head``'s other writers do; the command's files were written before it printed. What
+    is still buffered goes to /dev/null, so Python's exit flush cannot complain either."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is no real file (a test's buffer)
+        pass
+    sys.exit(0)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app; bad input is one ``error:`` line and exit status 2."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -272,6 +286,8 @@ def main(argv: list[str] | None = None) -> None:
         code: Any = app(args=args or ["--help"], prog_name="parsescore", standalone_mode=False)
     except (typer.Abort, KeyboardInterrupt):  # Ctrl-C, wherever it came
         _interrupted()
+    except BrokenPipeError:  # also rich's (parsescore.cli.terminal.ClosedPipe)
+        _closed_pipe()
     except typer.Exit as stop:
         sys.exit(stop.exit_code)
     except Exception as exc:

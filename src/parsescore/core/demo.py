@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.console import Console
-
 from parsescore.cli.common import announce
+from parsescore.cli.common import console as command_console
 from parsescore.core.files import write_text
 from parsescore.core.kinds import kinds
 from parsescore.core.markdown import inert_markdown
@@ -24,7 +23,7 @@ __all__ = ["run_demo"]
 def run_demo(out_dir: Path) -> Path:
     """Run every kind's demo into ``out_dir/<kind>/`` and write ``out_dir/index.md`` and the
     HTML report ``out_dir/report/index.html``."""
-    console = Console()
+    console = command_console()
     sections = ["# parsescore demo report\n"]
     results: list[Result] = []
     for kind in kinds():

@@ -6,8 +6,7 @@ from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 
-from rich.console import Console
-
+from parsescore.cli.common import console as command_console
 from parsescore.core.api import evaluate
 from parsescore.core.files import write_json
 from parsescore.core.kinds import DemoOutput
@@ -20,7 +19,7 @@ def run_demo(out_dir: Path) -> DemoOutput:
     """Score the bundled flowcharts, write ``result.json``, return the report section."""
     data = Path(str(files("parsescore") / "data" / "flowchart"))
     result = evaluate("flowchart", data / "ground-truth", data / "predictions", quiet=True)
-    summarise(result, Console())
+    summarise(result, command_console())
     write_json(out_dir / "result.json", result.native)
     doc = result.native
     lines = [

@@ -23,7 +23,7 @@ from parsescore.cli.common import (
     print_answers,
     warn,
     wide_console,
-    write_outputs,
+    write_files,
 )
 from parsescore.core.aggregate import summed_counts
 from parsescore.core.errors import InputError
@@ -218,6 +218,19 @@ def run_models(
         output_folder(options.report, force=options.force, option="--report")
     results = [finish(evaluate(t, p, options), options) for t, p in pairs]
     names = unique_names([r.name for r in results])
+    # every file first: in place even when the reader of the summary goes away (| head)
+    written: list[Path] = []
+    if out is not None:
+        native = [r.native for r in results]
+        write_json(out, native[0] if len(native) == 1 else dict(zip(names, native, strict=True)))
+        written.append(out)
+    written += write_files(
+        results, result=result, csv=csv, names=names, named=options.name is not None
+    )
+    report_warnings: list[str] = []
+    if options.report is not None:
+        _, report_warnings = write_report([r.computed for r in results], options.report)
+        written.append(options.report)
     _print(results, names, console, worst=options.worst)
     for name, scored in zip(names, results, strict=True):
         if len(results) > 1:  # each model's answers line and warnings, named
@@ -228,18 +241,10 @@ def run_models(
     if options.check_syntax:
         pred_sources = [sources(t, p, repo=options.repo)[1] for t, p in pairs]
         _syntax_check(names, pred_sources, console, err_console, options.pred_format)
-    if out is not None:
-        native = [r.native for r in results]
-        write_json(out, native[0] if len(native) == 1 else dict(zip(names, native, strict=True)))
-        announce(console, out)
-    write_outputs(
-        results, console, result=result, csv=csv, names=names, named=options.name is not None
-    )
-    if options.report is not None:
-        _, warnings = write_report([r.computed for r in results], options.report)
-        for message in warnings:
-            warn(err_console, message)
-        announce(console, options.report)
+    for message in report_warnings:
+        warn(err_console, message)
+    for path in written:
+        announce(console, path)
     return results
 
 
