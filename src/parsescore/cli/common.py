@@ -26,6 +26,7 @@ __all__ = [
     "FOLDER_MARKER",
     "OUTPUT_OPTIONS",
     "AttributesOption",
+    "ClosedPipe",
     "CsvOption",
     "ForceOption",
     "OutOption",
@@ -94,6 +95,14 @@ ForceOption = Annotated[
         help="Write into the output folder even if it holds files parsescore did not write.",
     ),
 ]
+
+
+class ClosedPipe(BrokenPipeError):
+    """The reader of stdout went away (``| head``): the command stops printing, quietly.
+
+    Raised with no errno, so that the CLI framework (click answers ``EPIPE`` with exit status
+    1) lets it through to ``parsescore.cli.main``, which ends with status 0."""
+
 
 #: Options naming what a command writes; every other path option names something it reads.
 OUTPUT_OPTIONS = frozenset({"out", "result", "csv", "report", "markdown", "cache"})

@@ -18,7 +18,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from parsescore import __version__
-from parsescore.cli.common import ForceOption
+from parsescore.cli.common import ClosedPipe, ForceOption
 from parsescore.core.errors import InputError
 from parsescore.core.kinds import Kind, kinds, resolved
 
@@ -175,6 +175,8 @@ def guard_outputs(function: Callable[..., Any]) -> Callable[..., Any]:
             return function(**params)
         except KeyboardInterrupt:
             raise typer.Abort from None  # Ctrl-C: error: interrupted, exit status 130
+        except BrokenPipeError as closed:  # | head: past the framework, to main's quiet end
+            raise ClosedPipe from closed
 
     return guarded
 
@@ -284,6 +286,7 @@ def main(argv: list[str] | None = None) -> None:
         app = build_app()
         # bare ``parsescore`` shows the help (not a usage error holding the whole help)
         code: Any = app(args=args or ["--help"], prog_name="parsescore", standalone_mode=False)
+        sys.stdout.flush()  # a closed pipe is found here, not in Python's exit flush
     except (typer.Abort, KeyboardInterrupt):  # Ctrl-C, wherever it came
         _interrupted()
     except BrokenPipeError:  # also rich's (parsescore.cli.terminal.ClosedPipe)

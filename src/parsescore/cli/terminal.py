@@ -21,6 +21,8 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from parsescore.cli.common import ClosedPipe
+
 __all__ = ["ClosedPipe", "FittingConsole", "fit_table", "records", "wrap_id"]
 
 #: The narrowest an id or word column is made before the table gives way to records.
@@ -29,11 +31,6 @@ TEXT_MIN = 8
 #: the separator, so ``example`` / ``_0`` still reads as one id and never as a number).
 _ID_BREAK = re.compile(r"(?=[_\-/.:\s])")
 _DIGIT = re.compile(r"\d")
-
-
-class ClosedPipe(BrokenPipeError):
-    """The reader of stdout went away (``| head``): the command stops printing, quietly
-    (``parsescore.cli.main`` catches it as the ``BrokenPipeError`` it is)."""
 
 
 def _lines_width(text: Text) -> int:
