@@ -241,7 +241,7 @@ def test_item_table_is_worst_first_and_its_script_sorts_and_filters(measured, de
     TEDS header sorts it ascending; the filter box narrows it to the matching row."""
     import json
 
-    envelope = json.loads((demo_results[1].parent / "envelope.json").read_text(encoding="utf-8"))
+    envelope = json.loads((demo_results[1].parent / "result.json").read_text(encoding="utf-8"))
     teds = {item["id"]: item["metrics"]["TEDS"] for item in envelope["items"]}
     found = measured[1280]
     assert found["worst"] == sorted(teds, key=lambda name: (teds[name], name))

@@ -20,7 +20,7 @@ import typer
 from parsescore import __version__
 from parsescore.cli.common import ClosedPipe, ForceOption
 from parsescore.core.errors import InputError
-from parsescore.core.kinds import Kind, kinds, resolved
+from parsescore.core.kinds import CommandParts, Kind, kinds, resolved
 
 __all__ = ["App", "build_app", "guard_outputs", "main", "one_line", "path_parameters"]
 
@@ -218,9 +218,11 @@ def kind_command(kind: Kind) -> Callable[..., None]:
     truth_type: Any = Path
     if not parts.required:
         pred_type, truth_type = pred_type | None, truth_type | None
+    aliased = bool(parts.pred_flags)  # then --pred is checked here, given either way
+    shown_pred = pred_type | None if aliased else pred_type
     common = {
         "truth": Annotated[truth_type, typer.Option("--truth", help=parts.truth)],
-        "pred": Annotated[pred_type, typer.Option("--pred", *parts.pred_flags, help=parts.pred)],
+        "pred": Annotated[shown_pred, typer.Option("--pred", help=parts.pred)],
     }
     keyword = inspect.Parameter.KEYWORD_ONLY
     parameters = [
@@ -228,10 +230,17 @@ def kind_command(kind: Kind) -> Callable[..., None]:
             name,
             keyword,
             annotation=hint,
-            **({} if parts.required else {"default": None}),
+            **({"default": None} if not parts.required or (aliased and name == "pred") else {}),
         )
         for name, hint in common.items()
     ]
+    if aliased:  # the old spellings of --pred: accepted, not shown
+        alias = typer.Option(*parts.pred_flags, hidden=True, help=parts.pred)
+        parameters.append(
+            inspect.Parameter(
+                "pred_alias", keyword, default=None, annotation=Annotated[pred_type | None, alias]
+            )
+        )
     parameters += [option.cli_parameter() for option in options]
     outputs = {"out": OutOption, "result": ResultOption, "csv": CsvOption}
     parameters += [
@@ -240,6 +249,8 @@ def kind_command(kind: Kind) -> Callable[..., None]:
     ]
 
     def command(**values: Any) -> None:
+        if aliased:
+            values = {**values, "pred": _pred_or_alias(values, parts)}
         given = {o.name: values[o.name] for o in options}
         checked: Any = options_model(model, kind.name, given, where="cli")
         run = parts.run or _default_run(kind)
@@ -250,6 +261,21 @@ def kind_command(kind: Kind) -> Callable[..., None]:
     command.__name__ = kind.name
     command.__doc__ = parts.help
     return command
+
+
+def _pred_or_alias(values: Mapping[str, Any], parts: CommandParts) -> Any:
+    """``--pred`` or its old spelling (one of them; repeated values of both add up)."""
+    pred, alias = values["pred"], values.get("pred_alias")
+    if parts.pred_many:
+        merged = [*(pred or []), *(alias or [])]
+        found: Any = merged or None
+    elif pred is not None and alias is not None:
+        raise InputError(f"give --pred once (--pred and {parts.pred_flags[0]} are one option)")
+    else:
+        found = pred if pred is not None else alias
+    if found is None and parts.required:
+        raise InputError("missing option --pred (the prediction)")
+    return found
 
 
 def _default_run(kind: Kind) -> Callable[[Mapping[str, Any]], None]:

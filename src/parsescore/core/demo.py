@@ -8,7 +8,10 @@ in it renders as HTML.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from parsescore.cli.common import announce
 from parsescore.cli.common import console as command_console
@@ -17,7 +20,29 @@ from parsescore.core.kinds import kinds
 from parsescore.core.markdown import inert_markdown
 from parsescore.core.results import Result
 
-__all__ = ["run_demo"]
+__all__ = ["DEMO_FILES", "run_demo", "write_demo_results"]
+
+#: The names every kind's demo folder uses for its results, as ``parsescore run`` names them:
+#: the kind's own document (what ``--out`` writes) and the envelope (``--result``).
+DEMO_FILES = ("scores.json", "result.json")
+
+
+def write_demo_results(out_dir: Path, results: Sequence[Result], native: Any = None) -> list[Path]:
+    """Write a kind demo's results under the one naming of every kind: ``scores.json`` (the
+    kind's ``--out`` document: ``native``, else the one result's) and ``result.json`` (the
+    envelope; several systems: ``result.<system>.json``, as ``--result`` names them)."""
+    from parsescore.cli.common import write_files
+
+    names = [r.name.rpartition(":")[2] for r in results]  # "sequence:model_a" -> "model_a"
+    scores, envelope = (Path(out_dir) / name for name in DEMO_FILES)
+    return write_files(
+        [replace(r, name=n) for r, n in zip(results, names, strict=True)],
+        out=scores,
+        native=native,
+        result=envelope,
+        names=names,
+        named=True,
+    )
 
 
 def run_demo(out_dir: Path) -> Path:
