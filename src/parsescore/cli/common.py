@@ -37,6 +37,7 @@ __all__ = [
     "announce",
     "check_not_inputs",
     "console",
+    "empty_file_warnings",
     "output_folder",
     "per_system_paths",
     "print_answers",
@@ -45,6 +46,7 @@ __all__ = [
     "show_and_write",
     "warn",
     "wide_console",
+    "with_empty_file_warnings",
     "write_files",
     "write_outputs",
 ]
@@ -208,6 +210,7 @@ def show_and_write(scored: Result, values: Mapping[str, Any], out: Console) -> N
     summary (:func:`print_summary`), then a ``Wrote`` line per file (``values``: the command's
     checked flags, ``options`` among them); an envelope keeps the system's name when
     ``--name`` gave it."""
+    scored = with_empty_file_warnings(scored, values.get("truth"), values.get("pred"))
     written = write_files(
         [scored],
         out=values["out"],
@@ -218,6 +221,55 @@ def show_and_write(scored: Result, values: Mapping[str, Any], out: Console) -> N
     print_summary(scored, out)
     for path in written:
         announce(out, path)
+
+
+#: Files larger than this are not read to see whether they hold only whitespace.
+_BLANK_CHECK_BYTES = 1 << 16
+
+
+def _blank_files(path: Any) -> list[Path]:
+    """The files at ``path`` (a file, or a folder's files at any depth) that are empty or
+    hold only whitespace."""
+    if not isinstance(path, str | Path):
+        return []
+    root = Path(path)
+    candidates = [root] if root.is_file() else sorted(root.rglob("*")) if root.is_dir() else []
+    blank = []
+    for file in candidates:
+        try:
+            if not file.is_file() or file.name.startswith("."):
+                continue
+            size = file.stat().st_size
+            if size == 0 or (size <= _BLANK_CHECK_BYTES and not file.read_bytes().strip()):
+                blank.append(file)
+        except OSError:
+            continue  # the kind's reader says what is wrong with it
+    return blank
+
+
+def empty_file_warnings(truth: Any, pred: Any, said: Sequence[str] = ()) -> list[str]:
+    """A warning for every empty or whitespace-only truth or answer file (an empty truth
+    scores every answer line as an error against no ground truth, so its rates say nothing);
+    answers already named in ``said`` (the result's own warnings) are not named twice."""
+    preds = pred if isinstance(pred, list | tuple) else [pred]
+    warnings = [
+        f"truth file {file} is empty (or only whitespace): its item has no ground truth, so "
+        "its errors have no meaningful rate"
+        for file in _blank_files(truth)
+    ]
+    for one in preds:
+        for file in _blank_files(one):
+            if not any(file.name in message for message in said):
+                warnings.append(
+                    f"answer file {file} is empty (or only whitespace): scored as an empty answer"
+                )
+    return warnings
+
+
+def with_empty_file_warnings(result: Result, truth: Any, pred: Any) -> Result:
+    """``result`` with :func:`empty_file_warnings` added to its warnings."""
+    extra = empty_file_warnings(truth, pred, result.warnings)
+    return replace(result, warnings=(*result.warnings, *extra)) if extra else result
 
 
 def print_summary(result: Result, out: Console) -> None:

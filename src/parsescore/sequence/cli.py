@@ -23,6 +23,7 @@ from parsescore.cli.common import (
     print_answers,
     warn,
     wide_console,
+    with_empty_file_warnings,
     write_files,
 )
 from parsescore.core.aggregate import summed_counts
@@ -93,7 +94,13 @@ def _worst(result: Result, name: str, count: int) -> Table:
     ]
     ranked = sorted(rows, key=lambda row: (-row[1], -row[2], row[0]))  # worst first
     for path, rate, errors, elements, lines in ranked[:count]:
-        table.add_row(escape(path), str(lines), str(errors), str(elements), f"{rate:.2f}")
+        shown = escape(path)
+        if result.items[path].get("readable") == 0.0:  # scored as an empty answer
+            why = "unreadable" if path in result.dataset.get("unreadable", {}) else "missing"
+            shown += f" [dim]({why})[/]"
+        # errors over no ground-truth element have no rate (the JSON's 0 is the paper's rule)
+        rated = f"{rate:.2f}" if elements or not errors else "— (empty truth)"
+        table.add_row(shown, str(lines), str(errors), str(elements), rated)
     return table
 
 
@@ -216,7 +223,9 @@ def run_models(
     pairs = _pairs(truth, preds, options)
     if options.report is not None:
         output_folder(options.report, force=options.force, option="--report")
-    results = [finish(evaluate(t, p, options), options) for t, p in pairs]
+    results = [
+        with_empty_file_warnings(finish(evaluate(t, p, options), options), t, p) for t, p in pairs
+    ]
     names = unique_names([r.name for r in results])
     # every file first: in place even when the reader of the summary goes away (| head)
     written: list[Path] = []
