@@ -18,6 +18,7 @@ import difflib
 import hashlib
 import html
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,6 +61,7 @@ __all__ = [
     "scale_style",
     "text_cell",
     "text_pair",
+    "unique_svg_ids",
     "value_cell",
     "worst_first",
 ]
@@ -116,6 +118,15 @@ th.sort{cursor:pointer}
 .item-list td.num{font-weight:600}
 @media (max-width:700px){body{padding:0 10px 30px}h1{font-size:20px}
 figure{margin:8px 0}.pair>div{flex-basis:100%}}
+@media (max-width:600px){svg.drawing{max-width:none}
+.pair>div,.drawing-box{overflow-x:auto;max-width:100%}
+table.split,table.split tbody,table.split tr{display:block;width:100%}
+table.split td{display:block;width:100%;min-width:0}
+table.split td.ln{display:none}table.split td:empty{display:none}
+table.split tr{border-bottom:2px solid var(--line)}}
+.overview-box{max-width:100%;overflow-x:auto}
+.overview-box th:first-child,.overview-box td:first-child{position:sticky;left:0;
+background:#fff;z-index:1}.overview-box th:first-child{background:var(--head)}
 """
 
 SCRIPT = """
@@ -443,16 +454,18 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
         for name, members in groups.items()
     }
     width = 1 + max(len(counted[name]) + len(columns) for name, columns in present.items())
-    out = ['<div class="scroll"><table id="overview-table">']
+    out = ['<div class="scroll overview-box"><table id="overview-table">']
     for name, members in groups.items():
         kind = _kind_of(members)
         columns = present[name]
         pad = width - 1 - len(counted[name]) - len(columns)
         out.append(f'<tbody class="kind" data-kind="{e(kind.name)}">')
         out.append(f'<tr class="kind-title"><th colspan="{width}">{e(_title(members))}</th></tr>')
+        # the headline numbers right after the system (its column stays in view when the
+        # table scrolls), the counts after them
         out.append('<tr class="kind-head"><th>system</th>')
-        out += [f'<th class="num">{e(label)}</th>' for label in counted[name]]
         out += [f'<th class="num">{e(m.label)} {m.arrow}</th>' for m in columns]
+        out += [f'<th class="num">{e(label)}</th>' for label in counted[name]]
         out += ['<th class="pad"></th>'] * pad
         out.append("</tr>")
         bests = {
@@ -462,13 +475,13 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
         for system in members:
             title = "" if system.path is None else f' title="{e(system.path)}"'
             cells = [f'<td><a href="#{e(anchors[id(system)])}"{title}>{e(system.name)}</a></td>']
-            cells += [f'<td class="num">{n}</td>' for _, n in _counts(kind, system)]
             for metric in columns:
                 value = system.result.totals.get(metric.name)
                 cls = "num best" if value is not None and value == bests[metric.name] else "num"
                 bad = None if value is None else badness(kind, metric.name, value)
                 style = f' style="{scale_style(bad)}"' if bad is not None else ""
                 cells.append(f'<td class="{cls}"{style}>{metric.show(value)}</td>')
+            cells += [f'<td class="num">{n}</td>' for _, n in _counts(kind, system)]
             cells += ['<td class="pad"></td>'] * pad
             out.append(f'<tr class="system-row">{"".join(cells)}</tr>')
         out.append("</tbody>")
@@ -858,8 +871,39 @@ def render_pages(systems: Sequence[System], options: ReportOptions | None = None
     return {"index.html": _page(options.title, "\n".join(part for part in body if part))} | pages
 
 
+_SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+_SVG_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def unique_svg_ids(body: str) -> str:
+    """``body`` with the ids inside each ``<svg>`` (arrowhead markers, matplotlib's clip paths
+    and glyphs) made unique on the page: the n-th drawing's ``arrow-0`` becomes ``s<n>-arrow-0``,
+    and its ``url(#…)`` and ``href="#…"`` references follow. Two drawings defining the same id
+    would otherwise share one (the browser takes the first: arrowheads of the wrong colour)."""
+    count = 0
+
+    def one(match: re.Match[str]) -> str:
+        nonlocal count
+        svg = match.group(0)
+        ids = set(_SVG_ID.findall(svg))
+        if not ids:
+            return svg
+        count += 1
+        prefix = f"s{count}-"
+
+        def renamed(found: re.Match[str]) -> str:
+            name = found.group(2)
+            return found.group(1) + (prefix + name if name in ids else name) + found.group(3)
+
+        return re.sub(r'(\bid="|url\(#|href="#)([^")]+)([")])', renamed, svg)
+
+    return _SVG.sub(one, body)
+
+
 def _page(title: str, body: str) -> str:
-    """A self-contained page: inline style and script, nothing fetched."""
+    """A self-contained page: inline style and script, nothing fetched; every id inside its
+    drawings unique (:func:`unique_svg_ids`)."""
+    body = unique_svg_ids(body)
     page = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
