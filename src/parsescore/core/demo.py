@@ -29,20 +29,20 @@ DEMO_FILES = ("scores.json", "result.json")
 
 def write_demo_results(out_dir: Path, results: Sequence[Result], native: Any = None) -> list[Path]:
     """Write a kind demo's results under the one naming of every kind: ``scores.json`` (the
-    kind's ``--out`` document: ``native``, else the one result's) and ``result.json`` (the
-    envelope; several systems: ``result.<system>.json``, as ``--result`` names them)."""
-    from parsescore.cli.common import write_files
+    kind's ``--out`` document: ``native``, else the one result's; several systems and no
+    combined ``native``: ``scores.<system>.json``) and ``result.json`` (the envelope; several
+    systems: ``result.<system>.json``, as ``--result`` names them)."""
+    from parsescore.cli.common import per_system_paths, write_files
 
     names = [r.name.rpartition(":")[2] for r in results]  # "sequence:model_a" -> "model_a"
     scores, envelope = (Path(out_dir) / name for name in DEMO_FILES)
-    return write_files(
-        [replace(r, name=n) for r, n in zip(results, names, strict=True)],
-        out=scores,
-        native=native,
-        result=envelope,
-        names=names,
-        named=True,
-    )
+    named = [replace(r, name=n) for r, n in zip(results, names, strict=True)]
+    if native is None and len(results) > 1:  # no combined document: one per system
+        written = []
+        for result, path in zip(named, per_system_paths(scores, names), strict=True):
+            written += write_files([result], out=path)
+        return written + write_files(named, result=envelope, names=names, named=True)
+    return write_files(named, out=scores, native=native, result=envelope, names=names, named=True)
 
 
 def run_demo(out_dir: Path) -> Path:
