@@ -43,6 +43,8 @@ __all__ = [
     "ReportOptions",
     "Salt",
     "System",
+    "answer_badge",
+    "answer_state",
     "badness",
     "char_diff",
     "compact",
@@ -52,6 +54,7 @@ __all__ = [
     "fmt",
     "headline_metric",
     "html_table",
+    "inline_markup",
     "item_anchor",
     "item_details",
     "item_summary",
@@ -116,6 +119,8 @@ font-size:12px;word-break:break-word;min-width:60px}
 input.filter{font:inherit;margin:4px 0;max-width:100%}
 th.sort{cursor:pointer}
 .item-list td.num{font-weight:600}
+.answer-state{display:inline-block;font-size:11px;font-weight:600;color:#fff;background:#a01c1c;
+border-radius:3px;padding:0 5px;margin-left:4px;white-space:nowrap}
 @media (max-width:700px){body{padding:0 10px 30px}h1{font-size:20px}
 figure{margin:8px 0}.pair>div{flex-basis:100%}}
 @media (max-width:600px){svg.drawing{max-width:none}
@@ -288,6 +293,56 @@ def text_cell(value: Any) -> str:
     return (
         '<span class="muted">–</span>' if value is None else f'<div class="text">{e(value)}</div>'
     )
+
+
+_INLINE_TAG = re.compile(r"&lt;(/?)(b|i|em|strong|sup|sub)&gt;|&lt;br\s*/?&gt;")
+_DIFF_TAG = re.compile(r"</?(?:del|ins)>")
+
+
+def _diff_balanced(html_text: str) -> bool:
+    """Whether every ``<del>``/``<ins>`` opened in ``html_text`` closes in it too."""
+    depth = 0
+    for tag in _DIFF_TAG.findall(html_text):
+        depth += -1 if tag.startswith("</") else 1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def inline_markup(escaped: str) -> str:
+    """An escaped table cell (``e(text)`` or a :func:`char_diff` side) with its inline markup
+    shown as markup: ``<b>``, ``<i>``, ``<em>``, ``<strong>``, ``<sup>``, ``<sub>`` (each
+    pair with no attribute, closed in the same cell and not across a marked difference) and
+    ``<br>``. Nothing else becomes a tag: every other ``&lt;…&gt;`` stays text.
+
+    >>> inline_markup(e("<b>n</b> = 5<sup>a</sup><br/><script>x</script>"))
+    '<b>n</b> = 5<sup>a</sup><br>&lt;script&gt;x&lt;/script&gt;'
+    """
+    matches = list(_INLINE_TAG.finditer(escaped))
+    keep: dict[int, str] = {}  # match start -> the tag it becomes
+    open_at: list[tuple[str, re.Match[str]]] = []
+    for match in matches:
+        closing, name = match.group(1), match.group(2)
+        if name is None:  # <br>
+            keep[match.start()] = "<br>"
+        elif not closing:
+            open_at.append((name, match))
+        elif open_at and open_at[-1][0] == name:
+            _, opened = open_at.pop()
+            if _diff_balanced(escaped[opened.end() : match.start()]):
+                keep[opened.start()] = f"<{name}>"
+                keep[match.start()] = f"</{name}>"
+        else:
+            open_at.clear()  # crossed pairs: leave the rest as text
+    if not keep:
+        return escaped
+    out: list[str] = []
+    last = 0
+    for match in matches:
+        if match.start() in keep:
+            out += [escaped[last : match.start()], keep[match.start()]]
+            last = match.end()
+    return "".join(out) + escaped[last:]
 
 
 #: Texts longer than this are compared in words rather than characters (bounded time).
@@ -724,15 +779,39 @@ def worst_first(system: System) -> list[str]:
     return sorted(items, key=lambda item: (-_rank(kind, items[item]), item))
 
 
+def answer_state(system: System, item: str) -> str | None:
+    """``"unreadable answer"`` or ``"missing answer"`` when the item's answer was scored as
+    empty (the result's ``unreadable`` / ``missing`` lists, or its ``readable`` of 0), else
+    None."""
+    facts = system.result.dataset
+    unreadable, missing = facts.get("unreadable") or {}, facts.get("missing") or []
+    if isinstance(unreadable, Mapping | list) and item in unreadable:
+        return "unreadable answer"
+    if isinstance(missing, Mapping | list) and item in missing:
+        return "missing answer"
+    if system.result.items.get(item, {}).get("readable") == 0.0:
+        return "no readable answer"
+    return None
+
+
+def answer_badge(system: System, item: str) -> str:
+    """The mark of an item whose answer is missing or unreadable (``""`` otherwise), shown
+    wherever the item appears: its row in the item table and its drill-down."""
+    state = answer_state(system, item)
+    return "" if state is None else f' <span class="answer-state">{e(state)}</span>'
+
+
 def item_summary(system: System, item: str) -> str:
-    """An item's name and its headline numbers, for a drill-down ``<summary>``."""
+    """An item's name, the mark of a missing or unreadable answer, and its headline numbers,
+    for a drill-down ``<summary>``."""
     kind = get_kind(system.kind)
     values = system.result.items.get(item, {})
     shown = [
         f"{e(m)} {kind.metric(m).show(values[m])}" for m in kind.headline_metrics() if m in values
     ]
     return (
-        f'<span class="item-name">{e(item)}</span> <span class="muted">{" · ".join(shown)}</span>'
+        f'<span class="item-name">{e(item)}</span>{answer_badge(system, item)} '
+        f'<span class="muted">{" · ".join(shown)}</span>'
     )
 
 
@@ -750,6 +829,7 @@ def item_table(system: System, items: Sequence[str], where: Mapping[str, str]) -
         name = e(item)
         if item in where:
             name = f'<a href="{e(where[item])}#{item_anchor(system, item)}">{name}</a>'
+        name += answer_badge(system, item)
         rows.append([name, *(value_cell(kind, m, values.get(m)) for m in metrics)])
     header = [
         (e(system.result.nouns()[0]), False),
@@ -792,11 +872,12 @@ def _drilldown(system: System, anchor: str, options: ReportOptions, pages: dict[
             back = f"../index.html#{e(anchor)}"
             first = (k + 1) * size + 1
             title = f"{system.name}: {items_noun} {first}–{first + len(chunk) - 1} of {total}"
+            detail = kind.report.drilldown(system, chunk)
+            here = {i: "" for i in chunk if _has_drilldown(detail, system, i)}
             pages[name] = _page(
                 title,
                 f'<header><h1>{e(title)}</h1><p><a href="{back}">Back to the report</a>'
-                f"</p></header>{item_table(system, chunk, dict.fromkeys(chunk, ''))}"
-                f"{kind.report.drilldown(system, chunk)}",
+                f"</p></header>{item_table(system, chunk, here)}{detail}",
             )
     more = ""
     if len(listed) < total:
@@ -804,12 +885,19 @@ def _drilldown(system: System, anchor: str, options: ReportOptions, pages: dict[
             f'<p class="note">The {len(listed)} worst of {total} listed here; the detail '
             "pages list the others.</p>"
         )
+    detail = kind.report.drilldown(system, chunks[0])
+    # link only to drill-downs that exist (a kind may draw none for an item: scores only)
+    where = {i: page for i, page in where.items() if page or _has_drilldown(detail, system, i)}
     return (
         f'<details class="system" id="{e(anchor)}" data-kind="{e(system.kind)}">'
         f'<summary>{e(system.name)} <span class="muted">({e(kind.title)}; '
         f"{e(shown)})</span></summary>{item_table(system, listed, where)}{more}{links}"
-        f"{kind.report.drilldown(system, chunks[0])}</details>"
+        f"{detail}</details>"
     )
+
+
+def _has_drilldown(html_text: str, system: System, item: str) -> bool:
+    return f'id="{item_anchor(system, item)}"' in html_text
 
 
 # -- page ---------------------------------------------------------------------------------------
