@@ -75,3 +75,31 @@ def test_a_rewritten_report_leaves_no_stale_page(demo_results, tmp_path):
     left = sorted(p.name for p in (folder / "items").glob("*.html"))
     assert left == ["mine.html"]
     assert (folder / MARKER).is_file()
+
+
+def test_split_diffs_show_two_unchanged_lines_around_each_change():
+    from parsescore.sequence.report_html import split_diff
+
+    truth = ["@startuml", "A -> B : one", "A -> B : two", "A -> B : three", "B -> C : four",
+             "C -> D : five", "D -> E : six", "@enduml"]  # fmt: skip
+    pred = [*truth[:4], "B -> C : FOUR", *truth[5:]]
+    differences = [
+        {"category": "message", "change": "substitution", "truth_line": 5,
+         "truth_text": truth[4], "pred_line": 5, "pred_text": pred[4]},
+    ]  # fmt: skip
+    page = split_diff(differences, truth, pred)
+    same = re.findall(
+        r'<tr class="same"><td class="ln">(\d+)</td>.*?<td class="ln">(\d+)</td>', page
+    )
+    assert same == [("3", "3"), ("4", "4"), ("6", "6"), ("7", "7")]  # two before, two after
+    assert "A -&gt; B : one" not in page  # three lines away: not shown
+    # a line only the prediction has shifts the alignment, as a side-by-side diff shows it
+    inserted = [*truth[:2], "X -> Y : new", *truth[2:]]
+    added = [{"category": "message", "change": "insertion", "truth_line": None,
+              "truth_text": None, "pred_line": 3, "pred_text": "X -> Y : new"}]  # fmt: skip
+    page = split_diff(added, truth, inserted)
+    same = re.findall(
+        r'<tr class="same"><td class="ln">(\d+)</td>.*?<td class="ln">(\d+)</td>', page
+    )
+    assert same == [("1", "1"), ("2", "2"), ("3", "4"), ("4", "5")]
+    assert 'class="same"' not in split_diff(differences)  # no scripts at hand: no context

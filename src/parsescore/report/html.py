@@ -113,6 +113,8 @@ th.del{background:#f5b5b5}th.ins{background:#b8e6c4}
 td.gapcell,tr.gap td{background:repeating-linear-gradient(45deg,#f4f4f4 0 6px,#e6e6e6 6px 12px)}
 table.grid td{max-width:240px;font-size:12px}table.grid th{font-size:11px;color:var(--muted)}
 td.ln{color:var(--muted);font-size:11px;text-align:right}
+table.split tr.same td{color:var(--muted)}table.split tr.skip td{border-left:0;border-right:0;
+padding:0 8px;line-height:1}
 table.split td{font-family:ui-monospace,"DejaVu Sans Mono",monospace;white-space:pre-wrap;
 font-size:12px;word-break:break-word;min-width:60px}
 .legend span{display:inline-block;margin-right:12px}
