@@ -419,7 +419,10 @@ def split_diff(
         if context and last is not None and here is not None and here > last + 1:
             body.append('<tr class="skip"><td class="ln">⋯</td><td></td><td class="ln">⋯</td>'
                         "<td></td><td></td></tr>")  # fmt: skip
-        last = here if here is not None else last
+        if here is not None:  # a note deleted or added spans its lines
+            text = row.get("truth") if t is not None else row.get("pred")
+            lines = len(text.splitlines()) if isinstance(text, str) and "same" not in row else 1
+            last = here + max(lines, 1) - 1
         if "same" in row:
             left_text, right_text = (e(text) for text in row["same"])
             body.append(
