@@ -125,8 +125,8 @@ th.sort{cursor:pointer}
 border-radius:3px;padding:0 5px;margin-left:4px;white-space:nowrap}
 @media (max-width:700px){body{padding:0 10px 30px}h1{font-size:20px}
 figure{margin:8px 0}.pair>div{flex-basis:100%}}
-@media (max-width:600px){svg.drawing{max-width:none}
-.pair>div,.drawing-box{overflow-x:auto;max-width:100%}
+svg.drawing{max-width:none}:has(>svg.drawing){overflow-x:auto;max-width:100%}
+@media (max-width:600px){
 table.split,table.split tbody,table.split tr{display:block;width:100%}
 table.split td{display:block;width:100%;min-width:0}
 table.split td.ln{display:none}table.split td:empty{display:none}
