@@ -103,3 +103,25 @@ def test_split_diffs_show_two_unchanged_lines_around_each_change():
     )
     assert same == [("1", "1"), ("2", "2"), ("3", "4"), ("4", "5")]
     assert 'class="same"' not in split_diff(differences)  # no scripts at hand: no context
+
+
+def test_drawn_edges_pass_behind_no_unrelated_box_and_have_arrowheads():
+    from parsescore.report.draw import DrawEdge, DrawNode, svg_graph
+
+    # a, b, c in one column; d beside b: a -> c must go round b, a -> b is straight
+    layout = {"a": (100.0, 30.0), "b": (100.0, 116.0), "c": (100.0, 202.0), "d": (274.0, 116.0)}
+    nodes = [DrawNode(k, k.upper()) for k in layout]
+    edges = [DrawEdge("a", "b"), DrawEdge("a", "c", label="skips b"), DrawEdge("a", "d")]
+    svg = svg_graph(nodes, edges, layout, label="t", size=(520.0, 240.0))
+    assert svg.count('marker-end="url(#arrow-0)"') == 3 and '<marker id="arrow-0"' in svg
+    assert len(re.findall(r"<line ", svg)) == 2  # a -> b and a -> d: neighbouring rows
+    curve = re.search(r'<path d="M([\d.]+),([\d.]+) Q([\d.]+),([\d.]+) ([\d.]+),([\d.]+)"', svg)
+    assert curve, svg
+    x0, y0, cx, cy, x2, y2 = map(float, curve.groups())
+    for k in range(1, 20):  # every point of the curve is clear of b's box (and d's)
+        t = k / 20
+        x = (1 - t) ** 2 * x0 + 2 * (1 - t) * t * cx + t**2 * x2
+        y = (1 - t) ** 2 * y0 + 2 * (1 - t) * t * cy + t**2 * y2
+        for bx, by in (layout["b"], layout["d"]):
+            assert not (abs(x - bx) < 75 and abs(y - by) < 20), (x, y)
+    assert ">skips b</text>" in svg  # the edge's label is drawn, not only in a tooltip

@@ -237,6 +237,7 @@ def svg_graph(
     ]
     out.append("</defs>")
     labels: list[tuple[DrawEdge, float, float]] = []  # drawn over the boxes, last
+    placed = {node.id: layout[node.id] for node in nodes if node.id in layout}
     for edge in edges:
         if edge.source not in layout or edge.target not in layout:
             continue
@@ -250,8 +251,9 @@ def svg_graph(
             )
             continue
         title = f"<title>{e(edge.label)}</title>" if edge.label else ""
-        step = _H + _GAP_Y
-        if abs(y2 - y1) <= step * 1.2 and y1 != y2:  # between neighbouring rows: straight
+        others = [place for key, place in placed.items() if key not in (edge.source, edge.target)]
+        control = _route((x1, y1), (x2, y2), others, width)
+        if control is None:  # between neighbouring rows, clear of every other box: straight
             sx, sy = _clip(x2, y2, x1, y1)
             tx, ty = _clip(x1, y1, x2, y2)
             out.append(
@@ -262,9 +264,8 @@ def svg_graph(
             if edge.label:
                 labels.append((edge, (sx + tx) / 2, (sy + ty) / 2))
             continue
-        # a longer edge (or one within a row) bows out to the side, clear of the boxes between
-        bow = _W * 0.75 + 0.15 * abs(y2 - y1)
-        cx, cy = (x1 + x2) / 2 + bow, (y1 + y2) / 2 - (30 if y1 == y2 else 0)
+        # otherwise a curve bowing out to a side where it passes behind no other box
+        cx, cy = control
         sx, sy = _clip(cx, cy, x1, y1)
         tx, ty = _clip(cx, cy, x2, y2)
         out.append(
@@ -311,6 +312,50 @@ def svg_graph(
         )
     out.append("</svg>")
     return "".join(out)
+
+
+Point = tuple[float, float]
+
+
+def _crosses(start: Point, control: Point, end: Point, boxes: Sequence[Point]) -> bool:
+    """Whether the quadratic curve from ``start`` to ``end`` (a line when ``control`` is the
+    middle) passes behind one of the boxes centred at ``boxes`` (its ends, inside their own
+    boxes, are not looked at)."""
+    margin = 4.0
+    for k in range(1, 40):
+        t = k / 40
+        x = (1 - t) ** 2 * start[0] + 2 * (1 - t) * t * control[0] + t**2 * end[0]
+        y = (1 - t) ** 2 * start[1] + 2 * (1 - t) * t * control[1] + t**2 * end[1]
+        for bx, by in boxes:
+            if abs(x - bx) <= _W / 2 + margin and abs(y - by) <= _H / 2 + margin:
+                return True
+    return False
+
+
+def _route(start: Point, end: Point, boxes: Sequence[Point], width: float) -> Point | None:
+    """Where an edge bends: None for a straight line (between neighbouring rows, when it
+    passes behind no other box), else the control point of a curve bowing right or left as
+    far as needed to pass behind no other box (the first that does, within the canvas)."""
+    (x1, y1), (x2, y2) = start, end
+    middle = ((x1 + x2) / 2, (y1 + y2) / 2)
+    step = _H + _GAP_Y
+    if abs(y2 - y1) <= step * 1.2 and y1 != y2 and not _crosses(start, middle, end, boxes):
+        return None
+    bow = _W * 0.75 + 0.15 * abs(y2 - y1)
+    lift = 30 if y1 == y2 else 0
+    first: Point | None = None
+    for scale in (1.0, 1.6, 2.3, 3.0):
+        for side in (1, -1):
+            control = (middle[0] + side * bow * scale, middle[1] - lift * scale)
+            if first is None:
+                first = control
+            extreme = (x1 + 2 * control[0] + x2) / 4  # the curve's middle
+            if not 4 <= extreme <= width - 4:
+                continue
+            if not _crosses(start, control, end, boxes):
+                return control
+    assert first is not None
+    return first
 
 
 def canvas(layout: Mapping[Hashable, tuple[float, float]]) -> tuple[float, float]:
