@@ -132,4 +132,4 @@ def test_demo(tmp_path: Path) -> None:
 
     output = run_demo(tmp_path)
     assert "## Document" in output.section and len(output.results) == 2
-    assert (tmp_path / "model_a_metric_result.json").is_file()
+    assert (tmp_path / "scores.model_a.json").is_file()  # the one naming of every demo

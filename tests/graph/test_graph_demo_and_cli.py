@@ -21,7 +21,7 @@ def test_demo_eval_equals_reference(data_dir: Path, tmp_path: Path) -> None:
     section = demo.section
     assert [r.kind for r in demo.results] and all(r.items for r in demo.results)
     assert section.startswith("## Graph")
-    ours = json.loads((tmp_path / "graph" / "eval.json").read_text("utf-8"))
+    ours = json.loads((tmp_path / "graph" / "scores.json").read_text("utf-8"))
     expected = json.loads(
         (data_dir / "library" / "expected" / "eval_auto_source.json").read_text("utf-8")
     )

@@ -129,12 +129,7 @@ def demo_results(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
     out = tmp_path_factory.mktemp("demo")
     run_demo(out)
-    paths = [
-        out / "flowchart" / "result.json",
-        out / "table" / "results.json",
-        out / "sequence" / "results.json",
-        out / "graph" / "eval.json",
-    ]
+    paths = [out / kind / "scores.json" for kind in ("flowchart", "table", "sequence", "graph")]
     missing = [str(p) for p in paths if not p.is_file()]
     assert not missing, f"the demo did not write {missing}"
     return paths

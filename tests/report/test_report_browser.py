@@ -1,8 +1,11 @@
 """The demo report in headless Chromium: it loads with no console message (the page's
 Content-Security-Policy turns any network asset into one), the DOM shows the overview of every
-kind, and a screenshot is a valid, non-blank PNG; at 360, 420, 768 and 1280 px the page does not
-overflow horizontally (every drill-down open), a screenshot is taken at each width, and every
-item of the demo has its drawing.
+kind, and a screenshot is a valid, non-blank PNG; at 360, 390, 420, 768 and 1280 px the page
+does not overflow horizontally (every drill-down open), a screenshot is taken at each width
+(kept as a test artefact: ``tests/artefacts/report/shot-<width>.png``, ignored by git), every
+item of the demo has its drawing, drawings keep their size (they scroll in their box), names
+stay inside their boxes, split diffs stack below 600 px and the overview keeps the system and
+headline columns in view.
 
 Chromium is Debian's ``chromium`` package (``apt-get install -y chromium``); without it these
 tests fail, they are never skipped.
@@ -120,8 +123,12 @@ def test_demo_report_loads_cleanly_and_shows_the_overview(demo_page, tmp_path):
     assert 'id="overview-table"' in dom
     for kind in ("flowchart", "table", "sequence", "graph", "document"):
         assert f'<tbody class="kind" data-kind="{kind}">' in dom
-    # one flowchart, table, graph; two sequence, two document
-    assert dom.count('class="system-row"') == 7
+    # one system per demo result of every kind (two sequence models, two document models, ...)
+    from parsescore.core.kinds import kinds
+
+    demos = demo_page.parent.parent
+    systems = sum(len(list((demos / k.name).glob("result*.json"))) for k in kinds() if k.demo)
+    assert dom.count('class="system-row"') == systems >= 5
     assert '<section class="comparison" data-kind="sequence">' in dom
     assert dom.count("<svg") >= 6
 
@@ -165,10 +172,33 @@ filter.value = worst[worst.length - 1];
 filter.dispatchEvent(new Event('input'));
 var shown = rows().filter(function (r) { return !r.hidden; }).length;
 filter.value = ''; filter.dispatchEvent(new Event('input'));
+// drawings at their own size (scrolling in their box) rather than shrunk
+var scales = Array.from(document.querySelectorAll('svg.drawing')).map(function (svg) {
+  var box = svg.getBoundingClientRect();
+  return box.width / svg.width.baseVal.value;
+}).filter(function (x) { return x > 0; });
+// a box's text inside its box
+var spilled = [];
+document.querySelectorAll('svg.drawing g').forEach(function (g) {
+  var rect = g.querySelector('rect');
+  if (!rect) { return; }
+  g.querySelectorAll('text').forEach(function (t) {
+    if (t.textContent !== '✎' && t.getComputedTextLength() > rect.width.baseVal.value) {
+      spilled.push(t.textContent);
+    }
+  });
+});
+var split = document.querySelector('table.split td:not(.ln)');
+var overview = document.querySelector('#overview-table tr.kind-head');
+var head = overview.cells[1].getBoundingClientRect();
 var out = document.createElement('pre'); out.id = 'measure';
 out.textContent = JSON.stringify({viewport: window.innerWidth,
   document: document.documentElement.scrollWidth, items: items,
-  worst: worst, sorted: sorted, shown: shown});
+  worst: worst, sorted: sorted, shown: shown,
+  smallest_scale: Math.min.apply(null, scales), spilled: spilled,
+  split_display: split ? getComputedStyle(split).display : null,
+  system_sticky: getComputedStyle(overview.cells[0]).position,
+  headline_right: head.right, headline_label: overview.cells[1].textContent});
 document.body.appendChild(out);
 """
 
@@ -184,7 +214,10 @@ document.getElementById('f').addEventListener('load', function () {{
 }});
 </script></body></html>"""
 
-WIDTHS = (360, 420, 768, 1280)
+#: Where the screenshots are kept after the run (ignored by git): ``shot-<width>.png``.
+ARTEFACTS = Path(__file__).resolve().parents[1] / "artefacts" / "report"
+#: Phones (360, 390, 420), a tablet, a desktop.
+WIDTHS = (360, 390, 420, 768, 1280)
 
 
 @pytest.fixture(scope="module")
@@ -215,6 +248,8 @@ def measured(demo_page: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[
         assert taken.returncode == 0, taken.stderr[-2000:]
         pixels = matplotlib.image.imread(shot)[:, :width, :3]
         matplotlib.image.imsave(shot, pixels)  # the page's own width
+        ARTEFACTS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, ARTEFACTS / shot.name)  # to look at after the run
         out[width] = json.loads(html.unescape(found.group(1))) | {"shot": shot}
     return out
 
@@ -226,6 +261,22 @@ def test_no_horizontal_overflow_at_any_width(measured, width):
     found = measured[width]
     assert found["viewport"] == width
     assert found["document"] <= width, found
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_drawings_keep_a_readable_size_and_names_stay_in_their_boxes(measured, width):
+    found = measured[width]
+    assert found["smallest_scale"] >= 0.99, found["smallest_scale"]  # scrolled, not shrunk
+    assert found["spilled"] == [], found["spilled"][:5]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_split_diffs_stack_on_phones_and_the_overview_keeps_its_headline(measured, width):
+    found = measured[width]
+    assert found["split_display"] == ("block" if width < 600 else "table-cell")
+    assert found["system_sticky"] == "sticky"
+    assert found["headline_right"] <= width, found  # the headline column is on screen
+    assert "↑" in found["headline_label"] or "↓" in found["headline_label"]
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -242,7 +293,7 @@ def test_item_table_is_worst_first_and_its_script_sorts_and_filters(measured, de
     TEDS header sorts it ascending; the filter box narrows it to the matching row."""
     import json
 
-    envelope = json.loads((demo_results[1].parent / "envelope.json").read_text(encoding="utf-8"))
+    envelope = json.loads((demo_results[1].parent / "result.json").read_text(encoding="utf-8"))
     teds = {item["id"]: item["metrics"]["TEDS"] for item in envelope["items"]}
     found = measured[1280]
     assert found["worst"] == sorted(teds, key=lambda name: (teds[name], name))
@@ -257,6 +308,6 @@ def test_one_drawing_per_item_of_every_kind(measured, demo_results):
     for system in load_report_systems(demo_results):
         expected[system.kind] = expected.get(system.kind, 0) + len(system.result.items)
     assert expected == {"flowchart": 5, "table": 20, "sequence": 12, "graph": 9}
-    items = measured[1280]["items"]
+    items = {k: v for k, v in measured[1280]["items"].items() if k in expected}
     assert {kind: len(counts) for kind, counts in items.items()} == expected
     assert all(count == 1 for counts in items.values() for count in counts), items

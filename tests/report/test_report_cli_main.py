@@ -19,8 +19,8 @@ def test_demo_writes_the_html_report_and_report_command_reads_its_results(
 
     result = cli(
         "report",
-        tmp_path / "demo" / "flowchart" / "result.json",
-        tmp_path / "demo" / "table" / "results.json",
+        tmp_path / "demo" / "flowchart" / "scores.json",
+        tmp_path / "demo" / "table" / "scores.json",
         "--out",
         tmp_path / "again",
     )

@@ -54,5 +54,5 @@ def test_comparison_equals_parsescore_compare(demo_results):
     d = expected.metrics["error_rate"].differences[0]
     assert f"{d.mean_difference:+.4f}" in page
     assert f"[{d.ci_low:+.4f}, {d.ci_high:+.4f}]" in page
-    summary = expected.metrics["error_rate"].systems["results:model_a"]
+    summary = expected.metrics["error_rate"].systems["scores:model_a"]
     assert f"[{summary.ci_low:.4f}, {summary.ci_high:.4f}]" in page

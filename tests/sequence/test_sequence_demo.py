@@ -76,7 +76,7 @@ def test_run_demo_writes_the_report_and_counts_the_documented_edits(tmp_path: Pa
     assert section.startswith("## Sequence")
     assert "| Ground truth count | 74 | 37 | 37 | 30 | 0 | 4 | 23 | 25 |" in section
     for name in (
-        "results.json",
+        "scores.json",
         "table1.md",
         "table2.csv",
         "differences.md",
@@ -84,7 +84,7 @@ def test_run_demo_writes_the_report_and_counts_the_documented_edits(tmp_path: Pa
         "errors_by_lines.svg",
     ):
         assert (out / name).is_file(), name
-    result = json.loads((out / "results.json").read_text())
+    result = json.loads((out / "scores.json").read_text())
     assert list(result) == ["model_a", "model_b"]
     for model, files in EXPECTED.items():
         found = {f["path"]: f for f in result[model]["files"]}

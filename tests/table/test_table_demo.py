@@ -16,7 +16,7 @@ def test_run_demo(tmp_path: Path, sample_reference: dict[str, tuple[float, float
     section = demo.section
     assert [r.kind for r in demo.results] and all(r.items for r in demo.results)
     assert section.startswith("## Table")
-    doc = json.loads((tmp_path / "table" / "results.json").read_text())
+    doc = json.loads((tmp_path / "table" / "scores.json").read_text())
     pairs = sample_pairs()
     assert set(doc["scores"]) == set(pairs)
     name = "PMC4445578_009_01.png"

@@ -26,6 +26,7 @@ __all__ = [
     "FOLDER_MARKER",
     "OUTPUT_OPTIONS",
     "AttributesOption",
+    "ClosedPipe",
     "CsvOption",
     "ForceOption",
     "OutOption",
@@ -36,6 +37,7 @@ __all__ = [
     "announce",
     "check_not_inputs",
     "console",
+    "empty_file_warnings",
     "output_folder",
     "per_system_paths",
     "print_answers",
@@ -44,6 +46,8 @@ __all__ = [
     "show_and_write",
     "warn",
     "wide_console",
+    "with_empty_file_warnings",
+    "write_files",
     "write_outputs",
 ]
 
@@ -93,6 +97,14 @@ ForceOption = Annotated[
         help="Write into the output folder even if it holds files parsescore did not write.",
     ),
 ]
+
+
+class ClosedPipe(BrokenPipeError):
+    """The reader of stdout went away (``| head``): the command stops printing, quietly.
+
+    Raised with no errno, so that the CLI framework (click answers ``EPIPE`` with exit status
+    1) lets it through to ``parsescore.cli.main``, which ends with status 0."""
+
 
 #: Options naming what a command writes; every other path option names something it reads.
 OUTPUT_OPTIONS = frozenset({"out", "result", "csv", "report", "markdown", "cache"})
@@ -161,13 +173,16 @@ def output_folder(path: Path, *, force: bool = False, option: str = "--out") -> 
 
 
 def console(*, stderr: bool = False, width: int = 0) -> Console:
-    """A rich console; when output is not a terminal, at least ``width`` columns wide so that
-    piped tables keep one line per row."""
-    from rich.console import Console
+    """The console of a command (:class:`parsescore.cli.terminal.FittingConsole`: its tables
+    never hide a digit). When output is not a terminal and ``COLUMNS`` does not say how wide
+    it is, at least ``width`` columns wide, so that piped tables keep one line per row."""
+    import os
 
-    out = Console(stderr=stderr)
-    if width and not out.is_terminal:
-        out = Console(stderr=stderr, width=max(out.width, width))
+    from parsescore.cli.terminal import FittingConsole
+
+    out = FittingConsole(stderr=stderr)
+    if width and not out.is_terminal and not os.environ.get("COLUMNS", "").isdigit():
+        out = FittingConsole(stderr=stderr, width=max(out.width, width))
     return out
 
 
@@ -190,18 +205,71 @@ def warn(err: Console, message: str) -> None:
 
 
 def show_and_write(scored: Result, values: Mapping[str, Any], out: Console) -> None:
-    """The end of every kind command: the summary (:func:`print_summary`), then ``--out``,
-    ``--result`` and ``--csv`` (``values``: the command's checked flags, ``options`` among
-    them); an envelope keeps the system's name when ``--name`` gave it."""
-    print_summary(scored, out)
-    write_outputs(
+    """The end of every kind command: ``--out``, ``--result`` and ``--csv`` written first (so
+    they are in place even when the reader of the summary goes away, ``| head``), then the
+    summary (:func:`print_summary`), then a ``Wrote`` line per file (``values``: the command's
+    checked flags, ``options`` among them); an envelope keeps the system's name when
+    ``--name`` gave it."""
+    scored = with_empty_file_warnings(scored, values.get("truth"), values.get("pred"))
+    written = write_files(
         [scored],
-        out,
         out=values["out"],
         result=values["result"],
         csv=values["csv"],
         named=getattr(values["options"], "name", None) is not None,
     )
+    print_summary(scored, out)
+    for path in written:
+        announce(out, path)
+
+
+#: Files larger than this are not read to see whether they hold only whitespace.
+_BLANK_CHECK_BYTES = 1 << 16
+
+
+def _blank_files(path: Any) -> list[Path]:
+    """The files at ``path`` (a file, or a folder's files at any depth) that are empty or
+    hold only whitespace."""
+    if not isinstance(path, str | Path):
+        return []
+    root = Path(path)
+    candidates = [root] if root.is_file() else sorted(root.rglob("*")) if root.is_dir() else []
+    blank = []
+    for file in candidates:
+        try:
+            if not file.is_file() or file.name.startswith("."):
+                continue
+            size = file.stat().st_size
+            if size == 0 or (size <= _BLANK_CHECK_BYTES and not file.read_bytes().strip()):
+                blank.append(file)
+        except OSError:
+            continue  # the kind's reader says what is wrong with it
+    return blank
+
+
+def empty_file_warnings(truth: Any, pred: Any, said: Sequence[str] = ()) -> list[str]:
+    """A warning for every empty or whitespace-only truth or answer file (an empty truth
+    scores every answer line as an error against no ground truth, so its rates say nothing);
+    answers already named in ``said`` (the result's own warnings) are not named twice."""
+    preds = pred if isinstance(pred, list | tuple) else [pred]
+    warnings = [
+        f"truth file {file} is empty (or only whitespace): its item has no ground truth, so "
+        "its errors have no meaningful rate"
+        for file in _blank_files(truth)
+    ]
+    for one in preds:
+        for file in _blank_files(one):
+            if not any(file.name in message for message in said):
+                warnings.append(
+                    f"answer file {file} is empty (or only whitespace): scored as an empty answer"
+                )
+    return warnings
+
+
+def with_empty_file_warnings(result: Result, truth: Any, pred: Any) -> Result:
+    """``result`` with :func:`empty_file_warnings` added to its warnings."""
+    extra = empty_file_warnings(truth, pred, result.warnings)
+    return replace(result, warnings=(*result.warnings, *extra)) if extra else result
 
 
 def print_summary(result: Result, out: Console) -> None:
@@ -284,7 +352,27 @@ def write_outputs(
     names: Sequence[str] | None = None,
     named: bool = False,
 ) -> None:
-    """Write what ``--out``, ``--result`` and ``--csv`` ask for, announcing each file.
+    """Write what ``--out``, ``--result`` and ``--csv`` ask for (:func:`write_files`), then
+    announce each file."""
+    written = write_files(
+        results, out=out, native=native, result=result, csv=csv, names=names, named=named
+    )
+    for path in written:
+        announce(out_console, path)
+
+
+def write_files(
+    results: Sequence[Result],
+    *,
+    out: Path | None = None,
+    native: Any = None,
+    result: Path | None = None,
+    csv: Path | None = None,
+    names: Sequence[str] | None = None,
+    named: bool = False,
+) -> list[Path]:
+    """Write what ``--out``, ``--result`` and ``--csv`` ask for, printing nothing; return the
+    files written, in order (a command announces them after its summary).
 
     ``--out`` is the kind's own document: ``native``, else the one result's. An envelope is
     named after its file's stem (as :func:`parsescore.load_result` names a file) unless the
@@ -293,19 +381,21 @@ def write_outputs(
     """
     from parsescore.core.files import write_json
 
+    written: list[Path] = []
     if out is not None:
         if native is None:
             if len(results) != 1:
                 raise ValueError("several results need their combined native document")
             native = results[0].native
         write_json(out, native)
-        announce(out_console, out)
+        written.append(out)
     labels = list(names) if names is not None else [r.name for r in results]
     if result is not None:
         for item, path in zip(results, per_system_paths(result, labels), strict=True):
             (item if named else replace(item, name=path.stem)).write(path)
-            announce(out_console, path)
+            written.append(path)
     if csv is not None:
         for item, path in zip(results, per_system_paths(csv, labels), strict=True):
             item.write_csv(path)
-            announce(out_console, path)
+            written.append(path)
+    return written

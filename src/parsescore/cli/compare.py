@@ -52,11 +52,12 @@ def print_comparison(comparison: Comparison, console: Console | None = None) -> 
     """Two tables: each system's value of every statistic and mean with its interval, then each
     difference with its p-value."""
     from rich import box
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    console = console or Console()
+    from parsescore.cli.common import console as command_console
+
+    console = console or command_console()
     level = f"{comparison.confidence * 100:g}%"
     console.print(
         f"[bold]parsescore compare[/] — {comparison.kind}, {len(comparison.common_items)} shared "
@@ -261,6 +262,11 @@ def register(app: typer.Typer) -> None:
             from parsescore.core.compare import compare_by
 
             compared = dict(compare_by(systems, by, **settings))
+        if out is not None:  # the file first: in place even when the reader goes away
+            from parsescore.core.leaderboard import FORMATS
+
+            written = FORMATS.get(out.suffix.lower(), "json")
+            write_text(out, _grouped(compared, by, written, metric))
         out_console = console(width=120)  # piped: wide enough for one line per row
         for value, comparison in compared.items():
             if format == "terminal":
@@ -270,8 +276,4 @@ def register(app: typer.Typer) -> None:
         if format != "terminal":
             sys.stdout.write(_grouped(compared, by, format, metric))
         if out is not None:
-            from parsescore.core.leaderboard import FORMATS
-
-            written = FORMATS.get(out.suffix.lower(), "json")
-            write_text(out, _grouped(compared, by, written, metric))
             announce(out_console if format == "terminal" else console(stderr=True), out)

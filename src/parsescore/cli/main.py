@@ -18,9 +18,9 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from parsescore import __version__
-from parsescore.cli.common import ForceOption
+from parsescore.cli.common import ClosedPipe, ForceOption
 from parsescore.core.errors import InputError
-from parsescore.core.kinds import Kind, kinds, resolved
+from parsescore.core.kinds import CommandParts, Kind, kinds, resolved
 
 __all__ = ["App", "build_app", "guard_outputs", "main", "one_line", "path_parameters"]
 
@@ -175,6 +175,8 @@ def guard_outputs(function: Callable[..., Any]) -> Callable[..., Any]:
             return function(**params)
         except KeyboardInterrupt:
             raise typer.Abort from None  # Ctrl-C: error: interrupted, exit status 130
+        except BrokenPipeError as closed:  # | head: past the framework, to main's quiet end
+            raise ClosedPipe from closed
 
     return guarded
 
@@ -216,9 +218,11 @@ def kind_command(kind: Kind) -> Callable[..., None]:
     truth_type: Any = Path
     if not parts.required:
         pred_type, truth_type = pred_type | None, truth_type | None
+    aliased = bool(parts.pred_flags)  # then --pred is checked here, given either way
+    shown_pred = pred_type | None if aliased else pred_type
     common = {
         "truth": Annotated[truth_type, typer.Option("--truth", help=parts.truth)],
-        "pred": Annotated[pred_type, typer.Option("--pred", *parts.pred_flags, help=parts.pred)],
+        "pred": Annotated[shown_pred, typer.Option("--pred", help=parts.pred)],
     }
     keyword = inspect.Parameter.KEYWORD_ONLY
     parameters = [
@@ -226,10 +230,17 @@ def kind_command(kind: Kind) -> Callable[..., None]:
             name,
             keyword,
             annotation=hint,
-            **({} if parts.required else {"default": None}),
+            **({"default": None} if not parts.required or (aliased and name == "pred") else {}),
         )
         for name, hint in common.items()
     ]
+    if aliased:  # the old spellings of --pred: accepted, not shown
+        alias = typer.Option(*parts.pred_flags, hidden=True, help=parts.pred)
+        parameters.append(
+            inspect.Parameter(
+                "pred_alias", keyword, default=None, annotation=Annotated[pred_type | None, alias]
+            )
+        )
     parameters += [option.cli_parameter() for option in options]
     outputs = {"out": OutOption, "result": ResultOption, "csv": CsvOption}
     parameters += [
@@ -238,6 +249,8 @@ def kind_command(kind: Kind) -> Callable[..., None]:
     ]
 
     def command(**values: Any) -> None:
+        if aliased:
+            values = {**values, "pred": _pred_or_alias(values, parts)}
         given = {o.name: values[o.name] for o in options}
         checked: Any = options_model(model, kind.name, given, where="cli")
         run = parts.run or _default_run(kind)
@@ -248,6 +261,21 @@ def kind_command(kind: Kind) -> Callable[..., None]:
     command.__name__ = kind.name
     command.__doc__ = parts.help
     return command
+
+
+def _pred_or_alias(values: Mapping[str, Any], parts: CommandParts) -> Any:
+    """``--pred`` or its old spelling (one of them; repeated values of both add up)."""
+    pred, alias = values["pred"], values.get("pred_alias")
+    if parts.pred_many:
+        merged = [*(pred or []), *(alias or [])]
+        found: Any = merged or None
+    elif pred is not None and alias is not None:
+        raise InputError(f"give --pred once (--pred and {parts.pred_flags[0]} are one option)")
+    else:
+        found = pred if pred is not None else alias
+    if found is None and parts.required:
+        raise InputError("missing option --pred (the prediction)")
+    return found
 
 
 def _default_run(kind: Kind) -> Callable[[Mapping[str, Any]], None]:
@@ -263,6 +291,20 @@ def _default_run(kind: Kind) -> Callable[[Mapping[str, Any]], None]:
     return run
 
 
+def _closed_pipe() -> typing.NoReturn:
+    """The reader of stdout went away (``parsescore … | head``): stop quietly with status 0,
+    as ``head``'s other writers do; the command's files were written before it printed. What
+    is still buffered goes to /dev/null, so Python's exit flush cannot complain either."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is no real file (a test's buffer)
+        pass
+    sys.exit(0)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app; bad input is one ``error:`` line and exit status 2."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -270,8 +312,11 @@ def main(argv: list[str] | None = None) -> None:
         app = build_app()
         # bare ``parsescore`` shows the help (not a usage error holding the whole help)
         code: Any = app(args=args or ["--help"], prog_name="parsescore", standalone_mode=False)
+        sys.stdout.flush()  # a closed pipe is found here, not in Python's exit flush
     except (typer.Abort, KeyboardInterrupt):  # Ctrl-C, wherever it came
         _interrupted()
+    except BrokenPipeError:  # also rich's (parsescore.cli.terminal.ClosedPipe)
+        _closed_pipe()
     except typer.Exit as stop:
         sys.exit(stop.exit_code)
     except Exception as exc:

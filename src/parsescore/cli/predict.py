@@ -225,7 +225,7 @@ def run_images(
     """
     from dataclasses import replace
 
-    from parsescore.cli.common import announce, wide_console, write_outputs
+    from parsescore.cli.common import announce, wide_console, write_files
     from parsescore.core.api import evaluate
     from parsescore.core.kinds import get_kind
     from parsescore.predict.answers import predict_parts
@@ -242,9 +242,11 @@ def run_images(
     )
     result = evaluate(kind, truth, pred, quiet=quiet, **dict(run_options))
     result = replace(result, name=options.model)
+    written = write_files([result], out=out / "scores.json", result=out / "result.json")
+    written.append(write_report([result], out / "report"))  # every file before the summary
     get_kind(kind).summarise(result, console)
-    write_outputs([result], console, out=out / "scores.json", result=out / "result.json")
-    announce(console, write_report([result], out / "report"))
+    for path in written:
+        announce(console, path)
     return summary, result
 
 

@@ -178,7 +178,8 @@ class CommandParts:
         truth, pred: the help of ``--truth`` and ``--pred``.
         pred_many: ``--pred`` may be repeated (prediction folders of separate parts, models).
         required: whether ``--truth`` and ``--pred`` must be given.
-        pred_flags: other spellings of ``--pred``.
+        pred_flags: other spellings of ``--pred``, accepted but not shown in ``--help``
+            (older names, such as graph's ``--graph``).
         run: ``(values) -> None``: what the command does with its checked flags (``truth``,
             ``pred``, ``out``, ``result``, ``csv`` and the options model as ``options``);
             default: :func:`parsescore.evaluate`, the kind's summary, then the files.

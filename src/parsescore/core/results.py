@@ -131,6 +131,22 @@ class Result:
     computed: Any = field(default=None, compare=False, repr=False)
     warnings: tuple[str, ...] = ()
 
+    def __repr__(self) -> str:
+        """One short line (kind, system, item count, headline totals): a REPL shows this, not
+        the tens of kB of every item's detail (the attributes hold them)."""
+        try:
+            headline = get_kind(self.kind).headline_totals()
+        except InputError:  # a kind no longer registered: still a readable line
+            headline = ()
+        shown = ", ".join(
+            f"{m.name}={m.show(self.totals[m.name])}" for m in headline if m.name in self.totals
+        )
+        return (
+            f"Result(kind={self.kind!r}, name={self.name!r}, items={len(self.items)}"
+            + (f", {shown}" if shown else "")
+            + ")"
+        )
+
     def nouns(self) -> tuple[str, str]:
         """The noun of one item and its plural: the kind's (``Kind.item``/``items``), unless the
         result says its items are of another sort (``dataset["nouns"]``: a graph dataset's

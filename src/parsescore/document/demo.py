@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from parsescore.core.files import write_json
+from parsescore.core.demo import write_demo_results
 from parsescore.core.kinds import DemoOutput
 
 __all__ = ["DEMO_DATA", "run_demo"]
@@ -25,7 +25,6 @@ def run_demo(out_dir: Path) -> DemoOutput:
     rows = []
     for model in ("model_a", "model_b"):
         result = evaluate(DEMO_DATA / "truth.json", DEMO_DATA / model, DocumentOptions(quiet=True))
-        write_json(out_dir / f"{model}_metric_result.json", result.native)
         results.append(replace(result, name=f"document:{model}"))
         t = result.totals
         rows.append(
@@ -34,6 +33,7 @@ def run_demo(out_dir: Path) -> DemoOutput:
             f"{t.get('table_teds', float('nan')):.4f} | "
             f"{t.get('reading_order_edit', float('nan')):.4f} |"
         )
+    write_demo_results(out_dir, results)  # scores.<model>.json, result.<model>.json
     section = (
         "## Document\n\n"
         "Three pages written for parsescore in OmniDocBench's format, scored with OmniDocBench "
@@ -41,7 +41,8 @@ def run_demo(out_dir: Path) -> DemoOutput:
         "`model_b` has noisy text and LaTeX tables (v1.5 scores a LaTeX table TEDS 0).\n\n"
         "| model | text edit ↓ | formula edit ↓ | table TEDS ↑ | reading order edit ↓ |\n"
         "|---|---|---|---|---|\n" + "\n".join(rows) + "\n\n"
-        f"Files: [{out_dir.name}/model_a_metric_result.json]"
-        f"({out_dir.name}/model_a_metric_result.json).\n"
+        f"Files: [{out_dir.name}/scores.model_a.json]({out_dir.name}/scores.model_a.json) "
+        "(OmniDocBench's metric_result.json), "
+        f"[{out_dir.name}/result.model_a.json]({out_dir.name}/result.model_a.json).\n"
     )
     return DemoOutput(section, results)

@@ -6,10 +6,9 @@ from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 
-from rich.console import Console
-
+from parsescore.cli.common import console as command_console
 from parsescore.core.api import evaluate
-from parsescore.core.files import write_json
+from parsescore.core.demo import write_demo_results
 from parsescore.core.kinds import DemoOutput
 from parsescore.flowchart.summary import summarise
 
@@ -17,17 +16,19 @@ __all__ = ["run_demo"]
 
 
 def run_demo(out_dir: Path) -> DemoOutput:
-    """Score the bundled flowcharts, write ``result.json``, return the report section."""
+    """Score the bundled flowcharts, write ``scores.json`` and ``result.json``
+    (:func:`~parsescore.core.demo.write_demo_results`), return the report section."""
     data = Path(str(files("parsescore") / "data" / "flowchart"))
     result = evaluate("flowchart", data / "ground-truth", data / "predictions", quiet=True)
-    summarise(result, Console())
-    write_json(out_dir / "result.json", result.native)
+    summarise(result, command_console())
+    write_demo_results(out_dir, [replace(result, name="flowchart")])
     doc = result.native
     lines = [
         "## Flowcharts",
         "",
         "Flowde-compatible parsing benchmark on the seed's example and four CONSORT diagrams "
-        "(predictions derived with typical parser errors). Full result: `flowchart/result.json`.",
+        "(predictions derived with typical parser errors). Full result: "
+        "`flowchart/scores.json` (envelope: `flowchart/result.json`).",
         "",
         "| flowchart | option | node text | labels | additional | flow tp/fp/fn | Jaccard |",
         "|---|---:|---:|---:|---:|---:|---:|",

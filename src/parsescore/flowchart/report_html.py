@@ -234,7 +234,7 @@ def _diagram(detail: Mapping[str, Any]) -> str:
         )
     )
     if label_rows:
-        out.append("<h4>Edge labels</h4>")
+        out.append("<h4>Node labels</h4>")
         out.append(
             html_table(
                 [

@@ -370,7 +370,9 @@ def aggregate_tree(root: str | Path, *, csv_path: str | Path | None = None) -> A
 
 def print_aggregate_summary(result: AggregateResult, console: Console | None = None) -> None:
     """The synthesis table as a rich table."""
-    console = console or Console()
+    from parsescore.cli.common import console as command_console
+
+    console = console or command_console()
     table = Table(title="Benchmark synthesis (mean over repeats)", title_justify="left")
     headers = [h.strip() for h in TABLE_HEADER.strip("|").split("|")]
     for header in headers:

@@ -593,7 +593,9 @@ def audit_graph_file(
 
 def print_audit_summary(report: EvaluationReport, console: Console | None = None) -> None:
     """Summary, fill rates and audit findings as rich tables."""
-    console = console or Console()
+    from parsescore.cli.common import console as command_console
+
+    console = console or command_console()
     s = report.summary
     table = Table(title=f"Template evaluation — {report.template}", title_justify="left")
     for column in ("documents", "nodes", "edges", "mean fill rate", "grounding precision"):

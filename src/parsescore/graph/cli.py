@@ -112,11 +112,12 @@ def register(app: typer.Typer) -> None:
             source=list(source or []),
             source_map=source_map,
         )
-        out_console = console()
-        print_audit_summary(report, out_console)
-        if out is not None:
+        if out is not None:  # files first: in place even when the reader goes away (| head)
             write_json(out, report.model_dump(mode="json"))
-            announce(out_console, out)
         if markdown is not None:
             write_text(markdown, report.render_markdown())
-            announce(out_console, markdown)
+        out_console = console()
+        print_audit_summary(report, out_console)
+        for path in (out, markdown):
+            if path is not None:
+                announce(out_console, path)

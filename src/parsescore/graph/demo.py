@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from parsescore.core.api import evaluate
+from parsescore.core.demo import write_demo_results
 from parsescore.core.files import write_json, write_text
 from parsescore.core.kinds import DemoOutput
 from parsescore.graph.audit import audit_graph_file
@@ -28,8 +28,9 @@ def _rung_row(name: str, section: dict[str, dict[str, float]]) -> str:
 
 
 def run_demo(out_dir: Path) -> DemoOutput:
-    """Evaluate the bundled example (eval.json, envelope.json, audit.json, audit.md) and
-    return the report index's section."""
+    """Evaluate the bundled example (``scores.json``: docling-graph's eval.json;
+    ``result.json``: the envelope; audit.json, audit.md) and return the report index's
+    section."""
     out_dir = Path(out_dir)
     template = f"{DEMO_DIR / 'library_template.py'}:Library"
     scored = evaluate(
@@ -45,9 +46,8 @@ def run_demo(out_dir: Path) -> DemoOutput:
         "truth.json",
         "library_template.py:Library",
     )  # paths relative to the bundled data folder, so the output does not depend on the install
-    write_json(out_dir / "eval.json", report)
     result = to_result(report, name="graph", source="source.md", options={}, details=scored.details)
-    replace(result, name="envelope").write(out_dir / "envelope.json")  # with unmatched nodes
+    write_demo_results(out_dir, [result], native=report)  # the envelope with unmatched nodes
     audit = audit_graph_file(
         DEMO_DIR / "graph.json",
         provenance=DEMO_DIR / "provenance.json",
@@ -79,7 +79,8 @@ def run_demo(out_dir: Path) -> DemoOutput:
         f"unkeyed extracted node(s); fan-out warnings: {len(warnings)}. Template-level audit: "
         f"grounding {audit.summary.grounding_precision:.0%}, mean fill rate "
         f"{audit.summary.mean_fill_rate:.0%}.\n\n"
-        "Files: [graph/eval.json](graph/eval.json), [graph/audit.md](graph/audit.md), "
+        "Files: [graph/scores.json](graph/scores.json) (eval.json), "
+        "[graph/result.json](graph/result.json), [graph/audit.md](graph/audit.md), "
         "[graph/audit.json](graph/audit.json).\n"
     )
     return DemoOutput(section, [result])

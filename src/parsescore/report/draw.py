@@ -15,13 +15,20 @@ from dataclasses import dataclass
 
 from parsescore.report.html import e
 
-__all__ = ["MAX_DRAWN", "DrawEdge", "DrawNode", "canvas", "layered_layout", "svg_graph"]
+__all__ = [
+    "MAX_DRAWN",
+    "DrawEdge",
+    "DrawNode",
+    "canvas",
+    "layered_layout",
+    "svg_graph",
+    "text_width",
+]
 
 #: Above this many nodes a drawing is unreadable; callers show a table.
 MAX_DRAWN = 200
 
 _W, _H, _GAP_X, _GAP_Y = 150, 40, 24, 46
-_CHARS = 22  # characters per label line
 
 
 @dataclass(frozen=True)
@@ -143,12 +150,52 @@ def layered_layout(
     return out
 
 
-def _lines(text: str) -> list[str]:
-    words = " ".join(text.split())
-    first, rest = words[:_CHARS], words[_CHARS:]
-    if not rest:
-        return [first]
-    return [first, rest[: _CHARS - 1] + ("…" if len(rest) >= _CHARS else "")]
+_NARROW = frozenset("iljtfrI.,:;'!|() ")
+_WIDE = frozenset("MWmw@%")
+
+
+def text_width(text: str) -> float:
+    """The width of ``text`` in the drawings' 11 px font, estimated per character (narrow
+    letters, capitals and wide letters apart), a little over rather than under."""
+    width = 0.0
+    for char in text:
+        if char in _NARROW:
+            width += 3.6
+        elif char in _WIDE or (char.isupper() and char not in _NARROW):
+            width += 8.4 if char in _WIDE else 7.6
+        else:
+            width += 6.4
+    return width
+
+
+def _lines(text: str, room: float = _W - 12) -> list[str]:
+    """A box's text in at most two lines of ``room`` pixels, broken between words (a word
+    longer than a line is broken where the line is full); what does not fit ends in ``…``."""
+    words = text.split()
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        candidate = f"{current} {word}" if current else word
+        if text_width(candidate) <= room:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        while text_width(word) > room:  # one word longer than a line
+            cut = len(word)
+            while cut > 1 and text_width(word[:cut]) > room:
+                cut -= 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        current = word
+    if current or not lines:
+        lines.append(current)
+    if len(lines) <= 2:
+        return lines
+    last = lines[1]
+    while last and text_width(last + "…") > room:
+        last = last[:-1].rstrip()
+    return [lines[0], last + "…"]
 
 
 def _clip(x1: float, y1: float, x2: float, y2: float) -> tuple[float, float]:
@@ -189,6 +236,8 @@ def svg_graph(
         for c in colours
     ]
     out.append("</defs>")
+    labels: list[tuple[DrawEdge, float, float]] = []  # drawn over the boxes, last
+    placed = {node.id: layout[node.id] for node in nodes if node.id in layout}
     for edge in edges:
         if edge.source not in layout or edge.target not in layout:
             continue
@@ -202,8 +251,9 @@ def svg_graph(
             )
             continue
         title = f"<title>{e(edge.label)}</title>" if edge.label else ""
-        step = _H + _GAP_Y
-        if abs(y2 - y1) <= step * 1.2 and y1 != y2:  # between neighbouring rows: straight
+        others = [place for key, place in placed.items() if key not in (edge.source, edge.target)]
+        control = _route((x1, y1), (x2, y2), others, width)
+        if control is None:  # between neighbouring rows, clear of every other box: straight
             sx, sy = _clip(x2, y2, x1, y1)
             tx, ty = _clip(x1, y1, x2, y2)
             out.append(
@@ -211,10 +261,11 @@ def svg_graph(
                 f'stroke="{edge.colour}" stroke-width="1.6"{dash} '
                 f'marker-end="url(#{marker_id[edge.colour]})">{title}</line>'
             )
+            if edge.label:
+                labels.append((edge, (sx + tx) / 2, (sy + ty) / 2))
             continue
-        # a longer edge (or one within a row) bows out to the side, clear of the boxes between
-        bow = _W * 0.75 + 0.15 * abs(y2 - y1)
-        cx, cy = (x1 + x2) / 2 + bow, (y1 + y2) / 2 - (30 if y1 == y2 else 0)
+        # otherwise a curve bowing out to a side where it passes behind no other box
+        cx, cy = control
         sx, sy = _clip(cx, cy, x1, y1)
         tx, ty = _clip(cx, cy, x2, y2)
         out.append(
@@ -222,6 +273,8 @@ def svg_graph(
             f'stroke="{edge.colour}" stroke-width="1.6"{dash} '
             f'marker-end="url(#{marker_id[edge.colour]})">{title}</path>'
         )
+        if edge.label:  # the curve's middle (t = 1/2)
+            labels.append((edge, (sx + 2 * cx + tx) / 4, (sy + 2 * cy + ty) / 4))
     for node in nodes:
         if node.id not in layout:
             continue
@@ -236,15 +289,73 @@ def svg_graph(
         lines = _lines(node.text)
         for k, line in enumerate(lines):
             dy = (k - (len(lines) - 1) / 2) * 13 + 4
-            out.append(f'<text x="{x:.1f}" y="{y + dy:.1f}" text-anchor="middle">{e(line)}</text>')
+            # a line the estimate got wrong is squeezed into the box rather than spill out
+            fit = (
+                f' textLength="{_W - 12}" lengthAdjust="spacingAndGlyphs"'
+                if text_width(line) > _W - 12
+                else ""
+            )
+            out.append(
+                f'<text x="{x:.1f}" y="{y + dy:.1f}" text-anchor="middle"{fit}>{e(line)}</text>'
+            )
         if node.mark:
             out.append(
                 f'<text x="{x + _W / 2 - 9:.1f}" y="{y - _H / 2 + 11:.1f}" '
                 f'text-anchor="middle" fill="#b35900">✎</text>'
             )
         out.append("</g>")
+    for edge, lx, ly in labels:  # on a white halo, so that a line under it does not cross it
+        out.append(
+            f'<text class="edge-label" x="{lx:.1f}" y="{ly + 3:.1f}" text-anchor="middle" '
+            f'fill="{edge.colour}" stroke="#fff" stroke-width="3" paint-order="stroke" '
+            f'font-size="10">{e(edge.label)}</text>'
+        )
     out.append("</svg>")
     return "".join(out)
+
+
+Point = tuple[float, float]
+
+
+def _crosses(start: Point, control: Point, end: Point, boxes: Sequence[Point]) -> bool:
+    """Whether the quadratic curve from ``start`` to ``end`` (a line when ``control`` is the
+    middle) passes behind one of the boxes centred at ``boxes`` (its ends, inside their own
+    boxes, are not looked at)."""
+    margin = 4.0
+    for k in range(1, 40):
+        t = k / 40
+        x = (1 - t) ** 2 * start[0] + 2 * (1 - t) * t * control[0] + t**2 * end[0]
+        y = (1 - t) ** 2 * start[1] + 2 * (1 - t) * t * control[1] + t**2 * end[1]
+        for bx, by in boxes:
+            if abs(x - bx) <= _W / 2 + margin and abs(y - by) <= _H / 2 + margin:
+                return True
+    return False
+
+
+def _route(start: Point, end: Point, boxes: Sequence[Point], width: float) -> Point | None:
+    """Where an edge bends: None for a straight line (between neighbouring rows, when it
+    passes behind no other box), else the control point of a curve bowing right or left as
+    far as needed to pass behind no other box (the first that does, within the canvas)."""
+    (x1, y1), (x2, y2) = start, end
+    middle = ((x1 + x2) / 2, (y1 + y2) / 2)
+    step = _H + _GAP_Y
+    if abs(y2 - y1) <= step * 1.2 and y1 != y2 and not _crosses(start, middle, end, boxes):
+        return None
+    bow = _W * 0.75 + 0.15 * abs(y2 - y1)
+    lift = 30 if y1 == y2 else 0
+    first: Point | None = None
+    for scale in (1.0, 1.6, 2.3, 3.0):
+        for side in (1, -1):
+            control = (middle[0] + side * bow * scale, middle[1] - lift * scale)
+            if first is None:
+                first = control
+            extreme = (x1 + 2 * control[0] + x2) / 4  # the curve's middle
+            if not 4 <= extreme <= width - 4:
+                continue
+            if not _crosses(start, control, end, boxes):
+                return control
+    assert first is not None
+    return first
 
 
 def canvas(layout: Mapping[Hashable, tuple[float, float]]) -> tuple[float, float]:

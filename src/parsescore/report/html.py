@@ -18,6 +18,7 @@ import difflib
 import hashlib
 import html
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,8 @@ __all__ = [
     "ReportOptions",
     "Salt",
     "System",
+    "answer_badge",
+    "answer_state",
     "badness",
     "char_diff",
     "compact",
@@ -51,6 +54,7 @@ __all__ = [
     "fmt",
     "headline_metric",
     "html_table",
+    "inline_markup",
     "item_anchor",
     "item_details",
     "item_summary",
@@ -60,6 +64,7 @@ __all__ = [
     "scale_style",
     "text_cell",
     "text_pair",
+    "unique_svg_ids",
     "value_cell",
     "worst_first",
 ]
@@ -108,14 +113,27 @@ th.del{background:#f5b5b5}th.ins{background:#b8e6c4}
 td.gapcell,tr.gap td{background:repeating-linear-gradient(45deg,#f4f4f4 0 6px,#e6e6e6 6px 12px)}
 table.grid td{max-width:240px;font-size:12px}table.grid th{font-size:11px;color:var(--muted)}
 td.ln{color:var(--muted);font-size:11px;text-align:right}
+table.split tr.same td{color:var(--muted)}table.split tr.skip td{border-left:0;border-right:0;
+padding:0 8px;line-height:1}
 table.split td{font-family:ui-monospace,"DejaVu Sans Mono",monospace;white-space:pre-wrap;
 font-size:12px;word-break:break-word;min-width:60px}
 .legend span{display:inline-block;margin-right:12px}
 input.filter{font:inherit;margin:4px 0;max-width:100%}
 th.sort{cursor:pointer}
 .item-list td.num{font-weight:600}
+.answer-state{display:inline-block;font-size:11px;font-weight:600;color:#fff;background:#a01c1c;
+border-radius:3px;padding:0 5px;margin-left:4px;white-space:nowrap}
 @media (max-width:700px){body{padding:0 10px 30px}h1{font-size:20px}
 figure{margin:8px 0}.pair>div{flex-basis:100%}}
+svg.drawing{max-width:none}:has(>svg.drawing){overflow-x:auto;max-width:100%}
+@media (max-width:600px){
+table.split,table.split tbody,table.split tr{display:block;width:100%}
+table.split td{display:block;width:100%;min-width:0}
+table.split td.ln{display:none}table.split td:empty{display:none}
+table.split tr{border-bottom:2px solid var(--line)}}
+.overview-box{max-width:100%;overflow-x:auto}
+.overview-box th:first-child,.overview-box td:first-child{position:sticky;left:0;
+background:#fff;z-index:1}.overview-box th:first-child{background:var(--head)}
 """
 
 SCRIPT = """
@@ -277,6 +295,56 @@ def text_cell(value: Any) -> str:
     return (
         '<span class="muted">–</span>' if value is None else f'<div class="text">{e(value)}</div>'
     )
+
+
+_INLINE_TAG = re.compile(r"&lt;(/?)(b|i|em|strong|sup|sub)&gt;|&lt;br\s*/?&gt;")
+_DIFF_TAG = re.compile(r"</?(?:del|ins)>")
+
+
+def _diff_balanced(html_text: str) -> bool:
+    """Whether every ``<del>``/``<ins>`` opened in ``html_text`` closes in it too."""
+    depth = 0
+    for tag in _DIFF_TAG.findall(html_text):
+        depth += -1 if tag.startswith("</") else 1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def inline_markup(escaped: str) -> str:
+    """An escaped table cell (``e(text)`` or a :func:`char_diff` side) with its inline markup
+    shown as markup: ``<b>``, ``<i>``, ``<em>``, ``<strong>``, ``<sup>``, ``<sub>`` (each
+    pair with no attribute, closed in the same cell and not across a marked difference) and
+    ``<br>``. Nothing else becomes a tag: every other ``&lt;…&gt;`` stays text.
+
+    >>> inline_markup(e("<b>n</b> = 5<sup>a</sup><br/><script>x</script>"))
+    '<b>n</b> = 5<sup>a</sup><br>&lt;script&gt;x&lt;/script&gt;'
+    """
+    matches = list(_INLINE_TAG.finditer(escaped))
+    keep: dict[int, str] = {}  # match start -> the tag it becomes
+    open_at: list[tuple[str, re.Match[str]]] = []
+    for match in matches:
+        closing, name = match.group(1), match.group(2)
+        if name is None:  # <br>
+            keep[match.start()] = "<br>"
+        elif not closing:
+            open_at.append((name, match))
+        elif open_at and open_at[-1][0] == name:
+            _, opened = open_at.pop()
+            if _diff_balanced(escaped[opened.end() : match.start()]):
+                keep[opened.start()] = f"<{name}>"
+                keep[match.start()] = f"</{name}>"
+        else:
+            open_at.clear()  # crossed pairs: leave the rest as text
+    if not keep:
+        return escaped
+    out: list[str] = []
+    last = 0
+    for match in matches:
+        if match.start() in keep:
+            out += [escaped[last : match.start()], keep[match.start()]]
+            last = match.end()
+    return "".join(out) + escaped[last:]
 
 
 #: Texts longer than this are compared in words rather than characters (bounded time).
@@ -443,16 +511,18 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
         for name, members in groups.items()
     }
     width = 1 + max(len(counted[name]) + len(columns) for name, columns in present.items())
-    out = ['<div class="scroll"><table id="overview-table">']
+    out = ['<div class="scroll overview-box"><table id="overview-table">']
     for name, members in groups.items():
         kind = _kind_of(members)
         columns = present[name]
         pad = width - 1 - len(counted[name]) - len(columns)
         out.append(f'<tbody class="kind" data-kind="{e(kind.name)}">')
         out.append(f'<tr class="kind-title"><th colspan="{width}">{e(_title(members))}</th></tr>')
+        # the headline numbers right after the system (its column stays in view when the
+        # table scrolls), the counts after them
         out.append('<tr class="kind-head"><th>system</th>')
-        out += [f'<th class="num">{e(label)}</th>' for label in counted[name]]
         out += [f'<th class="num">{e(m.label)} {m.arrow}</th>' for m in columns]
+        out += [f'<th class="num">{e(label)}</th>' for label in counted[name]]
         out += ['<th class="pad"></th>'] * pad
         out.append("</tr>")
         bests = {
@@ -462,13 +532,13 @@ def _overview(groups: Mapping[str, list[System]], anchors: Mapping[int, str]) ->
         for system in members:
             title = "" if system.path is None else f' title="{e(system.path)}"'
             cells = [f'<td><a href="#{e(anchors[id(system)])}"{title}>{e(system.name)}</a></td>']
-            cells += [f'<td class="num">{n}</td>' for _, n in _counts(kind, system)]
             for metric in columns:
                 value = system.result.totals.get(metric.name)
                 cls = "num best" if value is not None and value == bests[metric.name] else "num"
                 bad = None if value is None else badness(kind, metric.name, value)
                 style = f' style="{scale_style(bad)}"' if bad is not None else ""
                 cells.append(f'<td class="{cls}"{style}>{metric.show(value)}</td>')
+            cells += [f'<td class="num">{n}</td>' for _, n in _counts(kind, system)]
             cells += ['<td class="pad"></td>'] * pad
             out.append(f'<tr class="system-row">{"".join(cells)}</tr>')
         out.append("</tbody>")
@@ -711,15 +781,39 @@ def worst_first(system: System) -> list[str]:
     return sorted(items, key=lambda item: (-_rank(kind, items[item]), item))
 
 
+def answer_state(system: System, item: str) -> str | None:
+    """``"unreadable answer"`` or ``"missing answer"`` when the item's answer was scored as
+    empty (the result's ``unreadable`` / ``missing`` lists, or its ``readable`` of 0), else
+    None."""
+    facts = system.result.dataset
+    unreadable, missing = facts.get("unreadable") or {}, facts.get("missing") or []
+    if isinstance(unreadable, Mapping | list) and item in unreadable:
+        return "unreadable answer"
+    if isinstance(missing, Mapping | list) and item in missing:
+        return "missing answer"
+    if system.result.items.get(item, {}).get("readable") == 0.0:
+        return "no readable answer"
+    return None
+
+
+def answer_badge(system: System, item: str) -> str:
+    """The mark of an item whose answer is missing or unreadable (``""`` otherwise), shown
+    wherever the item appears: its row in the item table and its drill-down."""
+    state = answer_state(system, item)
+    return "" if state is None else f' <span class="answer-state">{e(state)}</span>'
+
+
 def item_summary(system: System, item: str) -> str:
-    """An item's name and its headline numbers, for a drill-down ``<summary>``."""
+    """An item's name, the mark of a missing or unreadable answer, and its headline numbers,
+    for a drill-down ``<summary>``."""
     kind = get_kind(system.kind)
     values = system.result.items.get(item, {})
     shown = [
         f"{e(m)} {kind.metric(m).show(values[m])}" for m in kind.headline_metrics() if m in values
     ]
     return (
-        f'<span class="item-name">{e(item)}</span> <span class="muted">{" · ".join(shown)}</span>'
+        f'<span class="item-name">{e(item)}</span>{answer_badge(system, item)} '
+        f'<span class="muted">{" · ".join(shown)}</span>'
     )
 
 
@@ -737,6 +831,7 @@ def item_table(system: System, items: Sequence[str], where: Mapping[str, str]) -
         name = e(item)
         if item in where:
             name = f'<a href="{e(where[item])}#{item_anchor(system, item)}">{name}</a>'
+        name += answer_badge(system, item)
         rows.append([name, *(value_cell(kind, m, values.get(m)) for m in metrics)])
     header = [
         (e(system.result.nouns()[0]), False),
@@ -779,11 +874,12 @@ def _drilldown(system: System, anchor: str, options: ReportOptions, pages: dict[
             back = f"../index.html#{e(anchor)}"
             first = (k + 1) * size + 1
             title = f"{system.name}: {items_noun} {first}–{first + len(chunk) - 1} of {total}"
+            detail = kind.report.drilldown(system, chunk)
+            here = {i: "" for i in chunk if _has_drilldown(detail, system, i)}
             pages[name] = _page(
                 title,
                 f'<header><h1>{e(title)}</h1><p><a href="{back}">Back to the report</a>'
-                f"</p></header>{item_table(system, chunk, dict.fromkeys(chunk, ''))}"
-                f"{kind.report.drilldown(system, chunk)}",
+                f"</p></header>{item_table(system, chunk, here)}{detail}",
             )
     more = ""
     if len(listed) < total:
@@ -791,12 +887,19 @@ def _drilldown(system: System, anchor: str, options: ReportOptions, pages: dict[
             f'<p class="note">The {len(listed)} worst of {total} listed here; the detail '
             "pages list the others.</p>"
         )
+    detail = kind.report.drilldown(system, chunks[0])
+    # link only to drill-downs that exist (a kind may draw none for an item: scores only)
+    where = {i: page for i, page in where.items() if page or _has_drilldown(detail, system, i)}
     return (
         f'<details class="system" id="{e(anchor)}" data-kind="{e(system.kind)}">'
         f'<summary>{e(system.name)} <span class="muted">({e(kind.title)}; '
         f"{e(shown)})</span></summary>{item_table(system, listed, where)}{more}{links}"
-        f"{kind.report.drilldown(system, chunks[0])}</details>"
+        f"{detail}</details>"
     )
+
+
+def _has_drilldown(html_text: str, system: System, item: str) -> bool:
+    return f'id="{item_anchor(system, item)}"' in html_text
 
 
 # -- page ---------------------------------------------------------------------------------------
@@ -858,8 +961,39 @@ def render_pages(systems: Sequence[System], options: ReportOptions | None = None
     return {"index.html": _page(options.title, "\n".join(part for part in body if part))} | pages
 
 
+_SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+_SVG_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def unique_svg_ids(body: str) -> str:
+    """``body`` with the ids inside each ``<svg>`` (arrowhead markers, matplotlib's clip paths
+    and glyphs) made unique on the page: the n-th drawing's ``arrow-0`` becomes ``s<n>-arrow-0``,
+    and its ``url(#…)`` and ``href="#…"`` references follow. Two drawings defining the same id
+    would otherwise share one (the browser takes the first: arrowheads of the wrong colour)."""
+    count = 0
+
+    def one(match: re.Match[str]) -> str:
+        nonlocal count
+        svg = match.group(0)
+        ids = set(_SVG_ID.findall(svg))
+        if not ids:
+            return svg
+        count += 1
+        prefix = f"s{count}-"
+
+        def renamed(found: re.Match[str]) -> str:
+            name = found.group(2)
+            return found.group(1) + (prefix + name if name in ids else name) + found.group(3)
+
+        return re.sub(r'(\bid="|url\(#|href="#)([^")]+)([")])', renamed, svg)
+
+    return _SVG.sub(one, body)
+
+
 def _page(title: str, body: str) -> str:
-    """A self-contained page: inline style and script, nothing fetched."""
+    """A self-contained page: inline style and script, nothing fetched; every id inside its
+    drawings unique (:func:`unique_svg_ids`)."""
+    body = unique_svg_ids(body)
     page = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',

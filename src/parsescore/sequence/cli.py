@@ -23,7 +23,8 @@ from parsescore.cli.common import (
     print_answers,
     warn,
     wide_console,
-    write_outputs,
+    with_empty_file_warnings,
+    write_files,
 )
 from parsescore.core.aggregate import summed_counts
 from parsescore.core.errors import InputError
@@ -93,7 +94,13 @@ def _worst(result: Result, name: str, count: int) -> Table:
     ]
     ranked = sorted(rows, key=lambda row: (-row[1], -row[2], row[0]))  # worst first
     for path, rate, errors, elements, lines in ranked[:count]:
-        table.add_row(escape(path), str(lines), str(errors), str(elements), f"{rate:.2f}")
+        shown = escape(path)
+        if result.items[path].get("readable") == 0.0:  # scored as an empty answer
+            why = "unreadable" if path in result.dataset.get("unreadable", {}) else "missing"
+            shown += f" [dim]({why})[/]"
+        # errors over no ground-truth element have no rate (the JSON's 0 is the paper's rule)
+        rated = f"{rate:.2f}" if elements or not errors else "— (empty truth)"
+        table.add_row(shown, str(lines), str(errors), str(elements), rated)
     return table
 
 
@@ -216,8 +223,23 @@ def run_models(
     pairs = _pairs(truth, preds, options)
     if options.report is not None:
         output_folder(options.report, force=options.force, option="--report")
-    results = [finish(evaluate(t, p, options), options) for t, p in pairs]
+    results = [
+        with_empty_file_warnings(finish(evaluate(t, p, options), options), t, p) for t, p in pairs
+    ]
     names = unique_names([r.name for r in results])
+    # every file first: in place even when the reader of the summary goes away (| head)
+    written: list[Path] = []
+    if out is not None:
+        native = [r.native for r in results]
+        write_json(out, native[0] if len(native) == 1 else dict(zip(names, native, strict=True)))
+        written.append(out)
+    written += write_files(
+        results, result=result, csv=csv, names=names, named=options.name is not None
+    )
+    report_warnings: list[str] = []
+    if options.report is not None:
+        _, report_warnings = write_report([r.computed for r in results], options.report)
+        written.append(options.report)
     _print(results, names, console, worst=options.worst)
     for name, scored in zip(names, results, strict=True):
         if len(results) > 1:  # each model's answers line and warnings, named
@@ -228,18 +250,10 @@ def run_models(
     if options.check_syntax:
         pred_sources = [sources(t, p, repo=options.repo)[1] for t, p in pairs]
         _syntax_check(names, pred_sources, console, err_console, options.pred_format)
-    if out is not None:
-        native = [r.native for r in results]
-        write_json(out, native[0] if len(native) == 1 else dict(zip(names, native, strict=True)))
-        announce(console, out)
-    write_outputs(
-        results, console, result=result, csv=csv, names=names, named=options.name is not None
-    )
-    if options.report is not None:
-        _, warnings = write_report([r.computed for r in results], options.report)
-        for message in warnings:
-            warn(err_console, message)
-        announce(console, options.report)
+    for message in report_warnings:
+        warn(err_console, message)
+    for path in written:
+        announce(console, path)
     return results
 
 

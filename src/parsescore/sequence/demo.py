@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from parsescore.core.demo import write_demo_results
 from parsescore.core.kinds import DemoOutput
 from parsescore.sequence.cli import run_models
 from parsescore.sequence.options import SequenceOptions
@@ -28,13 +29,18 @@ def run_demo(out_dir: Path) -> DemoOutput:
         DEMO_DATA / "truth",
         [DEMO_DATA / "model_a", DEMO_DATA / "model_b"],
         SequenceOptions(report=out_dir, quiet=True),
-        out=out_dir / "results.json",
     )
     models = [r.computed for r in results]
+    names = [r.name for r in results]
+    write_demo_results(
+        out_dir, results, native=dict(zip(names, (r.native for r in results), strict=True))
+    )
     links = ", ".join(
         f"[{name}]({out_dir.name}/{name})"
         for name in (
-            "results.json",
+            "scores.json",
+            "result.model_a.json",
+            "result.model_b.json",
             "table2.md",
             "table1.md",
             "differences.md",

@@ -10,6 +10,7 @@ result itself does not hold them.
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -256,7 +257,13 @@ def _file(system: System, item: str) -> str:
         )
         return "".join(out)
     differences = dicts(detail.get("differences"))
-    out.insert(0, split_diff(differences))
+    truth_lines = _script_lines(system.result.inputs.get("truth"), item)
+    pred_lines = _script_lines(system.result.inputs.get("pred"), item)
+    if not (
+        _agrees(truth_lines, differences, "truth") and _agrees(pred_lines, differences, "pred")
+    ):
+        truth_lines = pred_lines = None  # not the scripts that were scored: no context
+    out.insert(0, split_diff(differences, truth_lines, pred_lines))
     if not differences:
         out.append('<p class="note">No differences counted.</p>')
         return "".join(out)
@@ -311,11 +318,92 @@ def _line(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def split_diff(differences: Sequence[Mapping[str, Any]]) -> str:
+#: Unchanged lines shown before and after each change of a split diff.
+CONTEXT = 2
+
+
+def _script_lines(root: Any, item: str) -> list[str] | None:
+    """The lines of ``item`` under the folder ``root`` (an input of the result), or None when
+    it is not there to read (a result moved to another machine, a git ref, text inputs)."""
+    if not isinstance(root, str) or not root:
+        return None
+    path = Path(root) / item
+    try:
+        if not path.is_file() or path.stat().st_size > 4_000_000:
+            return None
+        return path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _agrees(lines: list[str] | None, differences: Sequence[Mapping[str, Any]], side: str) -> bool:
+    """Whether ``lines`` are the script the differences were counted on: every counted line
+    of that side reads the same there (an answer unwrapped from a chat reply would not)."""
+    if lines is None:
+        return False
+    for d in differences:
+        number, text = _line(d.get(f"{side}_line")), d.get(f"{side}_text")
+        if number is None or not isinstance(text, str):
+            continue
+        first = (text.strip().splitlines() or [""])[0].strip()  # a note spans lines
+        if not 0 < number <= len(lines) or lines[number - 1].strip() != first:
+            return False
+    return True
+
+
+def _span(d: Mapping[str, Any], side: str) -> range:
+    """The lines a difference covers on one side (a note or a group spans several)."""
+    line, text = _line(d.get(f"{side}_line")), d.get(f"{side}_text")
+    if line is None:
+        return range(0)
+    return range(line, line + max(1, len(text.splitlines()) if isinstance(text, str) else 1))
+
+
+def _context_rows(
+    differences: Sequence[Mapping[str, Any]],
+    truth_lines: list[str] | None,
+    pred_lines: list[str] | None,
+) -> list[tuple[int, int]]:
+    """The unchanged line pairs (truth line, prediction line) within :data:`CONTEXT` lines of
+    a change, aligned as a side-by-side diff aligns them (the lines the two scripts have in
+    common, :class:`difflib.SequenceMatcher`); a line a counted difference covers is never
+    context."""
+    if truth_lines is None or pred_lines is None:
+        return []
+    matcher = difflib.SequenceMatcher(
+        None, [x.strip() for x in truth_lines], [x.strip() for x in pred_lines], autojunk=False
+    )
+    same = {
+        a + k + 1: b + k + 1 for a, b, size in matcher.get_matching_blocks() for k in range(size)
+    }
+    back = {p: t for t, p in same.items()}
+    changed_t = {n for d in differences for n in _span(d, "truth")}
+    changed_p = {n for d in differences for n in _span(d, "pred")}
+    near: set[int] = set()
+    for t in changed_t:
+        near |= set(range(t - CONTEXT, t + CONTEXT + 1))
+    for p in changed_p:  # a line only the prediction has: its neighbours, as truth lines
+        for q in range(p - CONTEXT, p + CONTEXT + 1):
+            if q in back:
+                near.add(back[q])
+    return [
+        (t, same[t])
+        for t in sorted(near)
+        if t in same and t not in changed_t and same[t] not in changed_p
+    ]
+
+
+def split_diff(
+    differences: Sequence[Mapping[str, Any]],
+    truth_lines: list[str] | None = None,
+    pred_lines: list[str] | None = None,
+) -> str:
     """The changed lines of the two scripts side by side (as a split diff): the truth's line
     on the left, the prediction's on the right, their character differences marked, and the
-    categories counted on each line. Lines both scripts share are not in the result, so only
-    changed lines are shown (each with its line number)."""
+    categories counted on each line. With the two scripts at hand (``truth_lines``,
+    ``pred_lines``), :data:`CONTEXT` unchanged lines around each change show where in the
+    diagram it happened; a gap between two runs of lines is marked ``⋯``."""
+    context = _context_rows(differences, truth_lines, pred_lines)
     rows: dict[tuple[int | None, int | None], dict[str, Any]] = {}
     for d in differences:
         t, p = _line(d.get("truth_line")), _line(d.get("pred_line"))
@@ -329,9 +417,28 @@ def split_diff(differences: Sequence[Mapping[str, Any]]) -> str:
         t, p = key
         return (t if t is not None else (p or 0), 0 if t is not None else 1)
 
+    if truth_lines is not None and pred_lines is not None:  # (context is empty otherwise)
+        for t, p in context:
+            rows[(t, p)] = {"same": (truth_lines[t - 1], pred_lines[p - 1]), "counted": []}
     body = []
+    last: int | None = None
     for t, p in sorted(rows, key=order):
         row = rows[(t, p)]
+        here = t if t is not None else p
+        if context and last is not None and here is not None and here > last + 1:
+            body.append('<tr class="skip"><td class="ln">⋯</td><td></td><td class="ln">⋯</td>'
+                        "<td></td><td></td></tr>")  # fmt: skip
+        if here is not None:  # a note deleted or added spans its lines
+            text = row.get("truth") if t is not None else row.get("pred")
+            lines = len(text.splitlines()) if isinstance(text, str) and "same" not in row else 1
+            last = here + max(lines, 1) - 1
+        if "same" in row:
+            left_text, right_text = (e(text) for text in row["same"])
+            body.append(
+                f'<tr class="same"><td class="ln">{t}</td><td>{left_text}</td>'
+                f'<td class="ln">{p}</td><td>{right_text}</td><td class="cat"></td></tr>'
+            )
+            continue
         truth, pred = (
             row["truth"] if t is not None else None,
             row["pred"] if p is not None else None,

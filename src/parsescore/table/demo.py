@@ -6,7 +6,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from parsescore.core.api import evaluate
-from parsescore.core.files import write_json, write_text
+from parsescore.core.demo import write_demo_results
+from parsescore.core.files import write_text
 from parsescore.core.kinds import DemoOutput
 from parsescore.core.markdown import markdown_text
 from parsescore.table.metrics import GRITS, TEDS, TEDS_S
@@ -17,8 +18,9 @@ SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "table" / "pubta
 
 
 def run_demo(out_dir: Path) -> DemoOutput:
-    """Score the bundled PubTabNet samples; write ``results.json``, ``envelope.json`` (with
-    the cells that differ) and ``tables.md``; return the report index's section."""
+    """Score the bundled PubTabNet samples; write ``scores.json``, ``result.json`` (the
+    envelope, with the cells that differ) and ``tables.md``; return the report index's
+    section."""
     out_dir = Path(out_dir)
     result = evaluate(
         "table", SAMPLES_DIR / "sample_gt.json", SAMPLES_DIR / "sample_pred.json", quiet=True
@@ -26,8 +28,7 @@ def run_demo(out_dir: Path) -> DemoOutput:
     # paths relative to the bundled data folder, so the output does not depend on the install
     result = replace(result, inputs={"truth": "sample_gt.json", "pred": "sample_pred.json"})
     doc = result.native
-    write_json(out_dir / "results.json", doc)
-    replace(result, name="envelope").write(out_dir / "envelope.json")
+    write_demo_results(out_dir, [replace(result, name="table")])
     truth = result.items
     metrics = doc["metrics"]
     shown = [m.name for m in (TEDS, TEDS_S, *GRITS) if m.headline and m.name in metrics]
@@ -51,6 +52,7 @@ def run_demo(out_dir: Path) -> DemoOutput:
             if not name.endswith(("precision", "recall"))
         )
         + "\nPer-table scores: [table/tables.md](table/tables.md); "
-        "JSON: [table/results.json](table/results.json).\n"
+        "JSON: [table/scores.json](table/scores.json), envelope "
+        "[table/result.json](table/result.json).\n"
     )
     return DemoOutput(section, [replace(result, name="table")])

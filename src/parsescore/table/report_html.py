@@ -13,6 +13,7 @@ from parsescore.report.html import (
     dicts,
     e,
     html_table,
+    inline_markup,
     item_details,
     text_pair,
 )
@@ -111,6 +112,7 @@ def _side(
         m0, n0 = row_at[r0], col_at[c0]
         m1, n1 = row_at.get(r1, m0), col_at.get(c1, n0)
         cls, content = marks.get((r0, c0)) or ("", e(text))
+        content = inline_markup(content)  # <b>, <sup>, <br> … as markup, nothing else
         spans = (f' rowspan="{m1 - m0 + 1}"' if m1 > m0 else "") + (
             f' colspan="{n1 - n0 + 1}"' if n1 > n0 else ""
         )
@@ -202,6 +204,7 @@ def _cells(cells: Sequence[Mapping[str, Any]]) -> str:
             truth.get("text") if isinstance(truth, dict) else None,
             pred.get("text") if isinstance(pred, dict) else None,
         )
+        truth_html, pred_html = inline_markup(truth_html), inline_markup(pred_html)
         rows.append(
             [e(c.get("change")), _cell_place(truth), truth_html, _cell_place(pred), pred_html]
         )
