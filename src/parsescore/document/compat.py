@@ -23,7 +23,14 @@ from parsescore.document.match import IGNORED, TEXT_CATEGORIES, quick_match, sim
 from parsescore.document.normalise import clean_string, latex_to_text, table_key
 from parsescore.document.split import Block, split_page
 
-__all__ = ["PageMatch", "dataset_samples", "match_page", "metric_result"]
+__all__ = [
+    "PageMatch",
+    "dataset_samples",
+    "match_page",
+    "metric_result",
+    "page_from_record",
+    "page_record",
+]
 
 Entry = dict[str, Any]
 NAN = float("nan")
@@ -143,6 +150,61 @@ def match_page(page: Mapping[str, Any], markdown: str, img_name: str) -> PageMat
     return result
 
 
+#: The private key of a table entry holding its TEDS and TEDS-S, computed with its page.
+_TEDS = "_teds"
+
+
+def _table_scores(
+    scorer: Callable[[str, str, bool], float], gt: str, pred: str
+) -> tuple[float, float]:
+    """TEDS and TEDS-S as ``call_TEDS`` takes them: a scorer's failure scores 0."""
+    scores = []
+    for structure_only in (False, True):
+        try:
+            scores.append(scorer(gt, pred, structure_only))
+        except Exception:
+            scores.append(0)
+    return scores[0], scores[1]
+
+
+def page_record(
+    page: Mapping[str, Any],
+    markdown: str,
+    img_name: str,
+    teds: Callable[[str, str, bool], float],
+) -> dict[str, Any]:
+    """One page's share of the work, JSON-able (what a worker returns and the cache keeps):
+    its samples, with what the dataset pass would do to its tables alone done here — predicted
+    LaTeX tables emptied (v1.5), both sides normalised, TEDS and TEDS-S computed — so that
+    the dataset pass left is cheap and the costly part runs in parallel."""
+    match = match_page(page, markdown, img_name)
+    for entry in match.latex_tables:
+        _empty_latex(entry)
+    for entry in (*match.html_tables, *match.latex_tables):
+        entry["norm_gt"] = table_key(entry["gt"])
+        entry["norm_pred"] = table_key(entry["pred"])
+        entry[_TEDS] = _table_scores(teds, *_sides(entry))
+    return {"text": match.text, "formulas": match.formulas, "latex_tables": match.latex_tables,
+            "html_tables": match.html_tables, "order": match.order}  # fmt: skip
+
+
+def page_from_record(record: Mapping[str, Any]) -> PageMatch:
+    """The :class:`PageMatch` of a :func:`page_record`."""
+    match = PageMatch()
+    match.text, match.formulas = record["text"], record["formulas"]
+    match.latex_tables, match.html_tables = record["latex_tables"], record["html_tables"]
+    match.order = record["order"]
+    return match
+
+
+def _empty_latex(entry: Entry) -> None:
+    """v1.5 empties every predicted LaTeX table (its edit is 1)."""
+    for key in list(entry):
+        if "pred" in key:
+            entry[key] = ""
+    entry["edit"] = 1
+
+
 def dataset_samples(pages: Sequence[PageMatch]) -> dict[str, list[Entry]]:
     """The four sample lists of the dataset (``End2EndDataset.get_matched_elements``)."""
     text: list[Entry] = []
@@ -168,15 +230,14 @@ def dataset_samples(pages: Sequence[PageMatch]) -> dict[str, list[Entry]]:
     if moved and text:
         text.extend(moved)
     for entry in latex:  # v1.5 empties every predicted LaTeX table
-        for key in list(entry):
-            if "pred" in key:
-                entry[key] = ""
-        entry["edit"] = 1
+        if _TEDS not in entry:  # (a page_record did it already)
+            _empty_latex(entry)
         html.append(entry)
     tables = latex if len(latex) > len(html) else html
     for index, entry in enumerate(tables):
-        entry["norm_gt"] = table_key(entry["gt"])
-        entry["norm_pred"] = table_key(entry["pred"])
+        if _TEDS not in entry:
+            entry["norm_gt"] = table_key(entry["gt"])
+            entry["norm_pred"] = table_key(entry["pred"])
         entry["img_id"] = entry["img_id"] if entry.get("img_id") else index
     for samples in (text, kept, order):
         for index, entry in enumerate(samples):
@@ -281,15 +342,8 @@ def _teds(samples: list[Entry], scorer: Callable[[str, str, bool], float]) -> di
     """``call_TEDS``: TEDS and TEDS-S per table (written into the samples) and their means."""
     scores, structure = [], []
     for sample in samples:
-        gt, pred = _sides(sample)
-        try:
-            score = scorer(gt, pred, False)
-        except Exception:
-            score = 0
-        try:
-            score_s = scorer(gt, pred, True)
-        except Exception:
-            score_s = 0
+        found = sample.pop(_TEDS, None)
+        score, score_s = _table_scores(scorer, *_sides(sample)) if found is None else found
         scores.append(score)
         structure.append(score_s)
         if not sample.get("metric"):

@@ -199,9 +199,48 @@ def totals_of(document: Mapping[str, Any]) -> dict[str, float]:
     return {k: v for k, v in found.items() if v is not None}
 
 
+def _score_page(item: tuple[dict[str, Any], str, str], max_chars: int, strict: bool) -> dict[
+        str, Any]:  # fmt: skip
+    """One page in a worker: ``{"page": record}`` or ``{"unreadable": reason}`` (``strict``:
+    the error itself)."""
+    from parsescore.document.compat import page_record
+    from parsescore.document.tables import teds_score
+
+    page, file, image = item
+    path = Path(file)
+    try:
+        markdown = _read_page(path, max_chars)
+        return {"page": page_record(page, markdown, image, teds_score)}
+    except InputError as error:
+        if strict:
+            raise
+        return {"unreadable": error.reason}
+    except (KeyError, TypeError, IndexError, RecursionError, ValueError) as error:
+        if strict:
+            raise InputError(f"cannot score this page: {error!r}", path=path) from None
+        return {"unreadable": f"cannot score this page: {error!r}"}
+
+
+def _page_bytes(item: tuple[dict[str, Any], str, str]) -> bytes:
+    """A page's cache key input: its truth (canonical JSON), its image name and its file."""
+    from parsescore.core.runner import item_bytes
+
+    page, file, image = item
+    try:
+        data: bytes | None = Path(file).read_bytes()
+    except OSError:
+        data = None
+    truth = json.dumps(page, ensure_ascii=False, sort_keys=True)
+    return item_bytes(truth, image, data)
+
+
 def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> Result:
-    """Score a folder of page Markdown files against OmniDocBench's page list."""
-    from parsescore.document.compat import dataset_samples, match_page, metric_result
+    """Score a folder of page Markdown files against OmniDocBench's page list: pages matched
+    one by one (``--jobs``, Dask, ``--cache``: each page a record), then the dataset pass."""
+    from functools import partial
+
+    from parsescore.core.runner import run_items
+    from parsescore.document.compat import dataset_samples, metric_result, page_from_record
     from parsescore.document.kind import TOTALS
     from parsescore.document.tables import teds_score
 
@@ -218,32 +257,38 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
                 if all(p["page_info"].get("page_attribute", {}).get(k) == v
                        or str(p["page_info"].get("page_attribute", {}).get(k)) == v
                        for k, v in filters.items())]  # fmt: skip
-    matched = []
-    scored: list[str] = []
     skipped: list[str] = []
-    unreadable: dict[str, str] = {}
-    files: dict[str, str] = {}
+    work: list[tuple[dict[str, Any], str, str]] = []
     for page in selected:
         image = os.path.basename(page["page_info"]["image_path"])
         path = find_prediction(pred, image)
         if path is None:
             skipped.append(image)
+        else:
+            work.append((page, str(path), image))
+    run = run_items(
+        partial(_score_page, max_chars=options.max_chars, strict=options.strict),
+        work,
+        kind="document",
+        options=recorded_options(options) | {"record": 1},
+        item_input=_page_bytes,
+        jobs=options.jobs,
+        dask_scheduler=options.dask_scheduler,
+        cache_dir=options.cache,
+        quiet=options.quiet,
+        description=f"scoring {pred.name}",
+    )
+    matched = []
+    scored: list[str] = []
+    unreadable: dict[str, str] = {}
+    files: dict[str, str] = {}
+    for (_, file, image), record in zip(work, run.records, strict=True):
+        if "unreadable" in record:
+            unreadable[image] = record["unreadable"]
             continue
-        try:
-            markdown = _read_page(path, options.max_chars)
-            matched.append(match_page(page, markdown, image))
-        except InputError as error:
-            if options.strict:
-                raise
-            unreadable[image] = error.reason
-            continue
-        except (KeyError, TypeError, IndexError, RecursionError, ValueError) as error:
-            if options.strict:
-                raise InputError(f"cannot score this page: {error!r}", path=path) from None
-            unreadable[image] = f"cannot score this page: {error!r}"
-            continue
+        matched.append(page_from_record(record["page"]))
         scored.append(image)
-        files[image] = path.name
+        files[image] = Path(file).name
     samples = dataset_samples(matched)
     page_info = {
         os.path.basename(p["page_info"]["image_path"])[:-4]: p["page_info"].get(
