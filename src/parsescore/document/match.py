@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 import numpy as np
-from rapidfuzz import process
+from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
@@ -298,6 +298,11 @@ def _window_distance(long: str, short: str, threshold: float) -> float:
         cutoff -= 1
     if len(long) == n:
         return int(Levenshtein.distance(long, short, score_cutoff=cutoff)) / n
+    # a window's Levenshtein distance is at least half its Indel distance, which is at least
+    # n (1 - best partial ratio / 100): when that bound exceeds the cutoff (by half an edit,
+    # a margin for the ratio's rounding) no window is within it, and none is scanned
+    if n * (1 - fuzz.partial_ratio(short, long) / 100) > cutoff + 0.5:
+        return (cutoff + 1) / n
     windows = [long[i : i + n] for i in range(len(long) - n + 1)]
     best = process.extractOne(short, windows, scorer=Levenshtein.distance, score_cutoff=cutoff)
     return (cutoff + 1 if best is None else int(best[1])) / n
