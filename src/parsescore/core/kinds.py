@@ -323,6 +323,9 @@ class Kind:
         formats: the kind's reader registry (:class:`Format`), in ``auto``'s order.
         attributes: the item attributes its results carry (:class:`Attribute`), by which
             totals and comparisons break down (``--by``).
+        subset_totals: ``(result, item ids) -> {total: value}``: the kind's ``Dataset``
+            totals recomputed on a subset of its items, for breakdowns (a result scored in this
+            process; {} when it cannot); None: those totals have no breakdown.
         cli: ``(app) -> None``: add the kind's other commands to a typer app.
         report: the kind's report renderers.
         predict: the kind's predict parts (None: the kind is not predicted from images).
@@ -350,6 +353,7 @@ class Kind:
     command: CommandParts | None = None
     formats: tuple[Format, ...] = ()
     attributes: tuple[Attribute, ...] = ()
+    subset_totals: Callable[[Result, Sequence[str]], Mapping[str, float]] | None = None
     cli: Callable[[typer.Typer], None] | None = None
     predict: PredictParts | None = None
     demo: Callable[[Path], DemoOutput] | None = None

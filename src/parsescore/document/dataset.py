@@ -17,7 +17,16 @@ from parsescore.core.options import recorded_options
 from parsescore.core.results import Reader, Result
 from parsescore.document.options import DocumentOptions
 
-__all__ = ["evaluate", "find_prediction", "load_truth", "page_filters", "read", "totals_of"]
+__all__ = [
+    "evaluate",
+    "find_prediction",
+    "load_truth",
+    "page_attributes",
+    "page_filters",
+    "read",
+    "subset_totals",
+    "totals_of",
+]
 
 #: Per-page Edit_dist of each element, as OmniDocBench writes ``<name>_<element>_per_page_edit``.
 ELEMENTS = {
@@ -289,6 +298,10 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
         matched.append(page_from_record(record["page"]))
         scored.append(image)
         files[image] = Path(file).name
+    kept = None
+    if options.by or options.attributes is not None:  # pristine pages for subset_totals
+        kept = {image: json.dumps(record["page"]) for (_, _, image), record in
+                zip(work, run.records, strict=True) if "page" in record}  # fmt: skip
     samples = dataset_samples(matched)
     page_info = {
         os.path.basename(p["page_info"]["image_path"])[:-4]: p["page_info"].get(
@@ -297,6 +310,9 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
         for p in pages
     }
     document, per_page = metric_result(samples, page_info, teds_score)
+    computed: dict[str, Any] = dict(samples)
+    if kept is not None:
+        computed |= {"pages": kept, "page_info": page_info}
     items, counts = _page_values(samples, per_page, scored)
     warnings = []
     if skipped:
@@ -323,10 +339,42 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
             "not_computed": ["CDM", "Overall (needs CDM)", "BLEU", "METEOR"],
             "metric_result": document,
         },
+        attributes={image: page_attributes(page_info[image[:-4]]) for image in scored},
         native=document,
-        computed=samples,
+        computed=computed,
         warnings=tuple(warnings),
     )
+
+
+def page_attributes(attributes: Mapping[str, Any]) -> dict[str, str]:
+    """A page's ``page_attribute`` as item attributes (``--by``): a value as ``--filter``
+    compares it (``str``), a list (``special_issue``) joined with ``+``; an empty list or a
+    null is no value."""
+    found: dict[str, str] = {}
+    for key, value in attributes.items():
+        if isinstance(value, list):
+            if value:
+                found[key] = "+".join(str(v) for v in value)
+        elif value is not None:
+            found[key] = str(value)
+    return found
+
+
+def subset_totals(result: Result, items: Sequence[str]) -> dict[str, float]:
+    """The compat totals of a subset of the pages (``--by``), recomputed exactly as scoring
+    only those pages does (``--filter``): the dataset pass again on their matched samples
+    (kept by :func:`evaluate` when ``by`` or ``attributes`` is given; {} otherwise, e.g. for
+    a loaded envelope)."""
+    from parsescore.document.compat import dataset_samples, metric_result, page_from_record
+    from parsescore.document.tables import teds_score
+
+    computed = result.computed
+    if not isinstance(computed, Mapping) or "pages" not in computed:
+        return {}
+    pages = computed["pages"]
+    matched = [page_from_record(json.loads(pages[item])) for item in items if item in pages]
+    document, _ = metric_result(dataset_samples(matched), computed["page_info"], teds_score)
+    return totals_of(document)
 
 
 def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from parsescore.core.kinds import (
+    Attribute,
     CommandParts,
     Dataset,
     Items,
@@ -78,6 +79,13 @@ KIND = Kind(
     ),
     summarise=lazy("parsescore.document.present:summarise"),
     options=DocumentOptions,
+    attributes=(
+        Attribute("data_source", "OmniDocBench's page_attribute data_source (the page's type)"),
+        Attribute("language", "page_attribute language (english, simplified_chinese, ...)"),
+        Attribute("layout", "page_attribute layout (single_column, double_column, ...)"),
+        Attribute("special_issue", "page_attribute special_issue, several joined with +"),
+    ),
+    subset_totals=lazy("parsescore.document.dataset:subset_totals"),
     command=CommandParts(
         help="Document pages (Markdown) against OmniDocBench's truth: its v1.5 end-to-end "
         "numbers, bit for bit.",
