@@ -249,10 +249,44 @@ def dataset_samples(pages: Sequence[PageMatch]) -> dict[str, list[Entry]]:
 # --- sums as pandas makes them -----------------------------------------------------------------
 
 
+#: numpy (1.24, the reference's) sums a float64 array in chunks of its iterator's buffer size,
+#: each chunk pairwise (:func:`_pairwise`); numpy 2 orders large sums differently, so the sum is
+#: written out here rather than left to whichever numpy is installed.
+_CHUNK = 8192
+
+
+def _pairwise(values: list[float], start: int, n: int) -> float:
+    """numpy 1.24's ``pairwise_sum_DOUBLE`` of ``values[start:start + n]``: plain below 8
+    values, 8 running sums up to 128, halves (multiples of 8) above."""
+    if n < 8:
+        total = 0.0
+        for i in range(start, start + n):
+            total += values[i]
+        return total
+    if n <= 128:
+        sums = values[start : start + 8]
+        i, end = 8, n - n % 8
+        while i < end:
+            for j in range(8):
+                sums[j] += values[start + i + j]
+            i += 8
+        total = ((sums[0] + sums[1]) + (sums[2] + sums[3])) + ((sums[4] + sums[5]) + (
+            sums[6] + sums[7]))  # fmt: skip
+        for k in range(start + i, start + n):
+            total += values[k]
+        return total
+    half = n // 2
+    half -= half % 8
+    return _pairwise(values, start, half) + _pairwise(values, start + half, n - half)
+
+
 def _series_sum(values: Sequence[float]) -> float:
-    """``Series.sum()`` (numpy's pairwise sum, NaN skipped)."""
-    array = np.asarray([0.0 if _isnan(v) else v for v in values], dtype=np.float64)
-    return float(np.add.reduce(array)) if len(array) else 0.0
+    """``Series.sum()`` (numpy 1.24's chunked pairwise sum, NaN skipped)."""
+    array = [0.0 if _isnan(v) else float(v) for v in values]
+    total = 0.0
+    for start in range(0, len(array), _CHUNK):
+        total += _pairwise(array, start, min(_CHUNK, len(array) - start))
+    return total
 
 
 def _series_mean(values: Sequence[float]) -> float:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ __all__ = [
     "read",
     "subset_totals",
     "totals_of",
+    "truth_chars",
 ]
 
 #: Per-page Edit_dist of each element, as OmniDocBench writes ``<name>_<element>_per_page_edit``.
@@ -86,7 +87,29 @@ def load_truth(path: str | Path) -> list[dict[str, Any]]:
         extra = page.get("extra", {"relation": []})
         if not isinstance(extra, dict) or not isinstance(extra.get("relation", []), list):
             raise InputError("expected extra.relation (an array)", path=path, where=where)
+        ids = {block["anno_id"] for block in blocks if isinstance(block["anno_id"], Hashable)}
+        for k, relation in enumerate(extra.get("relation", [])):
+            _check_relation(relation, ids, path, f"{where} ({image}), extra.relation[{k}]")
     return pages
+
+
+def _check_relation(relation: Any, ids: set[Any], path: Path, where: str) -> None:
+    if not isinstance(relation, dict) or not isinstance(relation.get("relation_type"), str):
+        raise InputError("expected an object with relation_type (a string)", path=path,
+                         where=where)  # fmt: skip
+    if relation["relation_type"] != "truncated":
+        return
+    for key in ("source_anno_id", "target_anno_id"):
+        value = relation.get(key)
+        if not isinstance(value, Hashable) or value not in ids:
+            raise InputError(f"{key} {value!r} is the anno_id of no block of this page",
+                             path=path, where=where)  # fmt: skip
+
+
+def truth_chars(page: Mapping[str, Any]) -> int:
+    """How many characters a page's truth holds (its blocks' text, LaTeX and HTML)."""
+    return sum(len(block.get(key) or "") for block in page["layout_dets"]
+               for key in ("text", "latex", "html") if isinstance(block.get(key), str))  # fmt: skip
 
 
 def _check_block(block: Any, path: Path, where: str) -> None:
@@ -218,6 +241,12 @@ def _score_page(item: tuple[dict[str, Any], str, str], max_chars: int, strict: b
     page, file, image = item
     path = Path(file)
     try:
+        size = truth_chars(page)
+        if size > max_chars:
+            raise InputError(
+                f"its truth holds {size} characters, more than --max-chars {max_chars}; "
+                "expected one page"
+            )
         markdown = _read_page(path, max_chars)
         return {"page": page_record(page, markdown, image, teds_score)}
     except InputError as error:
