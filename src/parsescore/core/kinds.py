@@ -272,6 +272,9 @@ class PredictParts:
             has one format only).
         formats: other answer formats the kind can be asked for (``--format NAME``), each with
             its own suffix, prompt and check.
+        whole_answer: the answer is the file as written, only ``<think>`` blocks dropped (no
+            fenced block taken out of it): for formats that hold fences of their own (a page's
+            Markdown with code blocks).
     """
 
     suffix: str
@@ -282,6 +285,7 @@ class PredictParts:
     pred_for_run: Callable[[Path, Path, Mapping[str, str], Path], Path] | None = None
     default_format: str = ""
     formats: Mapping[str, PredictParts] = field(default_factory=dict)
+    whole_answer: bool = False
 
 
 @dataclass(frozen=True)

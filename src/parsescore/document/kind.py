@@ -9,6 +9,7 @@ from parsescore.core.kinds import (
     Items,
     Kind,
     Metric,
+    PredictParts,
     Ratio,
     ReportParts,
     lazy,
@@ -91,6 +92,12 @@ KIND = Kind(
         "numbers, bit for bit.",
         truth="OmniDocBench's page list (OmniDocBench.json).",
         pred="Folder of one Markdown file per page (<image stem>.md, .mmd or <image>.md).",
+    ),
+    predict=PredictParts(
+        suffix=".md",
+        prompt=lazy("parsescore.document.predict:prompt"),
+        accept=lazy("parsescore.document.predict:accept"),
+        whole_answer=True,
     ),
     demo=lazy("parsescore.document.demo:run_demo"),
 )
