@@ -42,9 +42,12 @@ MIXED = (*TEXT_CATEGORIES, "equation_isolated")
 class PageMatch:
     """One page's matched samples, as the reference keeps them before the dataset pass."""
 
-    __slots__ = ("formulas", "html_tables", "latex_tables", "order", "text")
+    __slots__ = ("formulas", "html_tables", "invented", "latex_tables", "order", "text")
 
     def __init__(self) -> None:
+        #: the answer's blocks matched to no truth block (the reference drops them; the report
+        #: shows them)
+        self.invented: list[Entry] = []
         self.text: list[Entry] = []
         self.formulas: list[Entry] = []
         self.latex_tables: list[Entry] = []
@@ -113,6 +116,22 @@ def _reading_order(entries: list[Entry], img_name: str) -> Entry:
     return {"gt": truth, "pred": pred, "img_id": img_name, "edit": edit}
 
 
+#: Pages with more predicted blocks than this list no invented blocks (bounded time).
+INVENTED_LIMIT = 2000
+
+
+def _invented(pool: Sequence[Mapping[str, Any]], entries: Sequence[Entry]) -> list[Entry]:
+    """The answer's text blocks that no sample holds: quick_match drops a prediction it pairs
+    with nothing (they cost nothing in v1.5), so they are found by their text."""
+    if len(pool) > INVENTED_LIMIT:
+        return []
+    used = "\x00".join(str(entry.get("pred") or "") for entry in entries)
+    return [{"pred": str(item["content"]),
+             "category": str(item.get("fine_category_type") or item["category_type"])}
+            for item in pool if item["category_type"] == "text_all"
+            and str(item["content"]).strip() and str(item["content"]) not in used]  # fmt: skip
+
+
 def match_page(page: Mapping[str, Any], markdown: str, img_name: str) -> PageMatch:
     """One page's samples (text, formulas, tables, reading order)."""
     result = PageMatch()
@@ -140,6 +159,7 @@ def match_page(page: Mapping[str, Any], markdown: str, img_name: str) -> PageMat
         if cells:
             pool.extend(cells)
     entries = quick_match(mixed, pool, img_name)
+    result.invented = _invented(pool, entries)
     text = [e for e in entries if e.get("gt_category_type") in TEXT_CATEGORIES]
     result.formulas = [e for e in entries if e.get("gt_category_type") == "equation_isolated"
                        and e["gt_idx"] != [""]]  # fmt: skip
@@ -185,7 +205,8 @@ def page_record(
         entry["norm_pred"] = table_key(entry["pred"])
         entry[_TEDS] = _table_scores(teds, *_sides(entry))
     return {"text": match.text, "formulas": match.formulas, "latex_tables": match.latex_tables,
-            "html_tables": match.html_tables, "order": match.order}  # fmt: skip
+            "html_tables": match.html_tables, "order": match.order,
+            "invented": match.invented}  # fmt: skip
 
 
 def page_from_record(record: Mapping[str, Any]) -> PageMatch:
@@ -194,6 +215,7 @@ def page_from_record(record: Mapping[str, Any]) -> PageMatch:
     match.text, match.formulas = record["text"], record["formulas"]
     match.latex_tables, match.html_tables = record["latex_tables"], record["html_tables"]
     match.order = record["order"]
+    match.invented = record.get("invented", [])
     return match
 
 

@@ -280,6 +280,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
     from parsescore.core.runner import run_items
     from parsescore.document.compat import dataset_samples, metric_result, page_from_record
     from parsescore.document.kind import TOTALS
+    from parsescore.document.present import page_details
     from parsescore.document.tables import teds_score
 
     if options.profile != "omnidocbench":
@@ -343,6 +344,9 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
     if kept is not None:
         computed |= {"pages": kept, "page_info": page_info}
     items, counts = _page_values(samples, per_page, scored)
+    invented = {image: page.invented for image, page in zip(scored, matched, strict=True)}
+    details = {page: detail for page, detail in page_details(samples, invented).items()
+               if page in items}  # fmt: skip
     warnings = []
     if skipped:
         warnings.append(
@@ -368,6 +372,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
             "not_computed": ["CDM", "Overall (needs CDM)", "BLEU", "METEOR"],
             "metric_result": document,
         },
+        details=details,
         attributes={image: page_attributes(page_info[image[:-4]]) for image in scored},
         native=document,
         computed=computed,
