@@ -118,8 +118,8 @@ def schema_defs() -> dict[str, dict[str, Any]]:
     }  # fmt: skip
 
 
-def _kept(text: Any, limit: int = TEXT_KEPT) -> str:
-    text = "" if text is None else str(text)
+def _kept(value: Any, limit: int = TEXT_KEPT) -> str:
+    text = "" if value is None else str(value)
     return text if len(text) <= limit else text[:limit] + " …"
 
 
