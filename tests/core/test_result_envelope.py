@@ -36,7 +36,7 @@ from parsescore.core.results import (
 from parsescore.core.schema import schema
 from parsescore.report.html import render_report
 from parsescore.report.sources import load_report_systems
-from parsescore.table.celldiff import cell_diff_summary, differing_cells, table_details
+from parsescore.shared.tables.celldiff import cell_diff_summary, differing_cells, table_details
 from parsescore.table.inputs import load_tables
 
 ROOT = Path(__file__).resolve().parents[2]

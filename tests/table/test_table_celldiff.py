@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from table_helpers import sample_pairs, wrap
 
 from parsescore.core.errors import InputError
+from parsescore.shared.tables.celldiff import cell_diff_summary, differing_cells
 from parsescore.table import TEDS
-from parsescore.table.celldiff import cell_diff_summary, differing_cells
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

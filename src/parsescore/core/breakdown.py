@@ -6,7 +6,8 @@ kind declares them (``Kind.attributes``), or a user's own labels from a CSV file
 column, then one column per attribute). Each value's totals are computed from the items that
 have it with the metrics' declared aggregation (:func:`parsescore.core.aggregate.total`), so
 a pooled or micro statistic breaks down as itself, not as a mean; numbers that are not built from
-items (``Dataset``) have no breakdown.
+items (``Dataset``) break down only where the kind recomputes them on a subset
+(``Kind.subset_totals``).
 
 >>> from parsescore.core.kinds import Mean, Metric
 >>> from parsescore.core.results import Result
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -67,15 +68,27 @@ def groups(result: Result, field: str, order: Sequence[str] = ()) -> dict[str, t
 
 
 def breakdown(
-    result: Result, field: str, metrics: Sequence[Metric], order: Sequence[str] = ()
+    result: Result,
+    field: str,
+    metrics: Sequence[Metric],
+    order: Sequence[str] = (),
+    subset: Callable[[Result, Sequence[str]], Mapping[str, float]] | None = None,
 ) -> dict[str, dict[str, float]]:
     """``{value: {"items": n, total: value}}``: each value's totals of ``metrics`` over its
-    items, as each metric aggregates (numbers not built from items are left out)."""
+    items, as each metric aggregates; numbers not built from items (``Dataset``) come from the
+    kind's ``subset`` recomputation (``Kind.subset_totals``), or are left out without one."""
     out: dict[str, dict[str, float]] = {}
     for value, items in groups(result, field, order).items():
         totals: dict[str, float] = {"items": float(len(items))}
+        recomputed: Mapping[str, float] | None = None
         for metric in metrics:
             if isinstance(metric.aggregate, Dataset):
+                if subset is None:
+                    continue
+                if recomputed is None:
+                    recomputed = subset(result, items)
+                if metric.name in recomputed:
+                    totals[metric.name] = recomputed[metric.name]
                 continue
             needed = count_names(metric.aggregate)
             if needed and not any(
@@ -165,6 +178,7 @@ def with_breakdowns(result: Result, fields: Sequence[str]) -> Result:
     kind = get_kind(result.kind)
     declared = {attribute.name: attribute.values for attribute in kind.attributes}
     found = {
-        field: breakdown(result, field, kind.totals, declared.get(field, ())) for field in fields
+        field: breakdown(result, field, kind.totals, declared.get(field, ()), kind.subset_totals)
+        for field in fields
     }
     return replace(result, dataset=result.dataset | {"breakdown": found})

@@ -273,6 +273,9 @@ class PredictParts:
             has one format only).
         formats: other answer formats the kind can be asked for (``--format NAME``), each with
             its own suffix, prompt and check.
+        whole_answer: the answer is the file as written, only ``<think>`` blocks dropped (no
+            fenced block taken out of it): for formats that hold fences of their own (a page's
+            Markdown with code blocks).
     """
 
     suffix: str
@@ -283,6 +286,7 @@ class PredictParts:
     pred_for_run: Callable[[Path, Path, Mapping[str, str], Path], Path] | None = None
     default_format: str = ""
     formats: Mapping[str, PredictParts] = field(default_factory=dict)
+    whole_answer: bool = False
 
 
 @dataclass(frozen=True)
@@ -324,6 +328,9 @@ class Kind:
         formats: the kind's reader registry (:class:`Format`), in ``auto``'s order.
         attributes: the item attributes its results carry (:class:`Attribute`), by which
             totals and comparisons break down (``--by``).
+        subset_totals: ``(result, item ids) -> {total: value}``: the kind's ``Dataset``
+            totals recomputed on a subset of its items, for breakdowns (a result scored in this
+            process; {} when it cannot); None: those totals have no breakdown.
         cli: ``(app) -> None``: add the kind's other commands to a typer app.
         report: the kind's report renderers.
         predict: the kind's predict parts (None: the kind is not predicted from images).
@@ -351,6 +358,7 @@ class Kind:
     command: CommandParts | None = None
     formats: tuple[Format, ...] = ()
     attributes: tuple[Attribute, ...] = ()
+    subset_totals: Callable[[Result, Sequence[str]], Mapping[str, float]] | None = None
     cli: Callable[[typer.Typer], None] | None = None
     predict: PredictParts | None = None
     demo: Callable[[Path], DemoOutput] | None = None

@@ -23,7 +23,14 @@ from parsescore.document.match import IGNORED, TEXT_CATEGORIES, quick_match, sim
 from parsescore.document.normalise import clean_string, latex_to_text, table_key
 from parsescore.document.split import Block, split_page
 
-__all__ = ["PageMatch", "dataset_samples", "match_page", "metric_result"]
+__all__ = [
+    "PageMatch",
+    "dataset_samples",
+    "match_page",
+    "metric_result",
+    "page_from_record",
+    "page_record",
+]
 
 Entry = dict[str, Any]
 NAN = float("nan")
@@ -35,9 +42,12 @@ MIXED = (*TEXT_CATEGORIES, "equation_isolated")
 class PageMatch:
     """One page's matched samples, as the reference keeps them before the dataset pass."""
 
-    __slots__ = ("formulas", "html_tables", "latex_tables", "order", "text")
+    __slots__ = ("formulas", "html_tables", "invented", "latex_tables", "order", "text")
 
     def __init__(self) -> None:
+        #: the answer's blocks matched to no truth block (the reference drops them; the report
+        #: shows them)
+        self.invented: list[Entry] = []
         self.text: list[Entry] = []
         self.formulas: list[Entry] = []
         self.latex_tables: list[Entry] = []
@@ -106,6 +116,22 @@ def _reading_order(entries: list[Entry], img_name: str) -> Entry:
     return {"gt": truth, "pred": pred, "img_id": img_name, "edit": edit}
 
 
+#: Pages with more predicted blocks than this list no invented blocks (bounded time).
+INVENTED_LIMIT = 2000
+
+
+def _invented(pool: Sequence[Mapping[str, Any]], entries: Sequence[Entry]) -> list[Entry]:
+    """The answer's text blocks that no sample holds: quick_match drops a prediction it pairs
+    with nothing (they cost nothing in v1.5), so they are found by their text."""
+    if len(pool) > INVENTED_LIMIT:
+        return []
+    used = "\x00".join(str(entry.get("pred") or "") for entry in entries)
+    return [{"pred": str(item["content"]),
+             "category": str(item.get("fine_category_type") or item["category_type"])}
+            for item in pool if item["category_type"] == "text_all"
+            and str(item["content"]).strip() and str(item["content"]) not in used]  # fmt: skip
+
+
 def match_page(page: Mapping[str, Any], markdown: str, img_name: str) -> PageMatch:
     """One page's samples (text, formulas, tables, reading order)."""
     result = PageMatch()
@@ -133,6 +159,7 @@ def match_page(page: Mapping[str, Any], markdown: str, img_name: str) -> PageMat
         if cells:
             pool.extend(cells)
     entries = quick_match(mixed, pool, img_name)
+    result.invented = _invented(pool, entries)
     text = [e for e in entries if e.get("gt_category_type") in TEXT_CATEGORIES]
     result.formulas = [e for e in entries if e.get("gt_category_type") == "equation_isolated"
                        and e["gt_idx"] != [""]]  # fmt: skip
@@ -141,6 +168,63 @@ def match_page(page: Mapping[str, Any], markdown: str, img_name: str) -> PageMat
     if result.text:
         result.order = _reading_order(result.text, img_name)
     return result
+
+
+#: The private key of a table entry holding its TEDS and TEDS-S, computed with its page.
+_TEDS = "_teds"
+
+
+def _table_scores(
+    scorer: Callable[[str, str, bool], float], gt: str, pred: str
+) -> tuple[float, float]:
+    """TEDS and TEDS-S as ``call_TEDS`` takes them: a scorer's failure scores 0."""
+    scores = []
+    for structure_only in (False, True):
+        try:
+            scores.append(scorer(gt, pred, structure_only))
+        except Exception:
+            scores.append(0)
+    return scores[0], scores[1]
+
+
+def page_record(
+    page: Mapping[str, Any],
+    markdown: str,
+    img_name: str,
+    teds: Callable[[str, str, bool], float],
+) -> dict[str, Any]:
+    """One page's share of the work, JSON-able (what a worker returns and the cache keeps):
+    its samples, with what the dataset pass would do to its tables alone done here — predicted
+    LaTeX tables emptied (v1.5), both sides normalised, TEDS and TEDS-S computed — so that
+    the dataset pass left is cheap and the costly part runs in parallel."""
+    match = match_page(page, markdown, img_name)
+    for entry in match.latex_tables:
+        _empty_latex(entry)
+    for entry in (*match.html_tables, *match.latex_tables):
+        entry["norm_gt"] = table_key(entry["gt"])
+        entry["norm_pred"] = table_key(entry["pred"])
+        entry[_TEDS] = _table_scores(teds, *_sides(entry))
+    return {"text": match.text, "formulas": match.formulas, "latex_tables": match.latex_tables,
+            "html_tables": match.html_tables, "order": match.order,
+            "invented": match.invented}  # fmt: skip
+
+
+def page_from_record(record: Mapping[str, Any]) -> PageMatch:
+    """The :class:`PageMatch` of a :func:`page_record`."""
+    match = PageMatch()
+    match.text, match.formulas = record["text"], record["formulas"]
+    match.latex_tables, match.html_tables = record["latex_tables"], record["html_tables"]
+    match.order = record["order"]
+    match.invented = record.get("invented", [])
+    return match
+
+
+def _empty_latex(entry: Entry) -> None:
+    """v1.5 empties every predicted LaTeX table (its edit is 1)."""
+    for key in list(entry):
+        if "pred" in key:
+            entry[key] = ""
+    entry["edit"] = 1
 
 
 def dataset_samples(pages: Sequence[PageMatch]) -> dict[str, list[Entry]]:
@@ -168,15 +252,14 @@ def dataset_samples(pages: Sequence[PageMatch]) -> dict[str, list[Entry]]:
     if moved and text:
         text.extend(moved)
     for entry in latex:  # v1.5 empties every predicted LaTeX table
-        for key in list(entry):
-            if "pred" in key:
-                entry[key] = ""
-        entry["edit"] = 1
+        if _TEDS not in entry:  # (a page_record did it already)
+            _empty_latex(entry)
         html.append(entry)
     tables = latex if len(latex) > len(html) else html
     for index, entry in enumerate(tables):
-        entry["norm_gt"] = table_key(entry["gt"])
-        entry["norm_pred"] = table_key(entry["pred"])
+        if _TEDS not in entry:
+            entry["norm_gt"] = table_key(entry["gt"])
+            entry["norm_pred"] = table_key(entry["pred"])
         entry["img_id"] = entry["img_id"] if entry.get("img_id") else index
     for samples in (text, kept, order):
         for index, entry in enumerate(samples):
@@ -188,10 +271,44 @@ def dataset_samples(pages: Sequence[PageMatch]) -> dict[str, list[Entry]]:
 # --- sums as pandas makes them -----------------------------------------------------------------
 
 
+#: numpy (1.24, the reference's) sums a float64 array in chunks of its iterator's buffer size,
+#: each chunk pairwise (:func:`_pairwise`); numpy 2 orders large sums differently, so the sum is
+#: written out here rather than left to whichever numpy is installed.
+_CHUNK = 8192
+
+
+def _pairwise(values: list[float], start: int, n: int) -> float:
+    """numpy 1.24's ``pairwise_sum_DOUBLE`` of ``values[start:start + n]``: plain below 8
+    values, 8 running sums up to 128, halves (multiples of 8) above."""
+    if n < 8:
+        total = 0.0
+        for i in range(start, start + n):
+            total += values[i]
+        return total
+    if n <= 128:
+        sums = values[start : start + 8]
+        i, end = 8, n - n % 8
+        while i < end:
+            for j in range(8):
+                sums[j] += values[start + i + j]
+            i += 8
+        total = ((sums[0] + sums[1]) + (sums[2] + sums[3])) + ((sums[4] + sums[5]) + (
+            sums[6] + sums[7]))  # fmt: skip
+        for k in range(start + i, start + n):
+            total += values[k]
+        return total
+    half = n // 2
+    half -= half % 8
+    return _pairwise(values, start, half) + _pairwise(values, start + half, n - half)
+
+
 def _series_sum(values: Sequence[float]) -> float:
-    """``Series.sum()`` (numpy's pairwise sum, NaN skipped)."""
-    array = np.asarray([0.0 if _isnan(v) else v for v in values], dtype=np.float64)
-    return float(np.add.reduce(array)) if len(array) else 0.0
+    """``Series.sum()`` (numpy 1.24's chunked pairwise sum, NaN skipped)."""
+    array = [0.0 if _isnan(v) else float(v) for v in values]
+    total = 0.0
+    for start in range(0, len(array), _CHUNK):
+        total += _pairwise(array, start, min(_CHUNK, len(array) - start))
+    return total
 
 
 def _series_mean(values: Sequence[float]) -> float:
@@ -281,15 +398,8 @@ def _teds(samples: list[Entry], scorer: Callable[[str, str, bool], float]) -> di
     """``call_TEDS``: TEDS and TEDS-S per table (written into the samples) and their means."""
     scores, structure = [], []
     for sample in samples:
-        gt, pred = _sides(sample)
-        try:
-            score = scorer(gt, pred, False)
-        except Exception:
-            score = 0
-        try:
-            score_s = scorer(gt, pred, True)
-        except Exception:
-            score_s = 0
+        found = sample.pop(_TEDS, None)
+        score, score_s = _table_scores(scorer, *_sides(sample)) if found is None else found
         scores.append(score)
         structure.append(score_s)
         if not sample.get("metric"):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,17 @@ from parsescore.core.options import recorded_options
 from parsescore.core.results import Reader, Result
 from parsescore.document.options import DocumentOptions
 
-__all__ = ["evaluate", "find_prediction", "load_truth", "page_filters", "read", "totals_of"]
+__all__ = [
+    "evaluate",
+    "find_prediction",
+    "load_truth",
+    "page_attributes",
+    "page_filters",
+    "read",
+    "subset_totals",
+    "totals_of",
+    "truth_chars",
+]
 
 #: Per-page Edit_dist of each element, as OmniDocBench writes ``<name>_<element>_per_page_edit``.
 ELEMENTS = {
@@ -77,7 +87,29 @@ def load_truth(path: str | Path) -> list[dict[str, Any]]:
         extra = page.get("extra", {"relation": []})
         if not isinstance(extra, dict) or not isinstance(extra.get("relation", []), list):
             raise InputError("expected extra.relation (an array)", path=path, where=where)
+        ids = {block["anno_id"] for block in blocks if isinstance(block["anno_id"], Hashable)}
+        for k, relation in enumerate(extra.get("relation", [])):
+            _check_relation(relation, ids, path, f"{where} ({image}), extra.relation[{k}]")
     return pages
+
+
+def _check_relation(relation: Any, ids: set[Any], path: Path, where: str) -> None:
+    if not isinstance(relation, dict) or not isinstance(relation.get("relation_type"), str):
+        raise InputError("expected an object with relation_type (a string)", path=path,
+                         where=where)  # fmt: skip
+    if relation["relation_type"] != "truncated":
+        return
+    for key in ("source_anno_id", "target_anno_id"):
+        value = relation.get(key)
+        if not isinstance(value, Hashable) or value not in ids:
+            raise InputError(f"{key} {value!r} is the anno_id of no block of this page",
+                             path=path, where=where)  # fmt: skip
+
+
+def truth_chars(page: Mapping[str, Any]) -> int:
+    """How many characters a page's truth holds (its blocks' text, LaTeX and HTML)."""
+    return sum(len(block.get(key) or "") for block in page["layout_dets"]
+               for key in ("text", "latex", "html") if isinstance(block.get(key), str))  # fmt: skip
 
 
 def _check_block(block: Any, path: Path, where: str) -> None:
@@ -199,10 +231,56 @@ def totals_of(document: Mapping[str, Any]) -> dict[str, float]:
     return {k: v for k, v in found.items() if v is not None}
 
 
+def _score_page(item: tuple[dict[str, Any], str, str], max_chars: int, strict: bool) -> dict[
+        str, Any]:  # fmt: skip
+    """One page in a worker: ``{"page": record}`` or ``{"unreadable": reason}`` (``strict``:
+    the error itself)."""
+    from parsescore.document.compat import page_record
+    from parsescore.document.tables import teds_score
+
+    page, file, image = item
+    path = Path(file)
+    try:
+        size = truth_chars(page)
+        if size > max_chars:
+            raise InputError(
+                f"its truth holds {size} characters, more than --max-chars {max_chars}; "
+                "expected one page"
+            )
+        markdown = _read_page(path, max_chars)
+        return {"page": page_record(page, markdown, image, teds_score)}
+    except InputError as error:
+        if strict:
+            raise
+        return {"unreadable": error.reason}
+    except (KeyError, TypeError, IndexError, RecursionError, ValueError) as error:
+        if strict:
+            raise InputError(f"cannot score this page: {error!r}", path=path) from None
+        return {"unreadable": f"cannot score this page: {error!r}"}
+
+
+def _page_bytes(item: tuple[dict[str, Any], str, str]) -> bytes:
+    """A page's cache key input: its truth (canonical JSON), its image name and its file."""
+    from parsescore.core.runner import item_bytes
+
+    page, file, image = item
+    try:
+        data: bytes | None = Path(file).read_bytes()
+    except OSError:
+        data = None
+    truth = json.dumps(page, ensure_ascii=False, sort_keys=True)
+    return item_bytes(truth, image, data)
+
+
 def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> Result:
-    """Score a folder of page Markdown files against OmniDocBench's page list."""
-    from parsescore.document.compat import dataset_samples, match_page, metric_result
+    """Score a folder of page Markdown files against OmniDocBench's page list: pages matched
+    one by one (``--jobs``, Dask, ``--cache``: each page a record), then the dataset pass."""
+    from functools import partial
+
+    from parsescore.core.runner import run_items
+    from parsescore.document.compat import dataset_samples, metric_result, page_from_record
     from parsescore.document.kind import TOTALS
+    from parsescore.document.present import page_details
     from parsescore.document.tables import teds_score
 
     if options.profile != "omnidocbench":
@@ -218,32 +296,42 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
                 if all(p["page_info"].get("page_attribute", {}).get(k) == v
                        or str(p["page_info"].get("page_attribute", {}).get(k)) == v
                        for k, v in filters.items())]  # fmt: skip
-    matched = []
-    scored: list[str] = []
     skipped: list[str] = []
-    unreadable: dict[str, str] = {}
-    files: dict[str, str] = {}
+    work: list[tuple[dict[str, Any], str, str]] = []
     for page in selected:
         image = os.path.basename(page["page_info"]["image_path"])
         path = find_prediction(pred, image)
         if path is None:
             skipped.append(image)
+        else:
+            work.append((page, str(path), image))
+    run = run_items(
+        partial(_score_page, max_chars=options.max_chars, strict=options.strict),
+        work,
+        kind="document",
+        options=recorded_options(options) | {"record": 1},
+        item_input=_page_bytes,
+        jobs=options.jobs,
+        dask_scheduler=options.dask_scheduler,
+        cache_dir=options.cache,
+        quiet=options.quiet,
+        description=f"scoring {pred.name}",
+    )
+    matched = []
+    scored: list[str] = []
+    unreadable: dict[str, str] = {}
+    files: dict[str, str] = {}
+    for (_, file, image), record in zip(work, run.records, strict=True):
+        if "unreadable" in record:
+            unreadable[image] = record["unreadable"]
             continue
-        try:
-            markdown = _read_page(path, options.max_chars)
-            matched.append(match_page(page, markdown, image))
-        except InputError as error:
-            if options.strict:
-                raise
-            unreadable[image] = error.reason
-            continue
-        except (KeyError, TypeError, IndexError, RecursionError, ValueError) as error:
-            if options.strict:
-                raise InputError(f"cannot score this page: {error!r}", path=path) from None
-            unreadable[image] = f"cannot score this page: {error!r}"
-            continue
+        matched.append(page_from_record(record["page"]))
         scored.append(image)
-        files[image] = path.name
+        files[image] = Path(file).name
+    kept = None
+    if options.by or options.attributes is not None:  # pristine pages for subset_totals
+        kept = {image: json.dumps(record["page"]) for (_, _, image), record in
+                zip(work, run.records, strict=True) if "page" in record}  # fmt: skip
     samples = dataset_samples(matched)
     page_info = {
         os.path.basename(p["page_info"]["image_path"])[:-4]: p["page_info"].get(
@@ -252,7 +340,13 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
         for p in pages
     }
     document, per_page = metric_result(samples, page_info, teds_score)
+    computed: dict[str, Any] = dict(samples)
+    if kept is not None:
+        computed |= {"pages": kept, "page_info": page_info}
     items, counts = _page_values(samples, per_page, scored)
+    invented = {image: page.invented for image, page in zip(scored, matched, strict=True)}
+    details = {page: detail for page, detail in page_details(samples, invented).items()
+               if page in items}  # fmt: skip
     warnings = []
     if skipped:
         warnings.append(
@@ -278,10 +372,43 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
             "not_computed": ["CDM", "Overall (needs CDM)", "BLEU", "METEOR"],
             "metric_result": document,
         },
+        details=details,
+        attributes={image: page_attributes(page_info[image[:-4]]) for image in scored},
         native=document,
-        computed=samples,
+        computed=computed,
         warnings=tuple(warnings),
     )
+
+
+def page_attributes(attributes: Mapping[str, Any]) -> dict[str, str]:
+    """A page's ``page_attribute`` as item attributes (``--by``): a value as ``--filter``
+    compares it (``str``), a list (``special_issue``) joined with ``+``; an empty list or a
+    null is no value."""
+    found: dict[str, str] = {}
+    for key, value in attributes.items():
+        if isinstance(value, list):
+            if value:
+                found[key] = "+".join(str(v) for v in value)
+        elif value is not None:
+            found[key] = str(value)
+    return found
+
+
+def subset_totals(result: Result, items: Sequence[str]) -> dict[str, float]:
+    """The compat totals of a subset of the pages (``--by``), recomputed exactly as scoring
+    only those pages does (``--filter``): the dataset pass again on their matched samples
+    (kept by :func:`evaluate` when ``by`` or ``attributes`` is given; {} otherwise, e.g. for
+    a loaded envelope)."""
+    from parsescore.document.compat import dataset_samples, metric_result, page_from_record
+    from parsescore.document.tables import teds_score
+
+    computed = result.computed
+    if not isinstance(computed, Mapping) or "pages" not in computed:
+        return {}
+    pages = computed["pages"]
+    matched = [page_from_record(json.loads(pages[item])) for item in items if item in pages]
+    document, _ = metric_result(dataset_samples(matched), computed["page_info"], teds_score)
+    return totals_of(document)
 
 
 def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:

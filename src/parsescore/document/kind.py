@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from parsescore.core.kinds import (
+    Attribute,
     CommandParts,
     Dataset,
     Items,
     Kind,
     Metric,
+    PredictParts,
     Ratio,
     ReportParts,
     lazy,
@@ -78,11 +80,24 @@ KIND = Kind(
     ),
     summarise=lazy("parsescore.document.present:summarise"),
     options=DocumentOptions,
+    attributes=(
+        Attribute("data_source", "OmniDocBench's page_attribute data_source (the page's type)"),
+        Attribute("language", "page_attribute language (english, simplified_chinese, ...)"),
+        Attribute("layout", "page_attribute layout (single_column, double_column, ...)"),
+        Attribute("special_issue", "page_attribute special_issue, several joined with +"),
+    ),
+    subset_totals=lazy("parsescore.document.dataset:subset_totals"),
     command=CommandParts(
         help="Document pages (Markdown) against OmniDocBench's truth: its v1.5 end-to-end "
         "numbers, bit for bit.",
         truth="OmniDocBench's page list (OmniDocBench.json).",
         pred="Folder of one Markdown file per page (<image stem>.md, .mmd or <image>.md).",
+    ),
+    predict=PredictParts(
+        suffix=".md",
+        prompt=lazy("parsescore.document.predict:prompt"),
+        accept=lazy("parsescore.document.predict:accept"),
+        whole_answer=True,
     ),
     demo=lazy("parsescore.document.demo:run_demo"),
 )

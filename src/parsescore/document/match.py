@@ -25,6 +25,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 import numpy as np
+from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
@@ -54,11 +55,17 @@ def _distance(a: str, b: str) -> float:
 
 
 def _cost_matrix(gt_lines: list[str], pred_lines: list[str]) -> np.ndarray:
-    matrix = np.zeros((len(gt_lines), len(pred_lines)))
-    for i, gt in enumerate(gt_lines):
-        for j, pred in enumerate(pred_lines):
-            if gt or pred:
-                matrix[i][j] = _distance(gt, pred)
+    """Normalised edit distances (0 where both lines are empty): the distances from rapidfuzz's
+    ``cdist`` in C, divided as Python divides them (IEEE, correctly rounded)."""
+    if not gt_lines or not pred_lines:
+        return np.zeros((len(gt_lines), len(pred_lines)))
+    distances = process.cdist(gt_lines, pred_lines, scorer=Levenshtein.distance, dtype=np.int64)
+    longest = np.maximum.outer(
+        np.fromiter(map(len, gt_lines), np.int64, len(gt_lines)),
+        np.fromiter(map(len, pred_lines), np.int64, len(pred_lines)),
+    )
+    matrix = np.zeros(distances.shape)
+    np.divide(distances, longest, out=matrix, where=longest > 0)
     return matrix
 
 
@@ -280,33 +287,62 @@ def _split_pred_arrays(items: list[Item]) -> list[Item]:
 # --- quick_match -------------------------------------------------------------------------------
 
 
-def _sub_pred_distance(gt: str, pred: str) -> float | bool:
-    """Best distance of ``pred`` to a window of ``gt`` of its length (False if longer)."""
+def _window_distance(long: str, short: str, threshold: float) -> float:
+    """Fewest edits between ``short`` and a window of ``long`` of its length, over that length
+    (``len(long) >= len(short) > 0``) — exact when it is at most ``threshold``, else some value
+    above it (the callers only compare it with ``threshold``). rapidfuzz scans the windows in C
+    with a cutoff, which is what makes it fast."""
+    n = len(short)
+    cutoff = int(threshold * n) + 1
+    while cutoff > 0 and cutoff / n > threshold:
+        cutoff -= 1
+    if len(long) == n:
+        return int(Levenshtein.distance(long, short, score_cutoff=cutoff)) / n
+    # a window's Levenshtein distance is at least half its Indel distance, which is at least
+    # n (1 - best partial ratio / 100): when that bound exceeds the cutoff (by half an edit,
+    # a margin for the ratio's rounding) no window is within it, and none is scanned
+    if n * (1 - fuzz.partial_ratio(short, long) / 100) > cutoff + 0.5:
+        return (cutoff + 1) / n
+    windows = [long[i : i + n] for i in range(len(long) - n + 1)]
+    best = process.extractOne(short, windows, scorer=Levenshtein.distance, score_cutoff=cutoff)
+    return (cutoff + 1 if best is None else int(best[1])) / n
+
+
+#: quick_match's thresholds on window distances: a prediction may join a merged run below
+#: ``MERGE`` (0.6); a truth block is rescued into a prediction below ``RESCUE`` (0.4).
+MERGE, RESCUE = 0.6, 0.4
+
+
+def _sub_pred_distance(gt: str, pred: str, threshold: float = MERGE) -> float | bool:
+    """Best distance of ``pred`` to a window of ``gt`` of its length (False if longer); exact
+    up to ``threshold``."""
     if len(gt) >= len(pred) > 0:
-        n = len(pred)
-        return min(Levenshtein.distance(gt[i : i + n], pred) / n for i in range(len(gt) - n + 1))
+        return _window_distance(gt, pred, threshold)
     return False
 
 
-def _sub_gt_distance(pred: str, gt: str) -> float:
-    """Best distance of ``gt`` to a window of ``pred`` of its length (1 if longer)."""
+def _sub_gt_distance(pred: str, gt: str, threshold: float = RESCUE) -> float:
+    """Best distance of ``gt`` to a window of ``pred`` of its length (1 if longer); exact up
+    to ``threshold``."""
     if len(pred) >= len(gt) > 0:
-        n = len(gt)
-        return min(Levenshtein.distance(pred[i : i + n], gt) / n for i in range(len(pred) - n + 1))
+        return _window_distance(pred, gt, threshold)
     return 1
 
 
-def _merge_decision(gt: str, preds: list[str], threshold: float = 0.6) -> tuple[bool, bool]:
+def _merge_decision(
+    gt: str, preds: list[str], sub: list[float | bool], threshold: float = MERGE
+) -> tuple[bool, bool]:
+    """Whether to merge the last of ``preds`` into the run before it, and whether to go on;
+    ``sub`` holds ``_sub_pred_distance(gt, p)`` of each of ``preds`` (computed once a row)."""
     if len(preds) == 1:
         return False, False
     current = " ".join(preds[:-1])
     merged = " ".join(preds)
     if _distance(gt, merged) > _distance(gt, current):
         return False, False
-    parts = [_sub_pred_distance(gt, p) for p in preds[:-1]]
-    if any(d is False or d > threshold for d in parts):
+    if any(d is False or d > threshold for d in sub[:-1]):
         return False, False
-    added = _sub_pred_distance(gt, preds[-1])
+    added = sub[-1]
     if added is False:
         return False, False
     return added < threshold, len(merged) <= len(gt)
@@ -372,12 +408,21 @@ def _merge_truncated(
     for i in free_gt:
         candidates: list[list[int]] = []
         distances: list[float] = []
+        sub: dict[int, float | bool] = {}  # _sub_pred_distance of each prediction, once
+
+        def window(k: int, gt: str = norm_gt[i], sub: dict[int, float | bool] = sub) -> Any:
+            if k not in sub:
+                sub[k] = _sub_pred_distance(gt, norm_pred[k])
+            return sub[k]
+
         for j in free_pred:
             step = 1
             merged = [norm_pred[j]]
             while not (j + step in fixed_pred or j + step >= len(norm_pred)):
                 merged.append(norm_pred[j + step])
-                merge, go_on = _merge_decision(norm_gt[i], merged)
+                merge, go_on = _merge_decision(
+                    norm_gt[i], merged, [window(k) for k in range(j, j + step + 1)]
+                )
                 if not merge:
                     break
                 step += 1
@@ -436,7 +481,7 @@ def _assign(
 def _rescue(unmatched: list[int], norm_gt: list[str], norm_pred: list[str]) -> dict[int, list[int]]:
     found: dict[int, list[int]] = {}
     for j, pred in enumerate(norm_pred):
-        hits = [i for i in unmatched if _sub_gt_distance(pred, norm_gt[i]) < 0.4]
+        hits = [i for i in unmatched if _sub_gt_distance(pred, norm_gt[i]) < RESCUE]
         if hits:
             found[j] = hits
     return found

@@ -58,6 +58,184 @@ _LATEX_STYLE = (
 )
 
 
+#: The delimiters of ``_DISPLAY`` and ``_DOLLAR`` (the reference's regular expressions, kept
+#: above as the definition), tried in this order at each position.
+_DISPLAY_PAIRS = (("$$", "$$"), ("\\[", "\\]"), ("$", "$"), ("\\(", "\\)"))
+_DOLLAR_PAIRS = (("$$", "$$"), ("$", "$"), ("\\(", "\\)"))
+
+
+def _delimited(text: str, pairs: tuple[tuple[str, str], ...]) -> list[tuple[int, int, int, str]]:
+    """What ``finditer`` of ``open1(.*?)close1|open2(.*?)close2|...`` (DOTALL) finds, as
+    ``(start, end, alternative, content)``, in linear time: the regular expression rescans the
+    rest of the text from every opener that is never closed (quadratic on ``\\[`` repeated),
+    while a closer not found from one position is not found from any later one either, and a
+    closer found is the answer until the scan passes it."""
+    found: list[tuple[int, int, int, str]] = []
+    memo: dict[str, tuple[int, int]] = {}
+
+    def find(needle: str, start: int) -> int:
+        cached = memo.get(needle)
+        if cached is not None and cached[0] <= start and (cached[1] == -1 or cached[1] >= start):
+            return cached[1]
+        result = text.find(needle, start)
+        memo[needle] = (start, result)
+        return result
+
+    openers = "".join(sorted({opener[0] for opener, _ in pairs}))
+    position = 0
+    length = len(text)
+    while position < length:
+        candidates = [i for i in (find(c, position) for c in openers) if i >= 0]
+        if not candidates:
+            break
+        position = min(candidates)
+        for index, (opener, closer) in enumerate(pairs):
+            if text.startswith(opener, position):
+                close = find(closer, position + len(opener))
+                if close >= 0:
+                    end = close + len(closer)
+                    found.append((position, end, index, text[position + len(opener) : close]))
+                    position = end
+                    break
+        else:
+            position += 1
+    return found
+
+
+def _dollar_search(line: str) -> tuple[int, str] | None:
+    """``_DOLLAR.search(line)``: the alternative (0: ``$$``, 1: ``$``, 2: ``\\(``) and content
+    of the first match."""
+    found = _delimited(line, _DOLLAR_PAIRS)
+    return None if not found else (found[0][2], found[0][3])
+
+
+def _dollar_sub(line: str, keep: tuple[int, ...]) -> str:
+    """``_DOLLAR.sub`` with ``\\[`` + the groups of ``keep`` (alternatives) + ``\\]``."""
+    out: list[str] = []
+    cursor = 0
+    for start, end, index, content in _delimited(line, _DOLLAR_PAIRS):
+        out.append(line[cursor:start])
+        out.append("\\[" + (content if index in keep else "") + "\\]")
+        cursor = end
+    out.append(line[cursor:])
+    return "".join(out)
+
+
+def _table_lines(text: str) -> list[str]:
+    """``_MD_TABLE_LINE.findall(text)`` in linear time: from a ``|`` to the first ``|`` + newline
+    after it (what ``\\|\\s*.*?\\s*\\|\\n`` matches, DOTALL), then on after it; none at all
+    once no ``|`` + newline is left."""
+    found: list[str] = []
+    position = text.find("|")
+    while position >= 0:
+        close = text.find("|\n", position + 1)
+        if close < 0:
+            break
+        found.append(text[position : close + 2])
+        position = text.find("|", close + 2)
+    return found
+
+
+_CODE_OPEN = re.compile(r"```(\w+)\n")
+
+
+def _code_blocks(text: str) -> list[tuple[int, int, str]]:
+    """``_CODE.finditer`` (a fence with a language, then up to the next fence) in linear time:
+    once no fence follows an opening one, none follows any later one either."""
+    found: list[tuple[int, int, str]] = []
+    position = text.find("```")
+    while position >= 0:
+        opening = _CODE_OPEN.match(text, position)
+        if opening is None:
+            position = text.find("```", position + 1)
+            continue
+        close = text.find("```", opening.end())
+        if close < 0:
+            break
+        found.append((position, close + 3, text[opening.end() : close]))
+        position = text.find("```", close + 3)
+    return found
+
+
+def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with every span replaced by as many spaces (one pass, whatever their number)."""
+    if not spans:
+        return text
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+class _Finder:
+    """``text.find`` whose answers are kept while still valid: a needle not found from one
+    position is not found from a later one, and one found is the answer until passed — the
+    scans below stay linear where the reference's lazy patterns rescan the rest of the text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.memo: dict[str, tuple[int, int]] = {}
+
+    def find(self, needle: str, start: int) -> int:
+        cached = self.memo.get(needle)
+        if cached is not None and cached[0] <= start and (cached[1] == -1 or cached[1] >= start):
+            return cached[1]
+        result = self.text.find(needle, start)
+        self.memo[needle] = (start, result)
+        return result
+
+
+def _remove_images(text: str) -> str:
+    """``_IMAGE.sub("", text)`` in linear time: ``![``, then on the same line the first ``](``
+    and after it the first ``)``."""
+    finder, out, cursor = _Finder(text), [], 0
+    position = finder.find("![", 0)
+    while position >= 0:
+        line_end = finder.find("\n", position)
+        line_end = len(text) if line_end < 0 else line_end
+        middle = finder.find("](", position + 2)
+        close = -1 if middle < 0 or middle >= line_end else finder.find(")", middle + 2)
+        if close < 0 or close >= line_end:
+            position = finder.find("![", position + 1)
+            continue
+        out.append(text[cursor:position])
+        cursor = close + 1
+        position = finder.find("![", cursor)
+    out.append(text[cursor:])
+    return "".join(out)
+
+
+#: ``_LATEX_STYLE`` as linear scans: the opening (a pattern ending in ``{``, or ``{\s*``),
+#: whether the content may span lines, whether trailing white space before ``}`` is dropped.
+_LATEX_STYLE_SCANS = (
+    (re.compile(r"\\title\{"), False, False),
+    (re.compile(r"\\title\s*\{\s*"), True, True),
+    (re.compile(r"\\text\s*\{\s*"), True, True),
+    (re.compile(r"\\section\*?\{"), False, False),
+    (re.compile(r"\\section\*?\{\s*"), True, True),
+)
+
+
+def _unwrap_command(text: str, opening: re.Pattern[str], lines: bool, strip: bool) -> str:
+    """``pattern.sub(r"\\1", text)`` of one ``_LATEX_STYLE`` pattern, in linear time."""
+    finder, out, cursor = _Finder(text), [], 0
+    match = opening.search(text)
+    while match is not None:
+        close = finder.find("}", match.end())
+        if close < 0:
+            break
+        newline = -1 if lines else finder.find("\n", match.end())
+        if newline >= 0 and newline < close:
+            match = opening.search(text, match.start() + 1)
+            continue
+        content = text[match.end() : close]
+        out += [text[cursor : match.start()], content.rstrip() if strip else content]
+        cursor = close + 1
+        match = opening.search(text, cursor)
+    out.append(text[cursor:])
+    return "".join(out)
+
+
 def _blank(text: str, start: int, end: int) -> str:
     return text[:start] + " " * (end - start) + text[end:]
 
@@ -69,18 +247,47 @@ def _remove_fences(text: str) -> str:
     return re.sub(r"```\n?$", "", text, flags=re.MULTILINE)
 
 
+#: Scans of the text the reference makes for nested tables, restarting after each unclosed
+#: opening tag; a page that needs more is unreadable (bounded time on ``<table>`` repeated).
+MAX_TABLE_RESTARTS = 100
+
+
 def _nested(text: str, begin: str, end: str) -> list[tuple[int, int]]:
     """Outermost begin…end spans, as the reference's stack scan finds them (an unclosed begin
     restarts the scan after it). Lengths are those of the *patterns*, as in the reference: a
     ``\\end{tabular}`` span takes one character more than the match, and the scan steps by the
     end pattern's length after a begin."""
+    from parsescore.core.errors import InputError
+
     spans: list[tuple[int, int]] = []
     begin_re, end_re = re.compile(begin), re.compile(end)
-    end_len = len(end)
-    pos, stack = 0, []
+    offset = 0
+    for _ in range(MAX_TABLE_RESTARTS + 1):
+        found, unclosed = _nested_pass(text, offset, begin_re, end_re, len(end))
+        spans.extend(found)
+        if unclosed is None:
+            return spans
+        offset = unclosed + len(begin)
+    shown = begin.replace("(?:[^>]*)", "").replace("\\\\", "\\")
+    raise InputError(
+        f"more than {MAX_TABLE_RESTARTS} unclosed {shown} tags; expected balanced tables"
+    )
+
+
+def _nested_pass(
+    text: str, offset: int, begin_re: re.Pattern[str], end_re: re.Pattern[str], end_len: int
+) -> tuple[list[tuple[int, int]], int | None]:
+    """One scan from ``offset``: its spans and the first opening left unclosed (if any). A
+    search's answer is kept while the scan has not passed it (linear, not quadratic)."""
+    spans: list[tuple[int, int]] = []
+    pos, stack = offset, []
+    b = begin_re.search(text, pos)
+    e = end_re.search(text, pos)
     while pos < len(text):
-        b = begin_re.search(text, pos)
-        e = end_re.search(text, pos)
+        if b is not None and b.start() < pos:
+            b = begin_re.search(text, pos)
+        if e is not None and e.start() < pos:
+            e = end_re.search(text, pos)
         if not b and not e:
             break
         if b and (not e or b.start() < e.start()):
@@ -92,17 +299,21 @@ def _nested(text: str, begin: str, end: str) -> list[tuple[int, int]]:
                 if not stack:
                     spans.append((first, e.start() + end_len))
             pos = e.start() + end_len
-    if stack:
-        restart = stack[0] + len(begin)
-        spans.extend((s + restart, t + restart) for s, t in _nested(text[restart:], begin, end))
-    return spans
+    return spans, (stack[0] if stack else None)
 
 
 def _latex_tables(text: str) -> list[tuple[int, str]]:
     found: list[tuple[tuple[int, int], str]] = []
-    for match in re.finditer(r"\\begin{table}(.*?)\\end{table}", text, re.DOTALL):
-        found.append(((match.start(), match.end()), match.group(0)))
-        text = _blank(text, match.start(), match.end())
+    begin, end_tag = "\\begin{table}", "\\end{table}"
+    position = text.find(begin)  # finditer of begin(.*?)end, DOTALL, in linear time
+    while position >= 0:
+        close = text.find(end_tag, position + len(begin))
+        if close < 0:
+            break
+        stop = close + len(end_tag)
+        found.append(((position, stop), text[position:stop]))
+        position = text.find(begin, stop)
+    text = _blank_spans(text, [span for span, _ in found])
     for start, end in _nested(text, r"\\begin{tabular}", r"\\end{tabular}"):
         found.append(((start, end), text[start:end]))
     found.sort(key=lambda item: item[0][0])
@@ -169,9 +380,15 @@ def _tables_to_placeholders(text: str) -> str:
 
 def _markdown_tables_to_html(text: str) -> str:
     text = text.replace("\r", "") + "\n"
-    for match in _MD_TABLE_LINE.findall(text):
-        text = text.replace(match, _markdown_table_to_html(match), 1)
-    text = _tables_to_placeholders(text)
+    # the reference replaces each line's first occurrence in turn, which is where it was found
+    # (an earlier copy would have been found first; the HTML put in holds no "|")
+    pieces: list[str] = []
+    cursor = 0
+    for match in _table_lines(text):
+        at = text.index(match, cursor)
+        pieces += [text[cursor:at], _markdown_table_to_html(match)]
+        cursor = at + len(match)
+    text = _tables_to_placeholders("".join(pieces) + text[cursor:])
     return text.replace("<table>", '<table border="1" >').replace(
         "<td>", '<td colspan="1" rowspan="1">'
     )
@@ -179,50 +396,53 @@ def _markdown_tables_to_html(text: str) -> str:
 
 def split_page(text: str) -> list[Block]:
     """The page's blocks sorted by position (stable), as ``md_tex_filter`` returns them."""
-    text = _IMAGE.sub("", text)
+    text = _remove_images(text)
     text = _remove_fences(text)
     text = re.sub(r"_{4,}", "____", text)
     text = re.sub(r" {4,}", "    ", text)
     for tag in ("<html>", "</html>", "<body>", "</body>"):
         text = text.replace(tag, "")
     blocks: list[Block] = []
+    spans: list[tuple[int, int]] = []
     for start, table in _latex_tables(text):
         end = start + len(table)
         blocks.append(Block("latex_table", start, end, table))
-        text = _blank(text, start, end)
+        spans.append((start, end))
+    text, spans = _blank_spans(text, spans), []
     for start, end in _nested(text, r"<table(?:[^>]*)>", r"</table>"):
         table = text[start:end]
         blocks.append(Block("html_table", start, start + len(table), table))
-        text = _blank(text, start, start + len(table))
-    for match in list(_DISPLAY.finditer(text)):
-        matched = match.group(0)
-        if not matched:
-            continue
+        spans.append((start, start + len(table)))
+    text = _blank_spans(text, spans)
+    blanked = list(text)
+    for start, end, _, _ in _delimited(text, _DISPLAY_PAIRS):
+        matched = text[start:end]
         line = " ".join(matched.strip().split("\n"))
-        start, end = match.start(), match.end()
-        sub = _DOLLAR.search(line)
+        sub = _dollar_search(line)
         if sub is None:
-            text = _blank(text, start, end)
+            blanked[start:end] = " " * (end - start)
             blocks.append(Block("equation_isolated", start, end, line))
-        elif sub.group(1):
-            line = _DOLLAR.sub(r"\\[\1\\]", line)
-            text = _blank(text, start, end)
+        elif sub[0] == 0 and sub[1]:
+            line = _dollar_sub(line, (0,))
+            blanked[start:end] = " " * (end - start)
             blocks.append(Block("equation_isolated", start, end, line))
         else:
-            line = _DOLLAR.sub(r"\\[\2\3\\]", line)
+            line = _dollar_sub(line, (1, 2))
             blocks.append(Block("equation_isolated", start, end, line, "equation_inline"))
-    if len(_MD_TABLE_LINE.findall(text + "\n")) >= 2:
+    text = "".join(blanked)
+    if len(_table_lines(text + "\n")) >= 2:
         text = _markdown_tables_to_html(text)
         for match in list(_HTML_TABLE.finditer(text)):
             start, end = match.start(), match.end()
             text = _blank(text, start, end)
             blocks.append(Block("html_table", start, end, match.group(0).strip(), "md2html_table"))
-    for match in list(_CODE.finditer(text)):
-        start, end = match.start(), match.end()
-        text = _blank(text, start, end)
-        blocks.append(Block("text_all", start, end, match.group(2).strip(), "code"))
-    for pattern, replacement in _LATEX_STYLE:
-        text = pattern.sub(replacement, text)
+    spans = []
+    for start, end, code in _code_blocks(text):
+        spans.append((start, end))
+        blocks.append(Block("text_all", start, end, code.strip(), "code"))
+    text = _blank_spans(text, spans)
+    for opening, lines, strip in _LATEX_STYLE_SCANS:
+        text = _unwrap_command(text, opening, lines, strip)
     chunks = text.split("\n\n")
     if len(chunks) == 1:
         chunks = text.split("\n")

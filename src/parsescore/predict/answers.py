@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from parsescore.core.errors import InputError
 from parsescore.core.kinds import PredictParts, get_kind, kinds
-from parsescore.shared.answers import unwrap_answer
+from parsescore.shared.answers import unwrap_answer, without_thinking
 
 __all__ = [
     "AnswerError",
@@ -67,7 +67,10 @@ def accept_answer(kind: str, answer: str, *, stem: str, format: str | None = Non
     """The prediction file made from a model's answer, or :class:`AnswerError` saying why not."""
     parts = predict_parts(kind, format)
     expected = _SUFFIX_FORMATS.get(parts.suffix, "")
-    text = unwrap_answer(answer, (expected,) if expected else ()).text.strip()
+    if parts.whole_answer:
+        text = without_thinking(answer).strip()
+    else:
+        text = unwrap_answer(answer, (expected,) if expected else ()).text.strip()
     if not text:
         raise AnswerError("the answer is empty")
     try:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from parsescore.core.errors import InputError
 
-__all__ = ["FENCE_NAMES", "Answer", "unwrap_answer"]
+__all__ = ["FENCE_NAMES", "Answer", "unwrap_answer", "without_thinking"]
 
 #: The info-string words that name each format a reader reads (the first word of the info
 #: string, in lower case, without pandoc's ``{.`` ``}``).
@@ -85,6 +85,11 @@ class Answer:
         if where and self.fenced:
             where += f", in the fenced block from line {self.line}"
         return InputError(error.reason, path=path if path is not None else error.path, where=where)
+
+
+def without_thinking(text: str) -> str:
+    """``text`` without its ``<think>`` blocks (rule 1 alone)."""
+    return _without_thinking(text)[0] if "think>" in text else text
 
 
 def _without_thinking(text: str) -> tuple[str, list[tuple[int, int]]]:

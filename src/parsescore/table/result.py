@@ -143,7 +143,7 @@ def _tables(
     native["options"] = document_options(options)
     details: dict[str, dict[str, Any]] = {}
     if options.cell_details:
-        from parsescore.table.celldiff import table_details
+        from parsescore.shared.tables.celldiff import table_details
 
         details = table_details(
             {n: grid.html for n, grid in truth_tables.items()},
