@@ -647,8 +647,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: Any) -> Any:
         "normalisation": options.normalisation,
         "totals": {k: v for k, v in found.items() if k not in _COMPAT_TOTALS},
         "pages": {
-            image: {"metrics": {k: v for k, v in items[image].items() if k in _NEW_METRICS},
-                    "counts": {k: v for k, v in counts[image].items() if k in _NEW_COUNTS},
+            image: {"metrics": items[image], "counts": counts[image],
                     "alignment": details[image]["alignment"]}
             for image in items
         },
@@ -675,15 +674,4 @@ def evaluate(truth: str | Path, pred: str | Path, options: Any) -> Any:
 _COMPAT_TOTALS = frozenset(
     ("text_edit", "text_edit_whole", "text_edit_sample_avg", "text_edit_pooled", "formula_edit",
      "table_teds", "table_teds_s", "table_edit", "reading_order_edit")
-)  # fmt: skip
-_NEW_METRICS = frozenset(
-    ("text_cer", "text_wer", "text_union_error", "formula_union_error", "table_teds_any",
-     "table_teds_s_any", "table_grits_top", "table_grits_con", "order_accuracy", "order_tau",
-     "order_edit")
-)  # fmt: skip
-_NEW_COUNTS = frozenset(
-    ("text_char_edits", "text_truth_chars", "text_word_edits", "text_truth_words",
-     "text_union_edits", "text_union_chars", "formula_union_edits", "formula_union_chars",
-     "table_slots", "table_teds_sum", "table_teds_s_sum", "table_grits_top_sum",
-     "table_grits_con_sum", "order_pairs", "order_pairs_agreeing", "missing_pages")
 )  # fmt: skip

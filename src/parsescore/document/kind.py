@@ -15,7 +15,17 @@ from parsescore.core.kinds import (
 )
 from parsescore.document.options import DocumentOptions
 
-__all__ = ["KIND", "METRICS", "TOTALS"]
+__all__ = ["KIND", "METRICS", "TOTALS", "detect"]
+
+
+def detect(doc: object) -> bool:
+    """An OmniDocBench metric_result document, or the ``parsescore`` profile's document (cheap:
+    no import)."""
+    if not isinstance(doc, dict):
+        return False
+    if doc.get("profile") == "parsescore" and isinstance(doc.get("omnidocbench"), dict):
+        return True
+    return {"text_block", "display_formula", "table", "reading_order"} <= set(doc)
 
 _REF = "OmniDocBench v1.5's own number (pandas' summation order kept)"
 
@@ -109,19 +119,19 @@ KIND = Kind(
         "distances averaged over pages, TEDS averaged over tables"
     ),
     evaluate=lazy("parsescore.document.dataset:evaluate"),
-    read=lazy("parsescore.document.dataset:read"),
-    detect=lambda doc: (
-        isinstance(doc, dict)
-        and {"text_block", "display_formula", "table", "reading_order"} <= set(doc)
-    ),
-    documents={"document": "OmniDocBench's <name>_metric_result.json (parsescore document --out)"},
+    read=lazy("parsescore.document.better_present:read"),
+    detect=detect,
+    documents={
+        "document": "OmniDocBench's <name>_metric_result.json (parsescore document --out), or "
+        "the parsescore profile's document holding it"
+    },
     recognised="OmniDocBench's metric_result.json (keys text_block, display_formula, table, "
-    "reading_order)",
-    schema=lazy("parsescore.document.present:schema_defs"),
+    "reading_order) or the parsescore profile's (keys profile, omnidocbench)",
+    schema=lazy("parsescore.document.better_present:schema_defs"),
     report=ReportParts(
         prepare=None, plots=None, drilldown=lazy("parsescore.document.present:drilldown")
     ),
-    summarise=lazy("parsescore.document.present:summarise"),
+    summarise=lazy("parsescore.document.better_present:summarise"),
     options=DocumentOptions,
     command=CommandParts(
         help="Document pages (Markdown) against OmniDocBench's truth: its v1.5 end-to-end "
