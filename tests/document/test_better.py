@@ -24,7 +24,7 @@ from parsescore.document.better import answer_blocks, order_scores, score_page
 from parsescore.document.better_text import PROFILES, normaliser, pair_counts
 
 sys.path.insert(0, str(Path(__file__).parent))
-from document_cases import write_cases  # noqa: E402
+from document_cases import write_cases
 
 # -- texts and pages built for the tests --------------------------------------------------------
 
@@ -128,7 +128,9 @@ def test_order_tau_is_scipys_and_accuracy_counts_pairs(pairs: list[tuple[int, in
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(SENTENCE, min_size=2, max_size=6, unique=True), st.sampled_from(sorted(PROFILES)))
-def test_a_perfect_answer_scores_no_error_and_full_order(paragraphs: list[str], profile: str) -> None:
+def test_a_perfect_answer_scores_no_error_and_full_order(
+    paragraphs: list[str], profile: str
+) -> None:
     paragraphs = _distinct(paragraphs)
     metrics, counts, _ = score_page(_page(paragraphs), "\n\n".join(paragraphs), profile)
     assert metrics["text_cer"] == metrics["text_wer"] == metrics["text_union_error"] == 0.0

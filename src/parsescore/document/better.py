@@ -32,7 +32,9 @@ from typing import Any, Literal
 import numpy as np
 
 from parsescore.core.errors import InputError
+from parsescore.core.results import Result
 from parsescore.document.better_text import formula_text, normaliser, pair_counts
+from parsescore.document.options import DocumentOptions
 
 __all__ = [
     "AnswerBlock",
@@ -104,8 +106,9 @@ def _joined(page: Mapping[str, Any]) -> list[dict[str, Any]]:
     for relation in page.get("extra", {}).get("relation", []):
         if not isinstance(relation, Mapping) or relation.get("relation_type") != "truncated":
             continue
-        source, target = by_id.get(relation.get("source_anno_id")), by_id.get(
-            relation.get("target_anno_id")
+        source, target = (
+            by_id.get(relation.get("source_anno_id")),
+            by_id.get(relation.get("target_anno_id")),
         )
         if source is not None and target is not None:
             parent[root(source)] = root(target)
@@ -157,10 +160,14 @@ def truth_blocks(page: Mapping[str, Any]) -> list[TruthBlock]:
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _FENCE = re.compile(r"(?m)^[ \t]*```[\w+.-]*[ \t]*$")
 _ENVIRONMENT = re.compile(r"\\(begin|end)\{([a-zA-Z]+\*?)\}")
-_TABLE_ENVIRONMENTS = frozenset({"table", "table*", "tabular", "tabular*", "tabularx",
-                                 "longtable", "tabu"})  # fmt: skip
-_MATH_ENVIRONMENTS = frozenset({"equation", "equation*", "align", "align*", "gather",
-                                "gather*", "multline", "multline*", "eqnarray", "eqnarray*"})  # fmt: skip
+_TABLE_ENVIRONMENTS = frozenset(
+    ("table", "table*", "tabular", "tabular*", "tabularx", "longtable", "tabu")
+)
+_MATH_ENVIRONMENTS = frozenset(
+    f"{name}{star}"
+    for name in ("equation", "align", "gather", "multline", "eqnarray")
+    for star in ("", "*")
+)
 _HTML_TABLE_TAG = re.compile(r"<(/?)table\b[^>]*>", re.IGNORECASE)
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]", re.DOTALL)
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
@@ -216,13 +223,13 @@ def _plain(text: str) -> str:
 def answer_blocks(markdown: str) -> list[AnswerBlock]:
     """The blocks of a page's Markdown, in file order.
 
-    Images and the code fences that wrap a whole answer (```` ```markdown ````, ```` ```html ````,
-    ```` ```latex ````, bare ```` ``` ````) are removed; then HTML tables, LaTeX tables
-    (``tabular`` and friends, inside ``table`` when there is one), display formulas (``$$``,
-    ``\\[``, ``equation``/``align``/… environments) are taken out; what is left is split into
-    paragraphs on blank lines, where a run of ``|…|`` lines holding a delimiter row is a
-    Markdown table. Inline ``$…$`` stays in its paragraph. A paragraph without a letter or digit
-    (``* * *``, ``---``) is dropped.
+    Images and code-fence lines are removed; then HTML tables, display formulas (``$$``,
+    ``\\[``, ``equation``/``align``/… environments) and LaTeX tables (``tabular`` and friends,
+    inside ``table`` when there is one) are taken out, each outside what was taken before; what
+    is left is split into paragraphs on blank lines, where a run of ``|…|`` lines holding a
+    delimiter row is a Markdown table (heading and bold markers removed from the text). Inline
+    ``$…$`` stays in its paragraph. A paragraph without a letter or digit (``* * *``, ``---``)
+    is dropped.
 
     >>> [(b.kind, b.content) for b in answer_blocks("# Title\\n\\n$$x$$\\n\\n|a|\\n|---|\\n|1|")]
     [('text', 'Title'), ('formula', 'x'), ('table', '|a|\\n|---|\\n|1|')]
@@ -363,8 +370,9 @@ def order_scores(truth: Sequence[float], answer: Sequence[float]) -> dict[str, f
     ``edit``: Levenshtein distance between the blocks in truth order and in answer order, over
     their number. Fewer than two blocks: no accuracy or τ.
 
-    >>> order_scores([1, 2, 3], [10, 30, 20])
-    {'pairs': 3, 'agreeing': 2, 'accuracy': 0.6666666666666666, 'tau': 0.3333333333333333, 'edit': 0.6666666666666666}
+    >>> found = order_scores([1, 2, 3], [10, 30, 20])
+    >>> found["pairs"], found["agreeing"], round(found["tau"], 4), round(found["edit"], 4)
+    (3, 2, 0.3333, 0.6667)
     """
     from rapidfuzz.distance import Levenshtein
 
@@ -490,9 +498,9 @@ def _table_pool(
     answer_tables = [_read_table(b.content, b.format) for b in answer]
     paired = np.ones((len(truth), len(answer)), dtype=np.float64)
     scores: dict[tuple[int, int], dict[str, float]] = {}
-    for i, t in enumerate(truth_tables):
-        for j, a in enumerate(answer_tables):
-            scores[i, j] = table_scores(t, a)
+    for i, truth_table in enumerate(truth_tables):
+        for j, answer_table in enumerate(answer_tables):
+            scores[i, j] = table_scores(truth_table, answer_table)
             paired[i, j] = 1.0 - scores[i, j]["teds"]
     # a pair is kept only when it beats leaving both alone (TEDS above 0)
     pairs = _match(paired, [0.5] * len(truth), [0.5] * len(answer))
@@ -581,19 +589,20 @@ def score_page(
 NATIVE_PROFILE = "parsescore"
 
 
-def evaluate(truth: str | Path, pred: str | Path, options: Any) -> Any:
+def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> Result:
     """The compat result (profile ``omnidocbench``, unchanged) with the ``parsescore``
     profile's metrics beside it: every selected truth page scored, a missing page as an empty
     answer (listed)."""
     from parsescore.core.aggregate import totals
     from parsescore.core.options import recorded_options
-    from parsescore.core.results import Result
     from parsescore.document.dataset import (
         _read_page,
-        evaluate as evaluate_compat,
         find_prediction,
         load_truth,
         page_filters,
+    )
+    from parsescore.document.dataset import (
+        evaluate as evaluate_compat,
     )
     from parsescore.document.kind import TOTALS
 

@@ -44,11 +44,11 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
     items: dict[str, dict[str, float]] = {}
     counts: dict[str, dict[str, float]] = {}
     for page, record in pages.items():
-        record = r.mapping(record, f"pages.{page}")
-        items[page] = {k: r.number(v, f"pages.{page}.metrics.{k}") for k, v in
-                       r.mapping(r.key(record, "metrics", f"pages.{page}"), "metrics").items()}  # fmt: skip
-        counts[page] = {k: r.number(v, f"pages.{page}.counts.{k}") for k, v in
-                        r.mapping(r.key(record, "counts", f"pages.{page}"), "counts").items()}  # fmt: skip
+        where = f"pages.{page}"
+        record = r.mapping(record, where)
+        for name, into in (("metrics", items), ("counts", counts)):
+            values = r.mapping(r.key(record, name, where), f"{where}.{name}")
+            into[page] = {k: r.number(v, f"{where}.{name}.{k}") for k, v in values.items()}
     found = totals(TOTALS, items, counts, given=compat.totals)
     return [
         Result(
@@ -59,8 +59,11 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
             r.path,
             options={"profile": "parsescore", "normalisation": doc.get("normalisation")},
             counts={k: v for k, v in counts.items() if v},
-            dataset={"profile": "parsescore", "missing": list(doc.get("missing") or []),
-                     "metric_result": compat.dataset.get("metric_result")},  # fmt: skip
+            dataset={
+                "profile": "parsescore",
+                "missing": list(doc.get("missing") or []),
+                "metric_result": compat.dataset.get("metric_result"),
+            },
         )
     ]
 
@@ -83,7 +86,9 @@ def summarise(result: Result, out: Console) -> None:
     table.add_column("value", justify="right")
     for key, label in _SHOWN:
         value = result.totals.get(key)
-        shown = "–" if value is None else f"{value:.0f}" if key == "pages_missing" else f"{value:.4f}"
+        shown = (
+            "–" if value is None else f"{value:.0f}" if key == "pages_missing" else f"{value:.4f}"
+        )
         table.add_row(label, shown)
     out.print(table)
     missing = result.dataset.get("missing") or []

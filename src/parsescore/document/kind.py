@@ -9,8 +9,8 @@ from parsescore.core.kinds import (
     Kind,
     Metric,
     Ratio,
-    Sum,
     ReportParts,
+    Sum,
     lazy,
 )
 from parsescore.document.options import DocumentOptions
@@ -26,6 +26,7 @@ def detect(doc: object) -> bool:
     if doc.get("profile") == "parsescore" and isinstance(doc.get("omnidocbench"), dict):
         return True
     return {"text_block", "display_formula", "table", "reading_order"} <= set(doc)
+
 
 _REF = "OmniDocBench v1.5's own number (pandas' summation order kept)"
 
