@@ -577,8 +577,6 @@ def score_page(
     for name in ("accuracy", "tau", "edit"):
         if name in order:
             metrics[f"order_{name}"] = order[name]
-    if markdown is None:
-        counts["missing_pages"] = 1
     detail = {"alignment": [*text_records, *formula_records, *table_records]}
     return metrics, counts, detail
 
@@ -604,7 +602,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
     from parsescore.document.dataset import (
         evaluate as evaluate_compat,
     )
-    from parsescore.document.kind import TOTALS
+    from parsescore.document.kind import PARSESCORE_TOTALS, TOTALS
 
     compat = evaluate_compat(truth, pred, replace(options, profile="omnidocbench"))
     truth, pred = Path(truth), Path(pred)
@@ -638,7 +636,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
             counts.pop(image)
             details.pop(image)
     given = {m.name: v for m in TOTALS if (v := compat.totals.get(m.name)) is not None}
-    found = totals(TOTALS, items, counts, given=given)
+    found = totals((*TOTALS, *PARSESCORE_TOTALS), items, counts, given=given)
     warnings = [w for w in compat.warnings if "skipped" not in w]
     if missing:
         warnings.append(

@@ -25,7 +25,6 @@ _SHOWN = (
     ("table_grits_con_tables", "Table GriTS-Con ↑"),
     ("order_accuracy_pooled", "Order accuracy (pooled pairs) ↑"),
     ("order_tau", "Order Kendall τ (page mean) ↑"),
-    ("pages_missing", "Pages without an answer (scored empty)"),
 )
 
 
@@ -34,7 +33,7 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
     the ``parsescore`` profile's document its pages' metrics and counts with every total."""
     from parsescore.core.aggregate import totals
     from parsescore.document.dataset import read as read_compat
-    from parsescore.document.kind import TOTALS
+    from parsescore.document.kind import PARSESCORE_TOTALS, TOTALS
 
     if doc.get("profile") != "parsescore":
         return read_compat(doc, r, name)
@@ -49,7 +48,7 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
         for name, into in (("metrics", items), ("counts", counts)):
             values = r.mapping(r.key(record, name, where), f"{where}.{name}")
             into[page] = {k: r.number(v, f"{where}.{name}.{k}") for k, v in values.items()}
-    found = totals(TOTALS, items, counts, given=compat.totals)
+    found = totals((*TOTALS, *PARSESCORE_TOTALS), items, counts, given=compat.totals)
     return [
         Result(
             "document",
@@ -86,10 +85,7 @@ def summarise(result: Result, out: Console) -> None:
     table.add_column("value", justify="right")
     for key, label in _SHOWN:
         value = result.totals.get(key)
-        shown = (
-            "–" if value is None else f"{value:.0f}" if key == "pages_missing" else f"{value:.4f}"
-        )
-        table.add_row(label, shown)
+        table.add_row(label, "–" if value is None else f"{value:.4f}")
     out.print(table)
     missing = result.dataset.get("missing") or []
     if missing:

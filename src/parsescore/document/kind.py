@@ -10,12 +10,11 @@ from parsescore.core.kinds import (
     Metric,
     Ratio,
     ReportParts,
-    Sum,
     lazy,
 )
 from parsescore.document.options import DocumentOptions
 
-__all__ = ["KIND", "METRICS", "TOTALS", "detect"]
+__all__ = ["KIND", "METRICS", "PARSESCORE_TOTALS", "TOTALS", "detect"]
 
 
 def detect(doc: object) -> bool:
@@ -74,7 +73,10 @@ TOTALS = (
         aggregate=Dataset(_REF),
     ),
     Metric("pages", "pages scored", None, "count", aggregate=Items()),
-    # profile parsescore (better.py): page means and pooled ratios of the pages' counts
+)
+#: The totals of profile ``parsescore`` (better.py): page means and pooled ratios of the pages'
+#: counts (a compat result has none of them).
+PARSESCORE_TOTALS = (
     Metric("text_cer", "text CER (page mean)", False),
     Metric("text_cer_pooled", "text CER (pooled)", False,
            aggregate=Ratio("text_char_edits", "text_truth_chars")),
@@ -104,8 +106,6 @@ TOTALS = (
            aggregate=Ratio("order_pairs_agreeing", "order_pairs")),
     Metric("order_tau", "order Kendall tau (page mean)", True),
     Metric("order_edit", "order edit (page mean)", False),
-    Metric("pages_missing", "pages without an answer file", None, "count",
-           aggregate=Sum(count="missing_pages")),
 )  # fmt: skip
 
 KIND = Kind(
@@ -114,7 +114,7 @@ KIND = Kind(
     item="page",
     items="pages",
     metrics=METRICS,
-    totals=TOTALS,
+    totals=(*TOTALS, *PARSESCORE_TOTALS),
     totals_note=(
         "document totals are OmniDocBench v1.5's: text, formula, table and reading-order edit "
         "distances averaged over pages, TEDS averaged over tables"
