@@ -11,7 +11,7 @@ from typing import Any
 from rich.console import Console
 
 from parsescore.core.results import Reader, Result
-from parsescore.core.schema import NUMBER, STRING, map_of
+from parsescore.core.schema import NUMBER, STRING, map_of, ref
 
 __all__ = ["read", "schema_defs", "summarise"]
 
@@ -142,13 +142,15 @@ def schema_defs() -> dict[str, dict[str, Any]]:
             }),
             "missing": {"type": "array", "items": STRING},
             "unreadable": map_of(STRING),
-            "omnidocbench": compat,
+            "omnidocbench": ref("document_metric_result"),
         },
     }  # fmt: skip
+    defs["document_metric_result"] = compat
+    defs["document_parsescore"] = parsescore
     defs["document"] = {
         "description": "OmniDocBench v1.5's <name>_metric_result.json document, or the "
         "parsescore profile's document holding it.",
-        "anyOf": [compat, parsescore],
+        "anyOf": [ref("document_metric_result"), ref("document_parsescore")],
     }
     detail = dict(defs["document_detail"])
     detail["properties"] = {**detail.get("properties", {}), "alignment": alignment}
