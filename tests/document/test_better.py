@@ -175,6 +175,17 @@ def test_a_missing_answer_is_an_empty_one() -> None:
     assert {r["status"] for r in detail["alignment"]} == {"missed"}
 
 
+def test_a_paragraph_split_or_joined_by_the_answer_costs_no_more_than_the_join() -> None:
+    split = score_page(_page(["alpha beta gamma", "delta"]), "alpha beta\n\ngamma\n\ndelta", "none")
+    assert split[0]["text_cer"] == 0.0
+    assert [r.get("answer_joined") for r in split[2]["alignment"]] == [[0, 12], None]
+    joined = score_page(_page(["alpha beta", "gamma delta"]), "alpha beta gamma delta", "none")
+    assert joined[0]["text_cer"] == 0.0
+    assert joined[2]["alignment"][0]["truth_joined"] == [0, 1]
+    invented = score_page(_page(["alpha beta"]), "alpha beta\n\nzzz qqq", "none")
+    assert [r["status"] for r in invented[2]["alignment"]] == ["matched", "invented"]
+
+
 def test_page_furniture_is_optional() -> None:
     page = _page(["body text here"], extra=[("page_number", "12"), ("header", "Journal")])
     with_furniture = score_page(page, "Journal\n\nbody text here\n\n12", "unicode")

@@ -158,6 +158,8 @@ def truth_blocks(page: Mapping[str, Any]) -> list[TruthBlock]:
 # -- the answer --------------------------------------------------------------------------------
 
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_WRAPPER_TAG = re.compile(r"</?(html|body)\b[^>]*>", re.IGNORECASE)
+_INLINE_PAREN = re.compile(r"\\\((.+?)\\\)", re.DOTALL)
 _FENCE = re.compile(r"(?m)^[ \t]*```[\w+.-]*[ \t]*$")
 _ENVIRONMENT = re.compile(r"\\(begin|end)\{([a-zA-Z]+\*?)\}")
 _TABLE_ENVIRONMENTS = frozenset(
@@ -216,20 +218,22 @@ def _free(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
 
 
 def _plain(text: str) -> str:
-    """A paragraph's text: Markdown heading and bold markers removed."""
+    """A paragraph's text: Markdown heading and bold markers removed, inline math written
+    ``$…$`` as the truth writes it (``\\(x\\)`` → ``$x$``)."""
+    text = _INLINE_PAREN.sub(lambda m: f"${m.group(1)}$", text)
     return _EMPHASIS.sub("", _HEADING.sub("", text)).strip()
 
 
 def answer_blocks(markdown: str) -> list[AnswerBlock]:
     """The blocks of a page's Markdown, in file order.
 
-    Images and code-fence lines are removed; then HTML tables, display formulas (``$$``,
-    ``\\[``, ``equation``/``align``/… environments) and LaTeX tables (``tabular`` and friends,
-    inside ``table`` when there is one) are taken out, each outside what was taken before; what
-    is left is split into paragraphs on blank lines, where a run of ``|…|`` lines holding a
-    delimiter row is a Markdown table (heading and bold markers removed from the text). Inline
-    ``$…$`` stays in its paragraph. A paragraph without a letter or digit (``* * *``, ``---``)
-    is dropped.
+    Images, code-fence lines and ``<html>``/``<body>`` tags are removed; then HTML tables,
+    display formulas (``$$``, ``\\[``, ``equation``/``align``/… environments) and LaTeX tables
+    (``tabular`` and friends, inside ``table`` when there is one) are taken out, each outside
+    what was taken before; what is left is split into paragraphs on blank lines, where a run of
+    ``|…|`` lines holding a delimiter row is a Markdown table (heading and bold markers removed
+    from the text, ``\\(…\\)`` written ``$…$``). Inline ``$…$`` stays in its paragraph. A
+    paragraph without a letter or digit (``* * *``, ``---``) is dropped.
 
     >>> [(b.kind, b.content) for b in answer_blocks("# Title\\n\\n$$x$$\\n\\n|a|\\n|---|\\n|1|")]
     [('text', 'Title'), ('formula', 'x'), ('table', '|a|\\n|---|\\n|1|')]
@@ -237,6 +241,7 @@ def answer_blocks(markdown: str) -> list[AnswerBlock]:
     text = markdown.replace("\r\n", "\n").replace("\r", "\n")
     text = _FENCE.sub(lambda m: " " * len(m.group(0)), text)
     text = _IMAGE.sub(lambda m: " " * len(m.group(0)), text)
+    text = _WRAPPER_TAG.sub(lambda m: " " * len(m.group(0)), text)
     blocks: list[AnswerBlock] = []
     taken: list[tuple[int, int]] = []
     for start, end in _html_tables(text):
@@ -443,32 +448,113 @@ def _text_pool(
         [0.0 if b.optional else float(len(t)) for b, t in zip(truth, truth_texts, strict=True)],
         [float(len(t)) for t in answer_texts],
     )
+    groups = _joined_neighbours(pairs, truth, answer, normalise)
     counts = {"char_edits": 0.0, "truth_chars": 0.0, "word_edits": 0.0, "truth_words": 0.0,
               "union_chars": 0.0}  # fmt: skip
     records: list[dict[str, Any]] = []
     order: list[tuple[float, float]] = []
-    for ti, ai in sorted(pairs, key=lambda p: (p[0] is None, p[0] or 0, p[1] or 0)):
-        t = truth[ti] if ti is not None else None
-        a = answer[ai] if ai is not None else None
-        t_text = truth_texts[ti] if ti is not None else ""
-        a_text = answer_texts[ai] if ai is not None else ""
+    for tis, ais in sorted(groups, key=lambda g: (not g[0], g[0][:1], g[1][:1])):
+        t = _truth_of([truth[i] for i in tis])
+        a = _answer_of([answer[j] for j in ais])
         if t is not None and t.optional:
             status = "absorbed" if a is not None else "optional"
             records.append(_record(kind, t, a, status, None))
             continue
         status = "matched" if t and a else "missed" if t else "invented"
-        found = pair_counts(t_text, a_text)
+        found = pair_counts(normalise(t.content) if t else "", normalise(a.content) if a else "")
         counts["char_edits"] += found.char_edits
         counts["truth_chars"] += found.truth_chars
         counts["word_edits"] += found.word_edits
         counts["truth_words"] += found.truth_words
         counts["union_chars"] += max(found.truth_chars, found.pred_chars)
-        records.append(_record(kind, t, a, status, {"edits": found.char_edits,
-                                                    "truth_chars": found.truth_chars,
-                                                    "answer_chars": found.pred_chars}))  # fmt: skip
+        values: dict[str, Any] = {"edits": found.char_edits, "truth_chars": found.truth_chars,
+                                  "answer_chars": found.pred_chars}  # fmt: skip
+        if len(tis) > 1:
+            values["truth_joined"] = [truth[i].anno_id for i in tis]
+        if len(ais) > 1:
+            values["answer_joined"] = [answer[j].start for j in ais]
+        records.append(_record(kind, t, a, status, values))
         if t is not None and a is not None and t.order is not None:
             order.append((t.order, float(a.start)))
     return records, counts, order
+
+
+#: What joins neighbouring blocks of one side into one (before normalisation).
+_JOIN = " "
+
+
+def _truth_of(blocks: Sequence[TruthBlock]) -> TruthBlock | None:
+    if not blocks:
+        return None
+    first = blocks[0]
+    return replace(first, content=_JOIN.join(b.content for b in blocks))
+
+
+def _answer_of(blocks: Sequence[AnswerBlock]) -> AnswerBlock | None:
+    if not blocks:
+        return None
+    return replace(blocks[0], content=_JOIN.join(b.content for b in blocks))
+
+
+def _joined_neighbours(
+    pairs: Sequence[tuple[int | None, int | None]],
+    truth: Sequence[TruthBlock],
+    answer: Sequence[AnswerBlock],
+    normalise: Callable[[str], str],
+) -> list[tuple[list[int], list[int]]]:
+    """The pairs, with a block left alone joined to a neighbouring pair when that saves edits.
+
+    A paragraph the answer splits in two (or two truth blocks it writes as one) would otherwise
+    pair with one part and leave the other alone, costing its characters twice over. A block
+    left alone (an unmatched answer block, or an unmatched truth block) whose neighbour on its
+    own side (the next or previous block, in file order or in truth order) belongs to a pair is
+    joined to that pair when the pair's edits after joining are fewer than its edits before plus
+    what the block costs alone (its length; 0 for optional furniture, which thus joins only
+    when the answer wrote it inside the pair's text). The largest saving is applied first (ties:
+    the first pair, then the first block) until none is left; invented text never joins, as it
+    cannot save edits.
+    """
+    from rapidfuzz.distance import Levenshtein
+
+    groups = [([t] if t is not None else [], [a] if a is not None else []) for t, a in pairs]
+
+    def text(tis: Sequence[int], ais: Sequence[int]) -> tuple[str, str]:
+        return (normalise(_JOIN.join(truth[i].content for i in tis)),
+                normalise(_JOIN.join(answer[j].content for j in ais)))  # fmt: skip
+
+    def cost(tis: Sequence[int], ais: Sequence[int]) -> int:
+        t, a = text(tis, ais)
+        return int(Levenshtein.distance(t, a))
+
+    while True:
+        alone_answer = {g[1][0]: k for k, g in enumerate(groups) if not g[0] and len(g[1]) == 1}
+        alone_truth = {g[0][0]: k for k, g in enumerate(groups) if not g[1] and len(g[0]) == 1}
+        best: tuple[int, int, int, str, int] | None = None  # (-saving, group, block, side, alone)
+        for k, (tis, ais) in enumerate(groups):
+            if not tis or not ais or truth[tis[0]].optional:
+                continue
+            before = cost(tis, ais)
+            for j in (ais[0] - 1, ais[-1] + 1):
+                if j in alone_answer:
+                    joined = sorted([*ais, j])
+                    saving = before + len(text([], [j])[1]) - cost(tis, joined)
+                    if saving > 0 and (best is None or (-saving, k, j) < best[:3]):
+                        best = (-saving, k, j, "answer", alone_answer[j])
+            for i in (tis[0] - 1, tis[-1] + 1):
+                if i in alone_truth:
+                    joined = sorted([*tis, i])
+                    alone_cost = 0 if truth[i].optional else len(text([i], [])[0])
+                    saving = before + alone_cost - cost(joined, ais)
+                    if saving > 0 and (best is None or (-saving, k, i) < best[:3]):
+                        best = (-saving, k, i, "truth", alone_truth[i])
+        if best is None:
+            return groups
+        _, k, index, side, alone = best
+        tis, ais = groups[k]
+        groups[k] = (
+            (sorted([*tis, index]), ais) if side == "truth" else (tis, sorted([*ais, index]))
+        )
+        del groups[alone]
 
 
 def _record(
