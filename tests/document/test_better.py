@@ -238,6 +238,15 @@ def test_an_invented_table_halves_the_page_table_score() -> None:
     assert metrics["table_teds_any"] == 0.5
 
 
+def test_an_unreadable_answer_table_scores_zero_with_its_reason() -> None:
+    page = _page([], extra=[("table", TABLE_HTML)])
+    absurd = '<table><tr><td colspan="100000000">x</td></tr></table>'
+    metrics, _, detail = score_page(page, absurd, "unicode")
+    assert metrics["table_teds_any"] == 0.0
+    (invented,) = [r for r in detail["alignment"] if r["status"] == "invented"]
+    assert "colspan 100000000" in invented["unreadable"]
+
+
 # -- splitting and normalisation ---------------------------------------------------------------
 
 
@@ -330,6 +339,21 @@ def test_allow_missing_leaves_missing_pages_out(cases: Path) -> None:
                                 profile="parsescore", allow_missing=True, quiet=True)  # fmt: skip
     assert found.totals["pages"] == 5 and set(found.items) == set(found.details)
     assert found.dataset["missing"] == ["paper_physics_7.png", "slides_agile.pdf_2.jpg"]
+
+
+def test_an_unreadable_page_is_listed_and_scored_empty(cases: Path, tmp_path: Path) -> None:
+    pred = tmp_path / "pred"
+    pred.mkdir()
+    for source in (cases / "pred" / "perfect").iterdir():
+        (pred / source.name).write_bytes(source.read_bytes())
+    (pred / "news_city_12.md").write_bytes(b"caf\xe9 \xff")
+    found = parsescore.evaluate("document", cases / "truth.json", pred, profile="parsescore",
+                                quiet=True)  # fmt: skip
+    assert "not UTF-8" in found.dataset["unreadable"]["news_city_12.jpg"]
+    assert found.items["news_city_12.jpg"]["text_union_error"] == 1.0
+    with pytest.raises(InputError, match="not UTF-8"):
+        parsescore.evaluate("document", cases / "truth.json", pred, profile="parsescore",
+                            strict=True, quiet=True)  # fmt: skip
 
 
 def test_command_writes_a_document_that_reads_back(cases: Path, tmp_path: Path) -> None:
