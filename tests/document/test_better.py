@@ -21,7 +21,8 @@ import parsescore
 from parsescore.core.errors import InputError
 from parsescore.core.schema import validate
 from parsescore.document.better import answer_blocks, order_scores, score_page
-from parsescore.document.better_text import PROFILES, normaliser, pair_counts
+from parsescore.document.better_text import PROFILES, normaliser
+from parsescore.shared.distance import error_counts
 
 sys.path.insert(0, str(Path(__file__).parent))
 from document_cases import write_cases
@@ -53,10 +54,10 @@ def _distinct(paragraphs: list[str]) -> list[str]:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(TEXT, TEXT), min_size=1, max_size=5))
-def test_pair_counts_are_jiwers(pairs: list[tuple[str, str]]) -> None:
+def test_error_counts_are_jiwers(pairs: list[tuple[str, str]]) -> None:
     refs = [normaliser("none")(t) for t, _ in pairs]
     hyps = [normaliser("none")(h) for _, h in pairs]
-    counts = [pair_counts(t, h) for t, h in zip(refs, hyps, strict=True)]
+    counts = [error_counts(t, h) for t, h in zip(refs, hyps, strict=True)]
     chars = sum(c.truth_chars for c in counts)
     words = sum(c.truth_words for c in counts)
     characters = jiwer.process_characters(refs, hyps)
@@ -273,6 +274,15 @@ def test_normalisation_profiles() -> None:
     assert normaliser("whitespace")(text) == "Ｆull\u2013width “quotes”\\tand tabs"
     assert normaliser("unicode")(text) == 'Full-width "quotes" and tabs'
     assert normaliser("omnidocbench")(text) == "Ｆullwidthquotesandtabs"
+
+
+def test_the_option_offers_every_profile() -> None:
+    import typing
+
+    from parsescore.document.options import DocumentOptions
+
+    hints = typing.get_type_hints(DocumentOptions)
+    assert set(typing.get_args(hints["normalisation"])) == set(PROFILES)
 
 
 def test_truncated_chains_are_joined_once() -> None:

@@ -33,8 +33,9 @@ import numpy as np
 
 from parsescore.core.errors import InputError
 from parsescore.core.results import Result
-from parsescore.document.better_text import formula_text, normaliser, pair_counts
+from parsescore.document.better_text import formula_text, normaliser
 from parsescore.document.options import DocumentOptions
+from parsescore.shared.distance import error_counts
 
 __all__ = [
     "AnswerBlock",
@@ -422,14 +423,9 @@ def _match(
 
 
 def _edit_matrix(truth: Sequence[str], answer: Sequence[str]) -> np.ndarray:
-    from rapidfuzz import process
-    from rapidfuzz.distance import Levenshtein
+    from parsescore.shared.distance import levenshtein, text_costs
 
-    if not truth or not answer:
-        return np.zeros((len(truth), len(answer)), dtype=np.float64)
-    return process.cdist(
-        truth, answer, scorer=Levenshtein.distance, dtype=np.int64, workers=1
-    ).astype(np.float64)
+    return text_costs(truth, answer, levenshtein).paired
 
 
 def _text_pool(
@@ -461,7 +457,7 @@ def _text_pool(
             records.append(_record(kind, t, a, status, None))
             continue
         status = "matched" if t and a else "missed" if t else "invented"
-        found = pair_counts(normalise(t.content) if t else "", normalise(a.content) if a else "")
+        found = error_counts(normalise(t.content) if t else "", normalise(a.content) if a else "")
         counts["char_edits"] += found.char_edits
         counts["truth_chars"] += found.truth_chars
         counts["word_edits"] += found.word_edits
