@@ -187,6 +187,16 @@ def test_a_paragraph_split_or_joined_by_the_answer_costs_no_more_than_the_join()
     assert [r["status"] for r in invented[2]["alignment"]] == ["matched", "invented"]
 
 
+def test_a_page_written_as_one_block_joins_in_one_run() -> None:
+    paragraphs = [f"paragraph number {k} says something of its own" for k in range(80)]
+    one_block = score_page(_page(paragraphs), " ".join(paragraphs), "unicode")
+    assert one_block[0]["text_cer"] == 0.0
+    assert len(one_block[2]["alignment"]) == 1
+    truth_one_block = score_page(_page([" ".join(paragraphs)]), "\n\n".join(paragraphs), "none")
+    assert truth_one_block[0]["text_cer"] == 0.0
+    assert len(truth_one_block[2]["alignment"][0]["answer_joined"]) == 80
+
+
 def test_page_furniture_is_optional() -> None:
     page = _page(["body text here"], extra=[("page_number", "12"), ("header", "Journal")])
     with_furniture = score_page(page, "Journal\n\nbody text here\n\n12", "unicode")

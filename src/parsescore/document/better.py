@@ -477,6 +477,11 @@ def _text_pool(
 
 #: What joins neighbouring blocks of one side into one (before normalisation).
 _JOIN = " "
+#: The joining of neighbours stops once a page's edit distances have compared this many
+#: character pairs (a few seconds), so that time stays bounded on a page written as one huge
+#: block; ordinary pages (a few thousand characters) are far below it. Deterministic: it
+#: depends on the texts' lengths only.
+JOIN_WORK = 2 * 10**10
 
 
 def _truth_of(blocks: Sequence[TruthBlock]) -> TruthBlock | None:
@@ -504,11 +509,14 @@ def _joined_neighbours(
     pair with one part and leave the other alone, costing its characters twice over. A block
     left alone (an unmatched answer block, or an unmatched truth block) whose neighbour on its
     own side (the next or previous block, in file order or in truth order) belongs to a pair is
-    joined to that pair when the pair's edits after joining are fewer than its edits before plus
-    what the block costs alone (its length; 0 for optional furniture, which thus joins only
-    when the answer wrote it inside the pair's text). The largest saving is applied first (ties:
-    the first pair, then the first block) until none is left; invented text never joins, as it
-    cannot save edits.
+    joined to that pair when that saves more than half the block's length: the pair's edits
+    before plus what the block costs alone (its length; 0 for optional furniture, which thus
+    joins only when the answer wrote it inside the pair's text) minus the pair's edits after.
+    A whole run of such neighbours on one side may join at once (a page written as one block
+    against its many truth blocks takes one step, not one per block). The largest saving is
+    applied first (ties: the first pair, the truth side, the first block) until none is left or
+    :data:`JOIN_WORK` is spent; invented text does not join on its own, as it saves no edits
+    (riding along in a run it costs what it costs alone, plus the joining space).
     """
     from rapidfuzz.distance import Levenshtein
 
@@ -518,39 +526,76 @@ def _joined_neighbours(
         return (normalise(_JOIN.join(truth[i].content for i in tis)),
                 normalise(_JOIN.join(answer[j].content for j in ais)))  # fmt: skip
 
+    known: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+    work = [0]
+
     def cost(tis: Sequence[int], ais: Sequence[int]) -> int:
-        t, a = text(tis, ais)
-        return int(Levenshtein.distance(t, a))
+        key = (tuple(tis), tuple(ais))
+        if key not in known:
+            t, a = text(tis, ais)
+            work[0] += len(t) * len(a)
+            known[key] = int(Levenshtein.distance(t, a))
+        return known[key]
+
+    sizes: dict[tuple[int, int], int] = {}
+
+    def size(side: int, index: int) -> int:
+        """A block's normalised length (side 0: truth, 1: answer)."""
+        if (side, index) not in sizes:
+            sizes[side, index] = len(text([index], [])[0] if side == 0 else text([], [index])[1])
+        return sizes[side, index]
+
+    def runs(side: int, indices: Sequence[int], alone: Mapping[int, int]) -> list[list[int]]:
+        """The nearest alone neighbour on each side, and each side's whole run of them (truth
+        runs hold blocks in the reading order only, and end on a block that is not optional
+        furniture, which costs nothing alone)."""
+        found: list[list[int]] = []
+        for step, edge in ((-1, indices[0]), (1, indices[-1])):
+            run: list[int] = []
+            while edge + step * (len(run) + 1) in alone:
+                run.append(edge + step * (len(run) + 1))
+            if run:
+                found.append(run[:1])
+            if side == 0:
+                run = run[: next((n for n, i in enumerate(run) if truth[i].order is None),
+                                 len(run))]  # fmt: skip
+                while run and truth[run[-1]].optional:
+                    run.pop()
+            if len(run) > 1:
+                found.append(run)
+        return found
 
     while True:
-        alone_answer = {g[1][0]: k for k, g in enumerate(groups) if not g[0] and len(g[1]) == 1}
-        alone_truth = {g[0][0]: k for k, g in enumerate(groups) if not g[1] and len(g[0]) == 1}
-        best: tuple[int, int, int, str, int] | None = None  # (-saving, group, block, side, alone)
+        alone = (
+            {g[0][0]: k for k, g in enumerate(groups) if not g[1] and len(g[0]) == 1},
+            {g[1][0]: k for k, g in enumerate(groups) if not g[0] and len(g[1]) == 1},
+        )
+        best: tuple[int, int, int, int, list[int]] | None = None  # -saving, group, side, first
         for k, (tis, ais) in enumerate(groups):
             if not tis or not ais or truth[tis[0]].optional:
                 continue
+            candidates = [(side, own, run) for side, own in ((0, tis), (1, ais))
+                          for run in runs(side, own, alone[side])]  # fmt: skip
+            if not candidates:
+                continue
             before = cost(tis, ais)
-            for j in (ais[0] - 1, ais[-1] + 1):
-                if j in alone_answer:
-                    joined = sorted([*ais, j])
-                    saving = before + len(text([], [j])[1]) - cost(tis, joined)
-                    if saving > 0 and (best is None or (-saving, k, j) < best[:3]):
-                        best = (-saving, k, j, "answer", alone_answer[j])
-            for i in (tis[0] - 1, tis[-1] + 1):
-                if i in alone_truth:
-                    joined = sorted([*tis, i])
-                    alone_cost = 0 if truth[i].optional else len(text([i], [])[0])
-                    saving = before + alone_cost - cost(joined, ais)
-                    if saving > 0 and (best is None or (-saving, k, i) < best[:3]):
-                        best = (-saving, k, i, "truth", alone_truth[i])
-        if best is None:
+            for side, own, run in candidates:
+                joined = sorted([*own, *run])
+                length = sum(size(side, i) for i in run)
+                optional = sum(size(0, i) for i in run if side == 0 and truth[i].optional)
+                alone_cost = length - optional
+                after = cost(joined, ais) if side == 0 else cost(tis, joined)
+                saving = before + alone_cost - after
+                candidate = (-saving, k, side, run[0], run)
+                if 2 * saving > length and (best is None or candidate[:4] < best[:4]):
+                    best = candidate
+        if best is None or work[0] > JOIN_WORK:
             return groups
-        _, k, index, side, alone = best
+        _, k, side, _, run = best
         tis, ais = groups[k]
-        groups[k] = (
-            (sorted([*tis, index]), ais) if side == "truth" else (tis, sorted([*ais, index]))
-        )
-        del groups[alone]
+        groups[k] = (sorted([*tis, *run]), ais) if side == 0 else (tis, sorted([*ais, *run]))
+        gone = {alone[side][i] for i in run}
+        groups = [g for n, g in enumerate(groups) if n not in gone]
 
 
 def _record(
