@@ -376,6 +376,17 @@ def test_an_unreadable_page_is_listed_and_scored_empty(cases: Path, tmp_path: Pa
                             strict=True, quiet=True)  # fmt: skip
 
 
+def test_a_dataset_without_tables_has_no_table_totals(cases: Path, tmp_path: Path) -> None:
+    pages = json.loads((cases / "truth.json").read_text())
+    truth = tmp_path / "truth.json"
+    truth.write_text(json.dumps([p for p in pages if "news" in p["page_info"]["image_path"]]))
+    found = parsescore.evaluate("document", truth, cases / "pred" / "perfect",
+                                profile="parsescore", quiet=True)  # fmt: skip
+    assert "table_teds_any_tables" not in found.totals and "table_teds_any" not in found.totals
+    assert found.totals["text_cer_pooled"] == 0.0
+    assert found.counts["news_city_12.jpg"]["table_slots"] == 0
+
+
 def test_command_writes_a_document_that_reads_back(cases: Path, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

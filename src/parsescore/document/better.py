@@ -44,6 +44,7 @@ __all__ = [
     "order_scores",
     "score_page",
     "truth_blocks",
+    "undefined_totals",
 ]
 
 BlockKind = Literal["text", "formula", "table"]
@@ -689,10 +690,10 @@ def score_page(
         metrics["text_union_error"] = text["char_edits"] / text["union_chars"]
     if formula["union_chars"]:
         metrics["formula_union_error"] = formula["char_edits"] / formula["union_chars"]
-    if tables["slots"]:
-        counts["table_slots"] = tables["slots"]
-        for name in ("teds", "teds_s", "grits_top", "grits_con"):
-            counts[f"table_{name}_sum"] = tables[name]
+    counts["table_slots"] = tables["slots"]
+    for name in ("teds", "teds_s", "grits_top", "grits_con"):
+        counts[f"table_{name}_sum"] = tables[name]
+        if tables["slots"]:
             metric = {"teds": "table_teds_any", "teds_s": "table_teds_s_any"}.get(
                 name, f"table_{name}"
             )
@@ -764,6 +765,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
             details.pop(image)
     given = {m.name: v for m in TOTALS if (v := compat.totals.get(m.name)) is not None}
     found = totals((*TOTALS, *PARSESCORE_TOTALS), items, counts, given=given)
+    found = {k: v for k, v in found.items() if k not in undefined_totals(PARSESCORE_TOTALS, counts)}
     warnings = [w for w in compat.warnings if "skipped" not in w]
     if missing:
         warnings.append(
@@ -809,3 +811,16 @@ _COMPAT_TOTALS = frozenset(
     ("text_edit", "text_edit_whole", "text_edit_sample_avg", "text_edit_pooled", "formula_edit",
      "table_teds", "table_teds_s", "table_edit", "reading_order_edit")
 )  # fmt: skip
+
+
+def undefined_totals(metrics: Sequence[Any], counts: Mapping[str, Mapping[str, float]]) -> set[str]:
+    """The pooled totals whose summed denominator is 0 (no table, no text, no ordered pair in
+    the dataset): they have no value, rather than the 0 a ratio of nothing would give."""
+    from parsescore.core.kinds import Ratio
+
+    return {
+        m.name
+        for m in metrics
+        if isinstance(m.aggregate, Ratio)
+        and not sum(c.get(m.aggregate.denominator, 0) for c in counts.values())
+    }

@@ -48,7 +48,10 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
         for name, into in (("metrics", items), ("counts", counts)):
             values = r.mapping(r.key(record, name, where), f"{where}.{name}")
             into[page] = {k: r.number(v, f"{where}.{name}.{k}") for k, v in values.items()}
+    from parsescore.document.better import undefined_totals
+
     found = totals((*TOTALS, *PARSESCORE_TOTALS), items, counts, given=compat.totals)
+    found = {k: v for k, v in found.items() if k not in undefined_totals(PARSESCORE_TOTALS, counts)}
     return [
         Result(
             "document",
