@@ -117,7 +117,9 @@ KIND = Kind(
     totals=(*TOTALS, *PARSESCORE_TOTALS),
     totals_note=(
         "document totals are OmniDocBench v1.5's: text, formula, table and reading-order edit "
-        "distances averaged over pages, TEDS averaged over tables"
+        "distances averaged over pages, TEDS averaged over tables; profile parsescore adds "
+        "page means and pooled ratios of the pages' counts (CER, WER, union error, per-table "
+        "TEDS and GriTS, order accuracy)"
     ),
     evaluate=lazy("parsescore.document.dataset:evaluate"),
     read=lazy("parsescore.document.better_present:read"),
@@ -136,7 +138,7 @@ KIND = Kind(
     options=DocumentOptions,
     command=CommandParts(
         help="Document pages (Markdown) against OmniDocBench's truth: its v1.5 end-to-end "
-        "numbers, bit for bit.",
+        "numbers, bit for bit (--profile parsescore: also the numbers a page should get).",
         truth="OmniDocBench's page list (OmniDocBench.json).",
         pred="Folder of one Markdown file per page (<image stem>.md, .mmd or <image>.md).",
     ),
