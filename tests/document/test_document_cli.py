@@ -121,12 +121,6 @@ def test_bad_pages_are_listed_and_the_rest_scored(cases: Path) -> None:
         evaluate("document", cases / "truth.json", pred, strict=True)
 
 
-def test_parsescore_profile_says_not_yet(cases: Path) -> None:
-    with pytest.raises(InputError, match="not implemented yet"):
-        evaluate("document", cases / "truth.json", cases / "pred" / "perfect",
-                 profile="parsescore")  # fmt: skip
-
-
 def test_demo(tmp_path: Path) -> None:
     from parsescore.document.demo import run_demo
 

@@ -283,10 +283,10 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
     from parsescore.document.present import page_details
     from parsescore.document.tables import teds_score
 
-    if options.profile != "omnidocbench":
-        raise InputError(
-            f"--profile {options.profile} is not implemented yet; use --profile omnidocbench"
-        )
+    if options.profile == "parsescore":
+        from parsescore.document.better import evaluate as evaluate_parsescore
+
+        return evaluate_parsescore(truth, pred, options)
     truth, pred = Path(truth), Path(pred)
     if not pred.is_dir():
         raise InputError("expected a folder of page Markdown files (<image stem>.md)", path=pred)

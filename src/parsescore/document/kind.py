@@ -16,7 +16,18 @@ from parsescore.core.kinds import (
 )
 from parsescore.document.options import DocumentOptions
 
-__all__ = ["KIND", "METRICS", "TOTALS"]
+__all__ = ["KIND", "METRICS", "PARSESCORE_TOTALS", "TOTALS", "detect"]
+
+
+def detect(doc: object) -> bool:
+    """An OmniDocBench metric_result document, or the ``parsescore`` profile's document (cheap:
+    no import)."""
+    if not isinstance(doc, dict):
+        return False
+    if doc.get("profile") == "parsescore" and isinstance(doc.get("omnidocbench"), dict):
+        return True
+    return {"text_block", "display_formula", "table", "reading_order"} <= set(doc)
+
 
 _REF = "OmniDocBench v1.5's own number (pandas' summation order kept)"
 
@@ -29,6 +40,18 @@ METRICS = (
     Metric("table_teds_s", "table TEDS-S", True),
     Metric("table_edit", "table edit", False),
     Metric("reading_order_edit", "reading order edit", False),
+    # profile parsescore (better.py): the numbers a page should get, beside the compat ones
+    Metric("text_cer", "text CER", False),
+    Metric("text_wer", "text WER", False),
+    Metric("text_union_error", "text error (union)", False),
+    Metric("formula_union_error", "formula error (union)", False),
+    Metric("table_teds_any", "table TEDS (any format)", True),
+    Metric("table_teds_s_any", "table TEDS-S (any format)", True),
+    Metric("table_grits_top", "table GriTS-Top", True),
+    Metric("table_grits_con", "table GriTS-Con", True),
+    Metric("order_accuracy", "order accuracy", True),
+    Metric("order_tau", "order Kendall tau", True),
+    Metric("order_edit", "order edit", False),
 )
 TOTALS = (
     Metric("text_edit", "text edit (page avg)", False, headline=True, aggregate=Dataset(_REF)),
@@ -53,6 +76,39 @@ TOTALS = (
     ),
     Metric("pages", "pages scored", None, "count", aggregate=Items()),
 )
+#: The totals of profile ``parsescore`` (better.py): page means and pooled ratios of the pages'
+#: counts (a compat result has none of them).
+PARSESCORE_TOTALS = (
+    Metric("text_cer", "text CER (page mean)", False),
+    Metric("text_cer_pooled", "text CER (pooled)", False,
+           aggregate=Ratio("text_char_edits", "text_truth_chars")),
+    Metric("text_wer", "text WER (page mean)", False),
+    Metric("text_wer_pooled", "text WER (pooled)", False,
+           aggregate=Ratio("text_word_edits", "text_truth_words")),
+    Metric("text_union_error", "text error over the union (page mean)", False),
+    Metric("text_union_error_pooled", "text error over the union (pooled)", False,
+           aggregate=Ratio("text_union_edits", "text_union_chars")),
+    Metric("formula_union_error", "formula error over the union (page mean)", False),
+    Metric("formula_union_error_pooled", "formula error over the union (pooled)", False,
+           aggregate=Ratio("formula_union_edits", "formula_union_chars")),
+    Metric("table_teds_any", "table TEDS, any format (page mean)", True),
+    Metric("table_teds_any_tables", "table TEDS, any format (per table)", True,
+           aggregate=Ratio("table_teds_sum", "table_slots")),
+    Metric("table_teds_s_any", "table TEDS-S, any format (page mean)", True),
+    Metric("table_teds_s_any_tables", "table TEDS-S, any format (per table)", True,
+           aggregate=Ratio("table_teds_s_sum", "table_slots")),
+    Metric("table_grits_top", "table GriTS-Top (page mean)", True),
+    Metric("table_grits_top_tables", "table GriTS-Top (per table)", True,
+           aggregate=Ratio("table_grits_top_sum", "table_slots")),
+    Metric("table_grits_con", "table GriTS-Con (page mean)", True),
+    Metric("table_grits_con_tables", "table GriTS-Con (per table)", True,
+           aggregate=Ratio("table_grits_con_sum", "table_slots")),
+    Metric("order_accuracy", "order accuracy (page mean)", True),
+    Metric("order_accuracy_pooled", "order accuracy (pooled pairs)", True,
+           aggregate=Ratio("order_pairs_agreeing", "order_pairs")),
+    Metric("order_tau", "order Kendall tau (page mean)", True),
+    Metric("order_edit", "order edit (page mean)", False),
+)  # fmt: skip
 
 KIND = Kind(
     name="document",
@@ -60,25 +116,27 @@ KIND = Kind(
     item="page",
     items="pages",
     metrics=METRICS,
-    totals=TOTALS,
+    totals=(*TOTALS, *PARSESCORE_TOTALS),
     totals_note=(
         "document totals are OmniDocBench v1.5's: text, formula, table and reading-order edit "
-        "distances averaged over pages, TEDS averaged over tables"
+        "distances averaged over pages, TEDS averaged over tables; profile parsescore adds "
+        "page means and pooled ratios of the pages' counts (CER, WER, union error, per-table "
+        "TEDS and GriTS, order accuracy)"
     ),
     evaluate=lazy("parsescore.document.dataset:evaluate"),
-    read=lazy("parsescore.document.dataset:read"),
-    detect=lambda doc: (
-        isinstance(doc, dict)
-        and {"text_block", "display_formula", "table", "reading_order"} <= set(doc)
-    ),
-    documents={"document": "OmniDocBench's <name>_metric_result.json (parsescore document --out)"},
+    read=lazy("parsescore.document.better_present:read"),
+    detect=detect,
+    documents={
+        "document": "OmniDocBench's <name>_metric_result.json (parsescore document --out), or "
+        "the parsescore profile's document holding it"
+    },
     recognised="OmniDocBench's metric_result.json (keys text_block, display_formula, table, "
-    "reading_order)",
-    schema=lazy("parsescore.document.present:schema_defs"),
+    "reading_order) or the parsescore profile's (keys profile, omnidocbench)",
+    schema=lazy("parsescore.document.better_present:schema_defs"),
     report=ReportParts(
         prepare=None, plots=None, drilldown=lazy("parsescore.document.present:drilldown")
     ),
-    summarise=lazy("parsescore.document.present:summarise"),
+    summarise=lazy("parsescore.document.better_present:summarise"),
     options=DocumentOptions,
     attributes=(
         Attribute("data_source", "OmniDocBench's page_attribute data_source (the page's type)"),
@@ -89,7 +147,7 @@ KIND = Kind(
     subset_totals=lazy("parsescore.document.dataset:subset_totals"),
     command=CommandParts(
         help="Document pages (Markdown) against OmniDocBench's truth: its v1.5 end-to-end "
-        "numbers, bit for bit.",
+        "numbers, bit for bit (--profile parsescore: also the numbers a page should get).",
         truth="OmniDocBench's page list (OmniDocBench.json).",
         pred="Folder of one Markdown file per page (<image stem>.md, .mmd or <image>.md).",
     ),

@@ -18,7 +18,9 @@ class DocumentOptions(DatasetOptions, AnswerOptions):
     profile: Literal["omnidocbench", "parsescore"] = option(
         "omnidocbench",
         "omnidocbench: OmniDocBench v1.5's end-to-end numbers, bit for bit (quirks kept); "
-        "parsescore: the corrected numbers (not implemented yet).",
+        "parsescore: the same numbers plus the ones a page should get under their own names "
+        "(every page scored, invented text costs, tables in any format, GriTS, order accuracy "
+        "and Kendall tau, CER/WER as jiwer defines them).",
         scores=True,
     )
     filter: tuple[str, ...] = option(
@@ -32,5 +34,13 @@ class DocumentOptions(DatasetOptions, AnswerOptions):
         "A page file longer than this many characters is listed as unreadable, not scored.",
         scores=True,
         minimum=1,
+    )
+    normalisation: Literal["unicode", "whitespace", "none", "omnidocbench"] = option(
+        "unicode",
+        "Text normalisation of the parsescore profile's text numbers: unicode (NFKC, escaped "
+        "\\t \\n as spaces, dashes and quotes unified, whitespace collapsed), whitespace "
+        "(whitespace collapsed), none (as written), omnidocbench (OmniDocBench's: word "
+        "characters only).",
+        scores=True,
     )
     worst: int = option(5, "Pages shown in the summary, worst text first.", where="cli", minimum=0)

@@ -12,6 +12,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -26,8 +27,11 @@ __all__ = [
     "NORMALISATION_STEPS",
     "SINGLE_QUOTES",
     "DistanceFnProtocol",
+    "ErrorCounts",
     "TextCosts",
     "checked_distance",
+    "error_counts",
+    "jiwer_words",
     "levenshtein",
     "levenshtein_with_text_normalisation",
     "normalise_text",
@@ -73,6 +77,7 @@ _EQUALS_RE = re.compile(r"(?<!\s)\s*+=\s*+|(?<=\s)=\s*+")
 _PLUS_RE = re.compile(r"(?<![^\S\n])[^\S\n]*+\+[^\S\n]*+|(?<=[^\S\n])\+[^\S\n]*+")
 _WORD_HYPHEN_RE = re.compile(r"(?<=\w)\s*-\s*(?=\w)")
 _NEWLINES_RE = re.compile(r"\n+")
+_MULTIPLE_SPACES_RE = re.compile(r"\s\s+")
 
 
 def nfc(text: str) -> str:
@@ -278,3 +283,52 @@ def text_costs(
     unmatched_true = np.array([cost(t, None) for t in true_texts], dtype=np.float64)
     unmatched_pred = np.array([cost(None, p) for p in pred_texts], dtype=np.float64)
     return TextCosts(paired, unmatched_true, unmatched_pred)
+
+
+def jiwer_words(text: str) -> list[str]:
+    """The words of ``text`` as jiwer's default WER transform makes them: runs of two or more
+    whitespace characters become one space, the ends are stripped, then the text is split on
+    single spaces (a lone newline or tab stays inside a word, as in jiwer).
+
+    >>> jiwer_words(" a  b\\tc\\nd ")
+    ['a', 'b\\tc\\nd']
+    """
+    return [w for w in _MULTIPLE_SPACES_RE.sub(" ", text).strip().split(" ") if w]
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCounts:
+    """Character and word error counts of one reference/hypothesis pair, as jiwer counts them
+    (either side may be empty: a missed or an invented text).
+
+    Attributes:
+        char_edits: Levenshtein distance between the two strings (jiwer's S + D + I).
+        truth_chars, pred_chars: the strings' lengths (jiwer's H + S + D is ``truth_chars``).
+        word_edits: Levenshtein distance between their :func:`jiwer_words`.
+        truth_words: the reference's number of words.
+    """
+
+    char_edits: int
+    truth_chars: int
+    pred_chars: int
+    word_edits: int
+    truth_words: int
+
+
+def error_counts(truth: str, pred: str) -> ErrorCounts:
+    """The counts behind jiwer's CER and WER for one pair (CER = Σ ``char_edits`` / Σ
+    ``truth_chars`` over pairs; WER likewise with words). jiwer's CER also strips each string
+    first; strip before calling to match it. rapidfuzz computes the distances, as jiwer's own
+    opcodes come from rapidfuzz, so jiwer is not needed at run time.
+
+    >>> error_counts("kitten sat", "sitting sat")
+    ErrorCounts(char_edits=3, truth_chars=10, pred_chars=11, word_edits=1, truth_words=2)
+    """
+    truth_words, pred_words = jiwer_words(truth), jiwer_words(pred)
+    return ErrorCounts(
+        Levenshtein.distance(truth, pred),
+        len(truth),
+        len(pred),
+        Levenshtein.distance(truth_words, pred_words),
+        len(truth_words),
+    )

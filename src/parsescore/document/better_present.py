@@ -1,0 +1,166 @@
+"""What the ``parsescore`` profile adds to the document kind's output: its native ``--out``
+document (read back, JSON Schema), its lines of the terminal summary, and the per-page
+alignment in the envelope's detail. The compat parts stay in ``present.py`` and ``dataset.py``;
+these wrap them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import Console
+
+from parsescore.core.results import Reader, Result
+from parsescore.core.schema import NUMBER, STRING, map_of, ref
+
+__all__ = ["read", "schema_defs", "summarise"]
+
+_SHOWN = (
+    ("text_cer_pooled", "Text CER, jiwer (pooled) ↓"),
+    ("text_wer_pooled", "Text WER, jiwer (pooled) ↓"),
+    ("text_union_error_pooled", "Text error over the union (pooled) ↓"),
+    ("formula_union_error_pooled", "Formula error over the union (pooled) ↓"),
+    ("table_teds_any_tables", "Table TEDS, any format ↑"),
+    ("table_teds_s_any_tables", "Table TEDS-S, any format ↑"),
+    ("table_grits_con_tables", "Table GriTS-Con ↑"),
+    ("order_accuracy_pooled", "Order accuracy (pooled pairs) ↑"),
+    ("order_tau", "Order Kendall τ (page mean) ↑"),
+)
+
+
+def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
+    """The result of a native document: the compat totals of OmniDocBench's document, and for
+    the ``parsescore`` profile's document its pages' metrics and counts with every total."""
+    from parsescore.core.aggregate import totals
+    from parsescore.document.dataset import read as read_compat
+    from parsescore.document.kind import PARSESCORE_TOTALS, TOTALS
+
+    if doc.get("profile") != "parsescore":
+        return read_compat(doc, r, name)
+    compat = read_compat(r.mapping(r.key(doc, "omnidocbench", "top level"), "key 'omnidocbench'"),
+                         r, name)[0]  # fmt: skip
+    pages = r.mapping(r.key(doc, "pages", "top level"), "key 'pages'")
+    items: dict[str, dict[str, float]] = {}
+    counts: dict[str, dict[str, float]] = {}
+    for page, record in pages.items():
+        where = f"pages.{page}"
+        record = r.mapping(record, where)
+        for name, into in (("metrics", items), ("counts", counts)):
+            values = r.mapping(r.key(record, name, where), f"{where}.{name}")
+            into[page] = {k: r.number(v, f"{where}.{name}.{k}") for k, v in values.items()}
+    from parsescore.document.better import undefined_totals
+
+    found = totals((*TOTALS, *PARSESCORE_TOTALS), items, counts, given=compat.totals)
+    found = {k: v for k, v in found.items() if k not in undefined_totals(PARSESCORE_TOTALS, counts)}
+    return [
+        Result(
+            "document",
+            name,
+            items,
+            found,
+            r.path,
+            options={"profile": "parsescore", "normalisation": doc.get("normalisation")},
+            counts={k: v for k, v in counts.items() if v},
+            dataset={
+                "profile": "parsescore",
+                "missing": list(doc.get("missing") or []),
+                "metric_result": compat.dataset.get("metric_result"),
+            },
+        )
+    ]
+
+
+def summarise(result: Result, out: Console) -> None:
+    """The compat summary, then (profile ``parsescore``) the profile's own numbers."""
+    from rich.table import Table
+
+    from parsescore.document.present import summarise as summarise_compat
+
+    summarise_compat(result, out)
+    if result.dataset.get("profile") != "parsescore":
+        return
+    table = Table(
+        title=f"{result.name}: the parsescore profile's numbers "
+        f"(normalisation {result.dataset.get('normalisation', '?')})",
+        title_justify="left",
+    )
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for key, label in _SHOWN:
+        value = result.totals.get(key)
+        table.add_row(label, "–" if value is None else f"{value:.4f}")
+    out.print(table)
+    missing = result.dataset.get("missing") or []
+    if missing:
+        out.print(
+            f"{len(missing)} page(s) without an answer file scored as empty answers: "
+            + ", ".join(missing[:5]) + (" …" if len(missing) > 5 else ""),
+            highlight=False,
+        )  # fmt: skip
+
+
+def schema_defs() -> dict[str, dict[str, Any]]:
+    """The compat definitions, with the ``document`` definition widened to the ``parsescore``
+    profile's document and the detail and dataset records to what this profile adds."""
+    from parsescore.document.present import schema_defs as compat_defs
+
+    defs = compat_defs()
+    compat = defs["document"]
+    side = {"type": "object", "properties": {"content": STRING}, "required": ["content"]}
+    alignment = {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["kind", "status"],
+            "properties": {
+                "kind": {"enum": ["text", "formula", "table"]},
+                "status": {"enum": ["matched", "missed", "invented", "absorbed", "optional"]},
+                "truth": side,
+                "answer": side,
+                "edits": NUMBER,
+                "truth_chars": NUMBER,
+                "answer_chars": NUMBER,
+                "teds": NUMBER,
+                "teds_s": NUMBER,
+                "grits_top": NUMBER,
+                "grits_con": NUMBER,
+                "unreadable": STRING,
+            },
+        },
+    }
+    parsescore = {
+        "type": "object",
+        "description": "parsescore document --profile parsescore --out: OmniDocBench's "
+        "metric_result document (key omnidocbench) and the profile's own numbers per page.",
+        "required": ["profile", "normalisation", "totals", "pages", "missing", "omnidocbench"],
+        "properties": {
+            "profile": {"const": "parsescore"},
+            "normalisation": STRING,
+            "totals": map_of(NUMBER),
+            "pages": map_of({
+                "type": "object",
+                "required": ["metrics", "counts", "alignment"],
+                "properties": {"metrics": map_of(NUMBER), "counts": map_of(NUMBER),
+                               "alignment": alignment},
+            }),
+            "missing": {"type": "array", "items": STRING},
+            "unreadable": map_of(STRING),
+            "omnidocbench": ref("document_metric_result"),
+        },
+    }  # fmt: skip
+    defs["document_metric_result"] = compat
+    defs["document_parsescore"] = parsescore
+    defs["document"] = {
+        "description": "OmniDocBench v1.5's <name>_metric_result.json document, or the "
+        "parsescore profile's document holding it.",
+        "anyOf": [ref("document_metric_result"), ref("document_parsescore")],
+    }
+    detail = dict(defs["document_detail"])
+    detail["properties"] = {**detail.get("properties", {}), "alignment": alignment}
+    detail["required"] = [k for k in detail.get("required", []) if k != "alignment"]
+    defs["document_detail"] = detail
+    dataset = dict(defs["document_dataset"])
+    dataset["properties"] = {**dataset.get("properties", {}), "normalisation": STRING,
+                             "missing": {"type": "array", "items": STRING}}  # fmt: skip
+    defs["document_dataset"] = dataset
+    return defs
