@@ -205,6 +205,10 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
     from parsescore.document.kind import TOTALS
     from parsescore.document.tables import teds_score
 
+    if options.truth_format == "olmocr-bench":
+        from parsescore.document.olmocr.dataset import evaluate as evaluate_olmocr
+
+        return evaluate_olmocr(truth, pred, options)
     if options.profile != "omnidocbench":
         raise InputError(
             f"--profile {options.profile} is not implemented yet; use --profile omnidocbench"

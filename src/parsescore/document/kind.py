@@ -27,7 +27,10 @@ METRICS = (
     Metric("table_teds_s", "table TEDS-S", True),
     Metric("table_edit", "table edit", False),
     Metric("reading_order_edit", "reading order edit", False),
+    Metric("olmocr_page", "olmOCR-bench tests passed", True),
 )
+_OLMOCR = "olmOCR-bench's own number (its harness's arithmetic)"
+_OLMOCR_TYPES = ("baseline", "present", "absent", "order", "table", "math", "format", "footnote")
 TOTALS = (
     Metric("text_edit", "text edit (page avg)", False, headline=True, aggregate=Dataset(_REF)),
     Metric("text_edit_whole", "text edit (whole)", False, aggregate=Dataset(_REF)),
@@ -50,6 +53,18 @@ TOTALS = (
         aggregate=Dataset(_REF),
     ),
     Metric("pages", "pages scored", None, "count", aggregate=Items()),
+    Metric("olmocr_overall", "olmOCR-bench score", True, aggregate=Dataset(_OLMOCR)),
+    Metric(
+        "olmocr_tests_passed",
+        "olmOCR-bench tests passed (pooled over pages)",
+        True,
+        aggregate=Ratio("olmocr_passed", "olmocr_tests"),
+    ),
+    *(
+        Metric(f"olmocr_{t}", f"olmOCR-bench {t} tests (mean fraction)", True,
+               aggregate=Dataset(_OLMOCR))
+        for t in _OLMOCR_TYPES
+    ),
 )
 
 KIND = Kind(

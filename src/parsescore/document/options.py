@@ -17,8 +17,16 @@ class DocumentOptions(DatasetOptions, AnswerOptions):
 
     profile: Literal["omnidocbench", "parsescore"] = option(
         "omnidocbench",
-        "omnidocbench: OmniDocBench v1.5's end-to-end numbers, bit for bit (quirks kept); "
-        "parsescore: the corrected numbers (not implemented yet).",
+        "omnidocbench: the leaderboard's own numbers, bit for bit (quirks kept): OmniDocBench "
+        "v1.5's end-to-end ones, or olmOCR-bench's with --truth-format olmocr-bench; "
+        "parsescore: the corrected numbers.",
+        scores=True,
+    )
+    truth_format: Literal["omnidocbench", "olmocr-bench"] = option(
+        "omnidocbench",
+        "omnidocbench: OmniDocBench's page list (OmniDocBench.json); olmocr-bench: a folder of "
+        "olmOCR-bench's JSONL unit tests and its pdfs/, the prediction a folder of "
+        "<pdf stem>_pg<page>_repeat<r>.md files.",
         scores=True,
     )
     filter: tuple[str, ...] = option(
