@@ -30,7 +30,8 @@ def pdf_bytes(pages: int) -> bytes:
     out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
     for offset in offsets:
         out += f"{offset:010d} 00000 n \n".encode()
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\n".encode()
+    out += f"startxref\n{xref}\n%%EOF\n".encode()
     return bytes(out)
 
 
@@ -87,8 +88,8 @@ TABLES = """Intro text.
 <tr><td>Extra</td><td>x</td></tr>
 </table>
 
-<table><tr><td>outer<table><tr><td>inner a</td><td>inner b</td></tr></table></td><td>right of outer</td></tr>
-<tr><td>below outer</td><td>corner</td></tr></table>
+<table><tr><td>outer<table><tr><td>inner a</td><td>inner b</td></tr></table></td>
+<td>right of outer</td></tr><tr><td>below outer</td><td>corner</td></tr></table>
 
 | Animal | Legs |
 | Cat | 4 |
@@ -98,7 +99,8 @@ TABLES = """Intro text.
 TYPES_TESTS = {
     "text.jsonl": [
         _t("report.pdf", "p_exact", "present", text="The quick brown fox jumps over the lazy dog."),
-        _t("report.pdf", "p_quotes", "present", text='It said "hello" - and then it left. Next line'),
+        _t("report.pdf", "p_quotes", "present",
+           text='It said "hello" - and then it left. Next line'),
         _t("report.pdf", "p_micro", "present", text="measured in μm and 5-10 units"),
         _t("report.pdf", "p_fuzzy", "present", text="The quikc brown fox jumps", max_diffs=2),
         _t("report.pdf", "p_fuzzy_fail", "present", text="The quikc brwn fox jumps", max_diffs=1),

@@ -45,6 +45,13 @@ def main(argv: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "src"
         extract(mirror, source)
+        # fuzzysearch breaks ties between equally good overlapping matches by set order, which
+        # follows Python's per-process hash seed: its candidates before merging are recorded
+        # too (deterministic), and its answers under seed 0
+        units = subprocess.run([python, str(HERE / "record_units.py"), str(source)],
+                               capture_output=True, text=True, check=True,
+                               env={**os.environ, "HOME": tmp, "PYTHONHASHSEED": "0"})  # fmt: skip
+        (golden / "units.json").write_text(units.stdout, encoding="utf-8")
         cases = Path(tmp) / "cases"
         pairs = write_cases(cases)
         env = {**os.environ, "HOME": tmp, "PYTHONHASHSEED": "0"}

@@ -87,8 +87,8 @@ def load_suite(folder: str | Path) -> Suite:
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as error:
-                raise InputError(f"not JSON: {error.msg}", path=path,
-                                 where=f"line {number}, column {error.colno}") from None  # fmt: skip
+                where = f"line {number}, column {error.colno}"
+                raise InputError(f"not JSON: {error.msg}", path=path, where=where) from None
             check = parse_check(data, str(path), number)
             if check.id in seen:
                 raise InputError(f"test id {check.id!r} is also in {seen[check.id]} (ids must "

@@ -89,8 +89,9 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
     else:
         errors = [] if compat else errors
         for pdf, page in no_files:
+            stem = Path(pdf).with_suffix("").as_posix()
             errors.append(f"no candidate files for {pdf} page {page} (expected "
-                          f"{Path(pdf).with_suffix('').as_posix()}_pg{page}_repeat<r>.md)")  # fmt: skip
+                          f"{stem}_pg{page}_repeat<r>.md)")  # fmt: skip
         run = run_items(
             score_page,
             items,

@@ -5,7 +5,7 @@ Markdown tables are runs of lines holding a ``|``; HTML tables are read as Beaut
 ``html.parser`` tree builder reads them (Python's ``html.parser`` tokens, no implicit closing of
 elements, void elements closed at once, whitespace-only strings collapsed, entity and numeric
 references resolved as BeautifulSoup resolves them, text inside ``script``, ``style``,
-``template``, ``rt`` and ``rp`` and comments left out of a cell's text), so that a malformed
+``template``, ``rt`` and ``rp`` and comments left out of a cell's text, CDATA kept), so that a malformed
 table gives the same cells as in the reference.
 
 >>> [t.cells for t in markdown_tables("| a | b |\\n|---|---|\\n| 1 | 2 |")]
@@ -77,7 +77,7 @@ def _span(value: str | None) -> int:
     if value in (None, ""):
         return 1
     try:
-        span = int(value)  # type: ignore[arg-type]
+        span = int(value)
     except (TypeError, ValueError):
         return 1
     return span if span > 0 else 1
@@ -99,9 +99,9 @@ def _graph(rows: list[list[_Spec]]) -> CellGraph | None:
         k = 0
         while k < len(specs) or c < len(pending):
             if c < len(pending) and pending[c] is not None:
-                owner, left = pending[c]  # type: ignore[misc]
+                owner, remaining = pending[c]  # type: ignore[misc]
                 line.append(owner)
-                pending[c] = (owner, left - 1) if left > 1 else None
+                pending[c] = (owner, remaining - 1) if remaining > 1 else None
                 c += 1
                 continue
             if k >= len(specs):
@@ -130,9 +130,9 @@ def _graph(rows: list[list[_Spec]]) -> CellGraph | None:
             if entry is None:
                 line.append(None)
                 continue
-            owner, left = entry
+            owner, remaining = entry
             line.append(owner)
-            pending[c] = (owner, left - 1) if left > 1 else None
+            pending[c] = (owner, remaining - 1) if remaining > 1 else None
         grid.append(line)
     if not cells:
         return None
@@ -224,10 +224,11 @@ def _markdown_rows(lines: list[str]) -> list[list[str]]:
 
 # --- HTML, as BeautifulSoup(markup, "html.parser") builds it ---
 
-_VOID = frozenset(
-    "area base br col embed hr img input keygen link menuitem meta param source track wbr "
-    "basefont bgsound command frame image isindex nextid spacer".split()
-)
+_VOID = frozenset({
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "menuitem",
+    "meta", "param", "source", "track", "wbr", "basefont", "bgsound", "command", "frame",
+    "image", "isindex", "nextid", "spacer",
+})  # fmt: skip
 _KEEP_WHITESPACE = frozenset({"pre", "textarea"})
 _OWN_STRINGS = frozenset({"script", "style", "template", "rt", "rp"})
 _ASCII_SPACES = frozenset("\x20\x0a\x09\x0c\x0d")
@@ -369,7 +370,19 @@ class _TreeBuilder(HTMLParser):
         self._special(decl)
 
     def unknown_decl(self, data: str) -> None:
+        if data.upper().startswith("CDATA["):  # CData: counted in get_text, as text is
+            self.flush()
+            self.pending.append(data[len("CDATA[") :])
+            self.flush_as_cdata()
+            return
         self._special(data)
+
+    def flush_as_cdata(self) -> None:
+        data = "".join(self.pending)
+        self.pending = []
+        if not self.keep_whitespace and all(ch in _ASCII_SPACES for ch in data):
+            data = "\n" if "\n" in data else " "
+        self.stack[-1].children.append((data, True))
 
     def handle_pi(self, data: str) -> None:
         self._special(data)

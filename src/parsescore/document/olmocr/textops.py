@@ -17,7 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-__all__ = ["near_match_starts", "normalise", "tail_repeats"]
+__all__ = ["near_match_groups", "near_match_starts", "normalise", "raw_near_matches", "tail_repeats"]
 
 _BR = re.compile(r"<br/?>")
 _BOLD_STARS = re.compile(r"\*\*(.*?)\*\*")
@@ -77,16 +77,29 @@ def near_match_starts(needle: str, text: str, max_dist: int) -> list[int]:
     """Start offsets of the matches fuzzysearch 0.8 reports for ``needle`` within Levenshtein
     distance ``max_dist`` of a part of ``text``: every exact occurrence when ``max_dist`` is 0,
     otherwise one match per group of overlapping candidates (the one with the fewest edits, then
-    the longest; fuzzysearch breaks a remaining tie by set order, we by the earliest start)."""
+    the longest). Where several are equally good fuzzysearch takes the first in a set's order,
+    which follows Python's per-process hash seed (its answer changes from run to run); we take
+    the earliest."""
+    return [min(ties) for ties in near_match_groups(needle, text, max_dist)]
+
+
+def near_match_groups(needle: str, text: str, max_dist: int) -> list[list[int]]:
+    """For each match fuzzysearch reports (in text order), the starts it can report there: one
+    start, or the equally good candidates of a group among which its choice is by hash order."""
     if not needle:
         raise ValueError("the text to search for is empty")
     if max_dist == 0:
-        return list(_exact(needle, text, 0, len(text)))
+        return [[start] for start in _exact(needle, text, 0, len(text))]
+    return _groups(raw_near_matches(needle, text, max_dist))
+
+
+def raw_near_matches(needle: str, text: str, max_dist: int) -> list[tuple[int, int, int]]:
+    """fuzzysearch's candidates (start, end, edits) before overlapping ones are merged: its
+    n-gram search when the needle is long enough for one of ``max_dist + 1`` pieces of at least
+    3 characters to be intact, else its candidate-list search."""
     if len(needle) // (max_dist + 1) >= 3:
-        found = _ngram_search(needle, text, max_dist)
-    else:
-        found = _linear_search(needle, text, max_dist)
-    return sorted(_best_of_groups(found))
+        return list(_ngram_search(needle, text, max_dist))
+    return list(_linear_search(needle, text, max_dist))
 
 
 def _exact(needle: str, text: str, start: int, end: int) -> Iterator[int]:
@@ -98,24 +111,29 @@ def _exact(needle: str, text: str, start: int, end: int) -> Iterator[int]:
         index = text.find(needle, index + 1, end)
 
 
-def _best_of_groups(matches: Iterator[tuple[int, int, int]]) -> list[int]:
+def _groups(matches: list[tuple[int, int, int]]) -> list[list[int]]:
     """fuzzysearch's consolidation: matches whose spans overlap are grouped (a new match joining
-    two groups merges them); each group gives its best match's start."""
-    groups: list[tuple[int, int, set[tuple[int, int, int]]]] = []
+    two groups merges them, so groups never overlap); each group's best matches (fewest edits,
+    then longest) give the starts it may report."""
+    groups: list[tuple[int, int, list[tuple[int, int, int]]]] = []
     for match in matches:
         start, end, _ = match
         hit = [g for g in groups if not (end <= g[0] or start >= g[1])]
         if not hit:
-            groups.append((start, end, {match}))
+            groups.append((start, end, [match]))
             continue
-        members = {match}
+        members = [match]
         low, high = start, end
         for group in hit:
-            members |= group[2]
+            members += group[2]
             low, high = min(low, group[0]), max(high, group[1])
         groups = [g for g in groups if all(g is not h for h in hit)]
         groups.append((low, high, members))
-    return [min(g[2], key=lambda m: (m[2], -(m[1] - m[0]), m[0]))[0] for g in groups]
+    found = []
+    for _, _, members in sorted(groups, key=lambda g: g[0]):
+        best = min((m[2], m[0] - m[1]) for m in members)
+        found.append(sorted({m[0] for m in members if (m[2], m[0] - m[1]) == best}))
+    return sorted(found)
 
 
 def _expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:

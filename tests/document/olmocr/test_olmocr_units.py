@@ -1,0 +1,81 @@
+"""Unit-level parity with the reference's own functions (``golden/units.json``): fuzzysearch's
+near-match starts, olmOCR-bench's HTML and Markdown table graphs (BeautifulSoup's html.parser
+tree), its text normalisation and its repetition count."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parsescore.document.olmocr.tables import CellGraph, html_tables, markdown_tables
+from parsescore.document.olmocr.textops import (
+    near_match_groups,
+    near_match_starts,
+    normalise,
+    raw_near_matches,
+    tail_repeats,
+)
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from unit_inputs import HTML, MARKDOWN, NEAR, TEXTS  # noqa: E402
+
+GOLDEN = json.loads((HERE / "golden" / "units.json").read_text(encoding="utf-8"))
+
+
+def _table(table: CellGraph) -> dict[str, Any]:
+    def rel(relation: dict[tuple[int, int], set[tuple[int, int]]]) -> list[Any]:
+        return sorted([list(k), sorted(list(v) for v in vs)] for k, vs in relation.items())
+
+    return {
+        "cells": sorted([r, c, t] for (r, c), t in table.cells.items()),
+        "headings": sorted(list(h) for h in table.headings),
+        "up": rel(table.up),
+        "down": rel(table.down),
+        "left": rel(table.left),
+        "right": rel(table.right),
+        "top_headings": sorted([list(k), sorted(list(v) for v in table.top_headings(k))]
+                               for k in table.cells),
+        "left_headings": sorted([list(k), sorted(list(v) for v in table.left_headings(k))]
+                                for k in table.cells),
+    }  # fmt: skip
+
+
+def test_near_matches_as_fuzzysearch() -> None:
+    """fuzzysearch's candidates exactly; after merging, one start per group as it reports them
+    (where a group has equally good matches its pick follows the hash seed: the recorded pick
+    is then one of the group's ties, and ours the earliest of them)."""
+    assert len(GOLDEN["near"]) == len(NEAR)
+    ties = 0
+    for (needle, text, dist), want, raw in zip(NEAR, GOLDEN["near"], GOLDEN["near_raw"],
+                                               strict=True):  # fmt: skip
+        case = (needle, text, dist)
+        if dist > 0:
+            assert [list(m) for m in raw_near_matches(needle, text, dist)] == raw, case
+        groups = near_match_groups(needle, text, dist)
+        assert len(groups) == len(want), case
+        for options, start in zip(groups, want, strict=True):
+            assert start in options, case
+            ties += len(options) > 1
+        assert near_match_starts(needle, text, dist) == [min(g) for g in groups]
+    assert 0 < ties < len(NEAR) // 4
+
+
+@pytest.mark.parametrize("index", range(len(HTML)))
+def test_html_tables_as_beautifulsoup(index: int) -> None:
+    assert [_table(t) for t in html_tables(HTML[index])] == GOLDEN["html"][index]
+
+
+@pytest.mark.parametrize("index", range(len(MARKDOWN)))
+def test_markdown_tables(index: int) -> None:
+    assert [_table(t) for t in markdown_tables(MARKDOWN[index])] == GOLDEN["markdown"][index]
+
+
+def test_normalisation_and_repeats() -> None:
+    for text, want in zip(TEXTS, GOLDEN["texts"], strict=True):
+        assert normalise(text) == want["normalised"], text
+        assert tail_repeats(text, 5) == want["repeats"], text
