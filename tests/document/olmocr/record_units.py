@@ -39,14 +39,12 @@ def main(argv: list[str]) -> None:
     sys.path.insert(0, str(HERE))
     report = types.ModuleType("olmocr.bench.report")
     sys.modules["olmocr.bench.report"] = report
-    from fuzzysearch import find_near_matches
+    from fuzzysearch import choose_search_class, find_near_matches
+    from fuzzysearch.common import LevenshteinSearchParams
     from olmocr.bench.table_parsing import parse_html_tables, parse_markdown_tables
     from olmocr.bench.tests import normalize_text
     from olmocr.repeatdetect import RepeatDetector
     from unit_inputs import HTML, MARKDOWN, NEAR, TEXTS
-
-    from fuzzysearch import choose_search_class
-    from fuzzysearch.common import LevenshteinSearchParams
 
     near = [sorted(m.start for m in find_near_matches(n, t, max_l_dist=d)) for n, t, d in NEAR]
     raw = []
@@ -61,7 +59,8 @@ def main(argv: list[str]) -> None:
         detector = RepeatDetector(max_ngram_size=5)
         detector.add_letters(text)
         texts.append({"normalised": normalize_text(text), "repeats": detector.ngram_repeats()})
-    json.dump({"near": near, "near_raw": raw, "html": html, "markdown": markdown, "texts": texts}, sys.stdout,
+    found = {"near": near, "near_raw": raw, "html": html, "markdown": markdown, "texts": texts}
+    json.dump(found, sys.stdout,
               indent=0, ensure_ascii=False)
 
 

@@ -119,5 +119,5 @@ TEXTS = [
     "x" * 5 + "abc" * 40,
     "the end the end the end the end",
     "=====\n=====\n=====",
-    "ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab",
+    "ab " * 31 + "ab",
 ]

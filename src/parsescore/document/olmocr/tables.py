@@ -5,8 +5,8 @@ Markdown tables are runs of lines holding a ``|``; HTML tables are read as Beaut
 ``html.parser`` tree builder reads them (Python's ``html.parser`` tokens, no implicit closing of
 elements, void elements closed at once, whitespace-only strings collapsed, entity and numeric
 references resolved as BeautifulSoup resolves them, text inside ``script``, ``style``,
-``template``, ``rt`` and ``rp`` and comments left out of a cell's text, CDATA kept), so that a malformed
-table gives the same cells as in the reference.
+``template``, ``rt`` and ``rp`` and comments left out of a cell's text, CDATA kept), so that a
+malformed table gives the same cells as in the reference.
 
 >>> [t.cells for t in markdown_tables("| a | b |\\n|---|---|\\n| 1 | 2 |")]
 [{(0, 0): 'a', (0, 1): 'b', (1, 0): '1', (1, 1): '2'}]

@@ -17,7 +17,13 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-__all__ = ["near_match_groups", "near_match_starts", "normalise", "raw_near_matches", "tail_repeats"]
+__all__ = [
+    "near_match_groups",
+    "near_match_starts",
+    "normalise",
+    "raw_near_matches",
+    "tail_repeats",
+]
 
 _BR = re.compile(r"<br/?>")
 _BOLD_STARS = re.compile(r"\*\*(.*?)\*\*")
