@@ -229,6 +229,8 @@ REPEATS_TESTS = {
         _t("beta_pg1.pdf", "be_1", "present", text="beta content"),
         _t("sub/gamma.pdf", "ga_1", "present", text="gamma content"),
         _t("sub/gamma.pdf", "ga_b", "baseline", max_length=5),
+        _t("delta_pg2.pdf", "de_1", "present", text="delta page one"),
+        _t("delta_pg2.pdf", "de_2", "present", page=2, text="delta page one"),
     ],
 }
 
@@ -243,6 +245,8 @@ def _repeats(alpha: list[tuple[str, str]], beta: list[str], gamma: list[str]) ->
         files[f"beta_pg1_pg1_repeat{r}.md"] = text
     for r, text in enumerate(gamma, start=1):
         files[f"sub/gamma_pg1_repeat{r}.md"] = text
+    # only page 1 of delta_pg2.pdf: the harness's "_pg2_" filter also takes it for page 2
+    files["delta_pg2_pg1_repeat1.md"] = "delta page one"
     return files
 
 
@@ -254,12 +258,13 @@ REPEATS_CANDIDATES: dict[str, dict[str, str | bytes]] = {
                              ["gamma content"]),
     "missing_pdf": _repeats([(_A1, _A2)], [], ["gamma content"]),
     "missing_page": {"alpha_pg1_repeat1.md": _A1, "beta_pg1_pg1_repeat1.md": "beta content",
-                     "sub/gamma_pg1_repeat1.md": "gamma"},
+                     "sub/gamma_pg1_repeat1.md": "gamma", "delta_pg2_pg1_repeat1.md": "d"},
     "unreadable_repeat": {**_repeats([(_A1, _A2)], ["beta content"], ["gamma"]),
                           "alpha_pg1_repeat2.md": b"alpha page one \xff\xfe"},
     "gaps_in_numbering": {"alpha_pg1_repeat3.md": _A1, "alpha_pg2_repeat7.md": _A2,
                           "beta_pg1_pg1_repeat2.md": "beta content",
                           "sub/gamma_pg1_repeat1.md": "g", "notes.txt": "ignored",
+                          "delta_pg2_pg1_repeat4.md": "delta page one",
                           "alpha_pg1_repeat1.txt": "ignored"},
 }
 
@@ -276,7 +281,7 @@ CASES: dict[str, dict[str, Any]] = {
     },
     "repeats": {
         "tests": REPEATS_TESTS,
-        "pdfs": {"alpha.pdf": 2, "beta_pg1.pdf": 1, "sub/gamma.pdf": 1},
+        "pdfs": {"alpha.pdf": 2, "beta_pg1.pdf": 1, "sub/gamma.pdf": 1, "delta_pg2.pdf": 2},
         "candidates": REPEATS_CANDIDATES,
     },
 }
