@@ -58,8 +58,8 @@ def summarise(result: Result, out: Console) -> None:
     worst = int(result.options.get("worst", 5)) if "worst" in result.options else 5
     ranked = worst_first(result, list(result.items))[:worst]
     if ranked:
-        shown = [f"{i} {result.items[i]['olmocr_page']:.2f}" for i in ranked]
-        out.print("worst pages: " + ", ".join(shown), highlight=False)
+        pages = [f"{i} {result.items[i]['olmocr_page']:.2f}" for i in ranked]
+        out.print("worst pages: " + ", ".join(pages), highlight=False)
 
 
 def _closest(test: dict[str, Any]) -> str:
