@@ -201,14 +201,14 @@ def totals_of(document: Mapping[str, Any]) -> dict[str, float]:
 
 def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> Result:
     """Score a folder of page Markdown files against OmniDocBench's page list."""
-    from parsescore.document.compat import dataset_samples, match_page, metric_result
-    from parsescore.document.kind import TOTALS
-    from parsescore.document.tables import teds_score
-
     if options.truth_format == "olmocr-bench":
         from parsescore.document.olmocr.dataset import evaluate as evaluate_olmocr
 
         return evaluate_olmocr(truth, pred, options)
+    from parsescore.document.compat import dataset_samples, match_page, metric_result
+    from parsescore.document.kind import TOTALS
+    from parsescore.document.tables import teds_score
+
     if options.profile != "omnidocbench":
         raise InputError(
             f"--profile {options.profile} is not implemented yet; use --profile omnidocbench"

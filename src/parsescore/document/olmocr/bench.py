@@ -27,6 +27,8 @@ from parsescore.document.olmocr.checks import Check, CheckError, Page, parse_che
 
 __all__ = ["Suite", "candidate_files", "load_suite", "score_page", "summarise_pages"]
 
+#: the end of a candidate file's name after the PDF's stem
+_TAIL = re.compile(r"_pg\d+_repeat\d+\.md$")
 #: the group of the automatic baseline tests
 BASELINE_GROUP = "baseline"
 
@@ -113,12 +115,17 @@ def load_suite(folder: str | Path) -> Suite:
 def candidate_files(folder: Path, pdfs: Sequence[str]) -> tuple[dict[str, list[str]], list[str]]:
     """Each PDF's candidate files (``<stem>_pg<n>_repeat<r>.md`` under ``folder``) and the PDFs
     that have none."""
-    every = _walk(folder, ".md")
+    # the harness matches ^<stem>_pg\d+_repeat\d+\.md$ for every PDF against every file; the
+    # tail fixes the stem, so each file is filed once under the stem it can match
+    by_stem: dict[str, list[str]] = {}
+    for name in _walk(folder, ".md"):
+        tail = _TAIL.search(name)
+        if tail is not None:
+            by_stem.setdefault(name[: tail.start()], []).append(name)
     found: dict[str, list[str]] = {}
     missing: list[str] = []
     for pdf in pdfs:
-        pattern = re.compile(rf"^{re.escape(os.path.splitext(pdf)[0])}_pg\d+_repeat\d+\.md$")
-        matching = [f for f in every if pattern.match(f)]
+        matching = by_stem.get(os.path.splitext(pdf)[0])
         if matching:
             found[pdf] = matching
         else:

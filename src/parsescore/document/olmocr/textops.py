@@ -44,15 +44,23 @@ _FOLDS = str.maketrans({
 def normalise(text: str) -> str:
     """olmOCR-bench's ``normalize_text``: line breaks as spaces, Markdown/HTML bold and italics
     unwrapped, whitespace runs collapsed, NFC, typographic quotes and dashes folded."""
-    text = _BR.sub(" ", text)
-    text = _BOLD_STARS.sub(r"\1", text)
-    text = _BOLD_UNDERSCORES.sub(r"\1", text)
-    text = _HTML_B.sub("", text)
-    text = _HTML_I.sub("", text)
-    text = _BOLD_PAIR.sub(r"\2", text)
-    text = _ITALIC_PAIR.sub(r"\2", text)
+    # each step only where it can change something (a cell or a short text usually has no markup)
+    if "<" in text:
+        text = _BR.sub(" ", text)
+    stars, underscores = "*" in text, "_" in text
+    if stars:
+        text = _BOLD_STARS.sub(r"\1", text)
+    if underscores:
+        text = _BOLD_UNDERSCORES.sub(r"\1", text)
+    if "<" in text:
+        text = _HTML_B.sub("", text)
+        text = _HTML_I.sub("", text)
+    if stars or underscores:
+        text = _BOLD_PAIR.sub(r"\2", text)
+        text = _ITALIC_PAIR.sub(r"\2", text)
     text = _SPACES.sub(" ", text)
-    text = unicodedata.normalize("NFC", text)
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
     return text.translate(_FOLDS)
 
 
