@@ -269,8 +269,38 @@ REPEATS_CANDIDATES: dict[str, dict[str, str | bytes]] = {
 }
 
 
-def _pdfs(counts: dict[str, int]) -> dict[str, int]:
-    return counts
+# --- case "math": formulas as KaTeX renders them (the reference runs Chromium) ---
+
+MATH_TESTS = {
+    "math.jsonl": [
+        _t("eq.pdf", "m_exact", "math", math="E = mc^2"),
+        _t("eq.pdf", "m_spacing", "math", math="a^2 + b^2 = c^2"),
+        _t("eq.pdf", "m_frac", "math", math="\\frac{a}{b}"),
+        _t("eq.pdf", "m_sub", "math", math="x_{i}^{2}"),
+        _t("eq.pdf", "m_missing", "math", math="\\int_0^1 x\\,dx"),
+        _t("eq.pdf", "m_sum", "math", math="\\sum_{i=1}^{n} i"),
+        _t("eq.pdf", "m_dollar_ignored", "math", math="\\alpha + \\beta",
+           ignore_dollar_delimited=True),
+        _t("eq.pdf", "m_inner", "math", math="\\sqrt{x}"),
+        _t("eq.pdf", "m_present", "present", text="Some text between formulas"),
+    ],
+}
+
+_MATH_PAGE = """Some text between formulas.
+
+$E = mc^2$ and $$a^{2}+b^{2}=c^{2}$$
+
+\\[ \\frac{a}{b} \\] and \\(x_i^2\\) and $\\alpha + \\beta$.
+
+$$\\sum_{j=1}^{n} j$$ then $$\\frac{1}{\\sqrt{x}+1}$$
+"""
+
+MATH_CANDIDATES: dict[str, dict[str, str | bytes]] = {
+    "good": {"eq_pg1_repeat1.md": _MATH_PAGE},
+    "plain_text": {"eq_pg1_repeat1.md": "Some text between formulas. E = mc2, a/b, x_i^2."},
+    "broken": {"eq_pg1_repeat1.md": "Some text between formulas. $\\frac{a}{$ and "
+                                     "$$a^2 + b^2 = c^3$$ \\(\\alpha+\\gamma\\)"},
+}
 
 
 CASES: dict[str, dict[str, Any]] = {
@@ -278,6 +308,11 @@ CASES: dict[str, dict[str, Any]] = {
         "tests": TYPES_TESTS,
         "pdfs": {"report.pdf": 1, "letter.pdf": 1, "tables.pdf": 1},
         "candidates": TYPES_CANDIDATES,
+    },
+    "math": {
+        "tests": MATH_TESTS,
+        "pdfs": {"eq.pdf": 1},
+        "candidates": MATH_CANDIDATES,
     },
     "repeats": {
         "tests": REPEATS_TESTS,

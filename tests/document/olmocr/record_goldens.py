@@ -36,7 +36,7 @@ def extract(mirror: str, target: Path) -> None:
 
 
 def main(argv: list[str]) -> None:
-    mirror, python = argv
+    mirror, python, *only = argv
     sys.path.insert(0, str(HERE))
     from olmocr_cases import write_cases
 
@@ -56,6 +56,8 @@ def main(argv: list[str]) -> None:
         pairs = write_cases(cases)
         env = {**os.environ, "HOME": tmp, "PYTHONHASHSEED": "0"}
         for case, candidate in pairs:
+            if only and case not in only:
+                continue
             done = subprocess.run(
                 [python, str(HERE / "run_reference.py"), str(source), str(cases / case),
                  candidate], capture_output=True, text=True, env=env, check=False,

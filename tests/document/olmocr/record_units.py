@@ -7,7 +7,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 import sys
 import types
 from pathlib import Path
@@ -44,7 +47,15 @@ def main(argv: list[str]) -> None:
     from olmocr.bench.table_parsing import parse_html_tables, parse_markdown_tables
     from olmocr.bench.tests import normalize_text
     from olmocr.repeatdetect import RepeatDetector
-    from unit_inputs import HTML, MARKDOWN, NEAR, TEXTS
+    from run_reference import use_debian_chromium
+    from unit_inputs import FORMULA_PAIRS, HTML, MARKDOWN, NEAR, TEXTS
+
+    use_debian_chromium()
+    from olmocr.bench.katex.render import compare_rendered_equations, render_equation
+
+    with contextlib.redirect_stdout(io.StringIO()):  # the renderer prints its errors
+        maths = [compare_rendered_equations(render_equation(a), render_equation(b))
+                 for a, b in FORMULA_PAIRS]  # fmt: skip
 
     near = [sorted(m.start for m in find_near_matches(n, t, max_l_dist=d)) for n, t, d in NEAR]
     raw = []
@@ -59,9 +70,11 @@ def main(argv: list[str]) -> None:
         detector = RepeatDetector(max_ngram_size=5)
         detector.add_letters(text)
         texts.append({"normalised": normalize_text(text), "repeats": detector.ngram_repeats()})
-    found = {"near": near, "near_raw": raw, "html": html, "markdown": markdown, "texts": texts}
-    json.dump(found, sys.stdout,
-              indent=0, ensure_ascii=False)
+    found = {"maths": maths, "near": near, "near_raw": raw, "html": html, "markdown": markdown,
+             "texts": texts}
+    json.dump(found, sys.stdout, indent=0, ensure_ascii=False)
+    sys.stdout.flush()
+    os._exit(0)  # the browsers' threads and exit-time messages are not waited for
 
 
 if __name__ == "__main__":

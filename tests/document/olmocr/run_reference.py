@@ -22,6 +22,26 @@ import re
 import sys
 
 
+def use_debian_chromium() -> None:
+    """The harness launches Playwright's own Chromium download; Debian's Chromium
+    (``$OLMOCR_CHROMIUM``, default /usr/bin/chromium) is launched instead, nothing else changed."""
+    import os
+    import weakref
+
+    from olmocr.bench.katex import render
+    from playwright.sync_api import sync_playwright
+
+    executable = os.environ.get("OLMOCR_CHROMIUM", "/usr/bin/chromium")
+
+    def start(self):  # type: ignore[no-untyped-def]
+        playwright = sync_playwright().start()
+        browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        self.p, self.browser, self._closed = playwright, browser, False
+        self._finalizer = weakref.finalize(self, render._cleanup_playwright, playwright, browser)
+
+    render._BrowserOwner.__init__ = start
+
+
 def main(argv: list[str]) -> None:
     source, case, candidate = argv
     sys.path.insert(0, source)
@@ -32,6 +52,7 @@ def main(argv: list[str]) -> None:
     report = types.ModuleType("olmocr.bench.report")
     report.generate_html_report = None  # type: ignore[attr-defined]
     sys.modules["olmocr.bench.report"] = report
+    use_debian_chromium()
     from olmocr.bench import benchmark
 
     captured: dict[str, object] = {}
@@ -84,6 +105,11 @@ def main(argv: list[str]) -> None:
     }
     json.dump(document, sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")
+    sys.stdout.flush()
+    # the browsers' threads and their exit-time messages (on stdout) are not waited for
+    import os
+
+    os._exit(0)
 
 
 if __name__ == "__main__":

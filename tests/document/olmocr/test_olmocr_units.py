@@ -4,6 +4,7 @@ tree), its text normalisation and its repetition count."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -22,7 +23,7 @@ from parsescore.document.olmocr.textops import (
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from unit_inputs import HTML, MARKDOWN, NEAR, TEXTS  # noqa: E402
+from unit_inputs import FORMULA_PAIRS, HTML, MARKDOWN, NEAR, TEXTS  # noqa: E402
 
 GOLDEN = json.loads((HERE / "golden" / "units.json").read_text(encoding="utf-8"))
 
@@ -79,3 +80,27 @@ def test_normalisation_and_repeats() -> None:
     for text, want in zip(TEXTS, GOLDEN["texts"], strict=True):
         assert normalise(text) == want["normalised"], text
         assert tail_repeats(text, 5) == want["repeats"], text
+
+
+def test_formula_comparison_as_olmocr_bench(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Node's KaTeX (MathML containment, missing characters) and, where they do not decide,
+    Debian's Chromium laying the formulas out, against the harness's comparison in Playwright's
+    Chromium (a formula KaTeX refuses as the reference passes against anything: its quirk)."""
+    from katex_ref import katex_dir
+
+    from parsescore.document.olmocr import maths
+
+    monkeypatch.setenv(maths.KATEX_DIR_ENV, str(katex_dir()))
+    assert maths.renderer_available() and maths.browser() is not None
+    decided: dict[int, bool] = {}
+    for k, (reference, candidate) in enumerate(FORMULA_PAIRS):
+        with contextlib.suppress(maths.NeedsLayout):
+            decided[k] = maths._compare(maths.render(reference), maths.render(candidate))
+    assert 0 < len(decided) < len(FORMULA_PAIRS)
+    boxes = maths.layout([f for k, pair in enumerate(FORMULA_PAIRS) if k not in decided
+                          for f in pair])  # one Chromium run  # fmt: skip
+    for k, ((reference, candidate), want) in enumerate(zip(FORMULA_PAIRS, GOLDEN["maths"],
+                                                           strict=True)):  # fmt: skip
+        got = decided[k] if k in decided else maths.same_layout(boxes[reference],
+                                                                 boxes[candidate])  # fmt: skip
+        assert got == want, (reference, candidate)

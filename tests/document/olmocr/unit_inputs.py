@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-__all__ = ["HTML", "MARKDOWN", "NEAR", "TEXTS"]
+__all__ = ["FORMULA_PAIRS", "HTML", "MARKDOWN", "NEAR", "TEXTS"]
 
 
 def _near() -> list[tuple[str, str, int]]:
@@ -120,4 +120,39 @@ TEXTS = [
     "the end the end the end the end",
     "=====\n=====\n=====",
     "ab " * 31 + "ab",
+]
+
+#: (reference formula, candidate formula): olmOCR-bench's compare_rendered_equations on their
+#: KaTeX renderings in Chromium (MathML containment, then the layout of the characters)
+FORMULA_PAIRS = [
+    ("a^2 + b^2 = c^2", "a^{2}+b^{2}=c^{2}"),
+    ("a^2 + b^2 = c^2", "a^2 + b^2 = c^3"),
+    ("\\frac{a}{b}", "a/b"),
+    ("\\frac{a}{b}", "\\frac{b}{a}"),
+    ("\\frac{a}{b}", "\\dfrac{a}{b}"),
+    ("\\sqrt{x}", "\\frac{1}{\\sqrt{x}+1}"),
+    ("x_i^2", "x^2_i"),
+    ("x_i^2", "x_{i}^{2} + y"),
+    ("\\sum_{i=1}^{n} i", "\\sum_{j=1}^{n} j"),
+    ("\\sum_{i=1}^{n} i", "\\sum\\limits_{i=1}^{n} i"),
+    ("\\int_0^1 f(x)\\,dx", "\\int_{0}^{1} f(x) dx"),
+    ("\\alpha + \\beta", "\\alpha+\\beta+\\gamma"),
+    ("\\alpha + \\beta", "\\beta + \\alpha"),
+    ("E = mc^2", "E=mc^{2}"),
+    ("E = mc^2", "mc^2 = E"),
+    ("\\mathbf{v}", "\\boldsymbol{v}"),
+    ("\\left( x \\right)", "(x)"),
+    ("\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}",
+     "\\begin{pmatrix} a & c \\\\ b & d \\end{pmatrix}"),
+    ("\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}",
+     "\\left(\\begin{matrix} a & b \\\\ c & d \\end{matrix}\\right)"),
+    ("x < y", "x \\lt y"),
+    ("\\text{if } x > 0", "\\mathrm{if}\\ x>0"),
+    ("\\frac{a}{b}", "\\frac{a}{"),
+    ("\\frac{a}{", "\\frac{a}{b}"),
+    ("f(x) = x^2", "f ( x ) = x ^ 2"),
+    ("a_1 + a_2", "a_2 + a_1"),
+    ("\\hat{x}", "\\widehat{x}"),
+    ("\\vec{F} = m\\vec{a}", "\\mathbf{F} = m\\mathbf{a}"),
+    ("\\lim_{x \\to 0} f(x)", "\\lim\\limits_{x\\rightarrow 0} f(x)"),
 ]

@@ -157,7 +157,7 @@ def score_page(item: tuple[str, Sequence[str], Sequence[Check], int | None, bool
 
     ``item`` is (candidate folder, the page's files, its tests, a length above which a file is
     unreadable or None, whether to run math tests)."""
-    from parsescore.document.olmocr.maths import run_math
+    from parsescore.document.olmocr.maths import NeedsLayout, run_math
 
     folder, files, checks, max_chars, math = item
     pages: list[Page | None] = []
@@ -181,6 +181,7 @@ def score_page(item: tuple[str, Sequence[str], Sequence[Check], int | None, bool
         passes = 0
         errors: list[str] = []
         verdicts = []
+        undecided = False
         for name, page in zip(files, pages, strict=True):
             if page is None:
                 errors.append(f"error reading {name}: {unreadable[name]}")
@@ -192,6 +193,11 @@ def score_page(item: tuple[str, Sequence[str], Sequence[Check], int | None, bool
                 errors.append(f"test {check.id} on {name}: {error}")
                 verdicts.append({"file": name, "passed": False, "detail": str(error)})
                 continue
+            except NeedsLayout:
+                undecided = True
+                detail = "needs KaTeX's layout (a browser): not run"
+                verdicts.append({"file": name, "passed": False, "detail": detail})
+                continue
             passes += verdict.passed
             entry: dict[str, Any] = {"file": name, "passed": verdict.passed,
                                      "detail": verdict.detail}  # fmt: skip
@@ -200,6 +206,8 @@ def score_page(item: tuple[str, Sequence[str], Sequence[Check], int | None, bool
             verdicts.append(entry)
         results[check.id] = {"passes": passes, "repeats": len(files), "errors": errors,
                              "verdicts": verdicts}  # fmt: skip
+        if undecided:
+            results[check.id]["not_run"] = True
     return {"tests": results, "unreadable": unreadable}
 
 

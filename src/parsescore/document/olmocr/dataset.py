@@ -65,7 +65,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
         raise InputError("expected the candidate's folder of <pdf stem>_pg<page>_repeat<r>.md "
                          "files", path=pred)  # fmt: skip
     math = renderer_available()
-    not_run = [] if math else [c.id for c in suite.checks if c.type == "math"]
+    not_run: list[str] = [] if math else [c.id for c in suite.checks if c.type == "math"]
     found, missing = candidate_files(pred, suite.pdfs)
     errors = [f"no candidate files for {pdf} (expected {Path(pdf).with_suffix('').as_posix()}"
               "_pg<page>_repeat<r>.md)" for pdf in missing]  # fmt: skip
@@ -105,6 +105,8 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
             description="olmOCR-bench pages",
         )
         records = dict(zip(keys, run.records, strict=True))
+        for record in records.values():
+            not_run += [k for k, v in record["tests"].items() if v.get("not_run")]
         document = summarise_pages(suite, records, errors, compat=compat, not_run=not_run)
     if not_run:
         document["not_run"] = {"math": not_run}
@@ -166,7 +168,7 @@ def _result(
                         + "; ".join(document["errors"][:3]))  # fmt: skip
     if not_run:
         warnings.append(f"{len(not_run)} math test(s) not run: no KaTeX renderer (node and the "
-                        "katex package, or Chromium)")  # fmt: skip
+                        "katex package), or the verdict needs KaTeX's layout")  # fmt: skip
     return Result(
         "document",
         options.name or pred.name,
