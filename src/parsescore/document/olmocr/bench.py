@@ -188,12 +188,20 @@ def score_page(item: tuple[str, Sequence[str], Sequence[Check], int | None, bool
                 verdicts.append({"file": name, "passed": False, "detail": unreadable[name]})
                 continue
             try:
-                verdict = run_math(check, page) if check.type == "math" else check.run(page)
+                if check.type == "math":
+                    verdict = run_math(check, page, batch=True)
+                else:
+                    verdict = check.run(page)
             except CheckError as error:
                 errors.append(f"test {check.id} on {name}: {error}")
                 verdicts.append({"file": name, "passed": False, "detail": str(error)})
                 continue
-            except NeedsLayout:
+            except NeedsLayout as need:
+                if need.pending is not None:  # decided after every page, in one browser run
+                    formula, hyps = need.pending
+                    verdicts.append({"file": name, "passed": False, "detail": "",
+                                     "pending": [formula, hyps]})  # fmt: skip
+                    continue
                 undecided = True
                 detail = "needs KaTeX's layout (a browser): not run"
                 verdicts.append({"file": name, "passed": False, "detail": detail})

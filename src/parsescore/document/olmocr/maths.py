@@ -42,7 +42,12 @@ _ERROR_INNER = '<?xml version="1.0" encoding="utf-8"?>\n'
 
 
 class NeedsLayout(Exception):
-    """The verdict depends on KaTeX's laid-out boxes: a browser is needed."""
+    """The verdict depends on KaTeX's laid-out boxes: a browser is needed. ``pending`` is
+    (the test's formula, the page's formulas to lay out against it) when one can be asked."""
+
+    def __init__(self, pending: tuple[str, list[str]] | None = None) -> None:
+        super().__init__("needs KaTeX's layout")
+        self.pending = pending
 
 
 class Rendering:
@@ -194,9 +199,10 @@ def _compare(reference: Rendering, hypothesis: Rendering) -> bool:
     raise NeedsLayout
 
 
-def run_math(check: Check, page: Page) -> Verdict:
-    """olmOCR-bench's math test on one page (raises NeedsLayout when a browser must decide and
-    none is here)."""
+def run_math(check: Check, page: Page, *, batch: bool = False) -> Verdict:
+    """olmOCR-bench's math test on one page. Raises NeedsLayout when a browser must decide:
+    with its ``pending`` formulas when ``batch`` (the caller lays out every page's pending
+    formulas in one browser run: :func:`decide_pending`) or no browser is here."""
     formula: str = check.fields["math"]
     equations = _equations(page.text, not check.get("ignore_dollar_delimited"))
     if any(e == formula for e in equations):
@@ -212,6 +218,8 @@ def run_math(check: Check, page: Page) -> Verdict:
     if undecided:
         if browser() is None:
             raise NeedsLayout
+        if batch:
+            raise NeedsLayout((formula, undecided))
         boxes = layout([formula, *undecided])
         for hypothesis in undecided:
             if same_layout(boxes[formula], boxes[hypothesis]):
@@ -297,6 +305,13 @@ def layout(formulas: list[str]) -> dict[str, list[Box] | None]:
         for formula, spans in zip(todo, json.loads(html.unescape(found.group(1))), strict=True):
             _LAYOUTS[formula] = None if spans is None else [tuple(s) for s in spans]
     return {f: _LAYOUTS[f] for f in formulas}
+
+
+def decide_pending(pending: list[tuple[str, list[str]]]) -> list[bool]:
+    """The layout verdicts of tests left pending by ``run_math(batch=True)``, in one browser
+    run: a test passes when one of its formulas is laid out like the reference."""
+    boxes = layout([f for formula, hyps in pending for f in (formula, *hyps)])
+    return [any(same_layout(boxes[formula], boxes[h]) for h in hyps) for formula, hyps in pending]
 
 
 def same_layout(reference: list[Box] | None, hypothesis: list[Box] | None) -> bool:

@@ -107,12 +107,14 @@ def near_match_groups(needle: str, text: str, max_dist: int) -> list[list[int]]:
     return _groups(raw_near_matches(needle, text, max_dist))
 
 
-def raw_near_matches(needle: str, text: str, max_dist: int) -> list[tuple[int, int, int]]:
+def raw_near_matches(needle: str, text: str, max_dist: int, *, compiled: bool = True) -> list[
+        tuple[int, int, int]]:  # fmt: skip
     """fuzzysearch's candidates (start, end, edits) before overlapping ones are merged: its
     n-gram search when the needle is long enough for one of ``max_dist + 1`` pieces of at least
-    3 characters to be intact, else its candidate-list search."""
+    3 characters to be intact, else its candidate-list search. ``compiled=False``: the pure
+    Python expansion (the definition the kernels are checked against)."""
     if len(needle) // (max_dist + 1) >= 3:
-        return list(_ngram_search(needle, text, max_dist))
+        return list(_ngram_search(needle, text, max_dist, compiled=compiled))
     return list(_linear_search(needle, text, max_dist))
 
 
@@ -150,7 +152,7 @@ def _groups(matches: list[tuple[int, int, int]]) -> list[list[int]]:
     return sorted(found)
 
 
-def _expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:
+def _slow_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:
     """The fewest edits turning ``needle`` into a prefix of ``text`` (and that prefix's length,
     the longest among the best), or None above ``max_dist``: fuzzysearch's expansion, in its
     short and long (banded) variants, which can differ at the margins."""
@@ -212,9 +214,22 @@ def _expand_long(needle: str, text: str, max_dist: int) -> tuple[int, int] | Non
     return (best, best_at + 1) if best <= max_dist else None
 
 
-def _ngram_search(needle: str, text: str, max_dist: int) -> Iterator[tuple[int, int, int]]:
+def _fast_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:
+    """``_expand`` through the compiled kernels (the same results)."""
+    from parsescore.document.olmocr.kernels import codes, expand_long, expand_short
+
+    if not needle:
+        return 0, 0
+    kernel = expand_long if len(needle) > max(max_dist * 2, 10) else expand_short
+    score, length = kernel(codes(needle), codes(text), max_dist)
+    return None if score < 0 else (int(score), int(length))
+
+
+def _ngram_search(needle: str, text: str, max_dist: int, *, compiled: bool = True) -> Iterator[
+        tuple[int, int, int]]:  # fmt: skip
     """Candidates around exact occurrences of the needle's n-grams (one of d + 1 pieces must be
-    intact), expanded right then left."""
+    intact), expanded right then left (``compiled``: by the numba kernels)."""
+    _expand = _fast_expand if compiled else _slow_expand
     size, length = len(needle), len(text)
     gram = size // (max_dist + 1)
     for gram_start in range(0, size - gram + 1, gram):
