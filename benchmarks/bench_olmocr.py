@@ -1,19 +1,18 @@
 """Benchmark: ``parsescore document --truth-format olmocr-bench`` vs olmOCR-bench's own harness
-(allenai/olmocr f7cfe4c2, ``python -m olmocr.bench.benchmark``) on the same synthetic benchmark,
-in the same run; both as command lines, so both pay their start-up.
+(allenai/olmocr f7cfe4c2, its ``benchmark.main()``) on the same synthetic benchmark, in the same
+run; both as command lines, so both pay their start-up.
 
-The synthetic benchmark has olmOCR-bench's shape without its math tests (see
-``make_benchmark``), and a candidate with ``--repeats`` repeats per page whose text mostly, not
-always, matches. Prints both times, the ratio, whether the verdicts agree, and ours with
-``--jobs 2``.
+The synthetic benchmark has olmOCR-bench's shape (see ``make_benchmark``; math tests rendered by
+the harness in Debian's Chromium, by parsescore in node's KaTeX with ``--katex-dir``), and a
+candidate with ``--repeats`` repeats per page whose text mostly, not always, matches. Prints both
+times, the ratio, whether the verdicts agree, and ours with ``--jobs 2``.
 
     .venv/bin/python benchmarks/bench_olmocr.py --reference-python /work/olmocr-env/bin/python \
-        --olmocr-src SRC [--pages 1400] [--repeats 1]
+        --olmocr-src SRC --katex-dir DIR [--pages 1400] [--repeats 1]
 
 ``SRC`` holds the harness's files as ``tests/document/olmocr/record_goldens.py`` extracts them
 (``--mirror GIT_DIR`` extracts them into a temporary folder instead). The default (400 pages,
-about 2,000 tests) takes a few minutes, the reference dominating; ``--pages 1400`` is the size of
-the real benchmark (about 7,000 tests).
+about 2,000 tests) takes a few minutes; ``--pages 1400`` is the real benchmark's size.
 """
 
 from __future__ import annotations
@@ -44,9 +43,23 @@ def _sentence(rng: random.Random) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 14))).capitalize() + "."
 
 
+def _formula(rng: random.Random) -> str:
+    a, b, c = rng.sample("abcdxyzuvw", 3)
+    n = rng.randint(2, 9)
+    return rng.choice([
+        f"\\frac{{{a}}}{{{b}}} + {c}^{{{n}}}",
+        f"\\sum_{{i=1}}^{{{n}}} {a}_{{i}} {b}",
+        f"\\int_0^{{{n}}} {a}({b})\\,d{b}",
+        f"{a}^2 + {b}^2 = {c}^{n}",
+        f"\\sqrt{{{a} + {b}}} \\leq {c} + {n}",
+        f"\\alpha_{{{a}}} \\beta^{{{b}}} = {n}",
+    ])  # fmt: skip
+
+
 def make_benchmark(root: Path, pages: int, repeats: int, seed: int = 27) -> None:
-    """Write ``root/{*.jsonl, pdfs/, cand/}``: pages of olmOCR-bench's kinds (math apart), in its
-    proportions: table pages (five ``table`` tests each, HTML or Markdown tables), multi-column
+    """Write ``root/{*.jsonl, pdfs/, cand/}``: pages of olmOCR-bench's kinds, roughly in its
+    proportions: math pages (a third: twelve formulas, five ``math`` tests), table pages (five
+    ``table`` tests each, HTML or Markdown tables), multi-column
     pages (five ``order`` tests), header/footer pages (three ``absent``, one ``present``) and
     long-text pages (four ``present``), one JSONL file per kind."""
     from olmocr_cases import pdf_bytes
@@ -56,7 +69,7 @@ def make_benchmark(root: Path, pages: int, repeats: int, seed: int = 27) -> None
     (root / "cand").mkdir()
     files: dict[str, list[str]] = {}
     blank = pdf_bytes(1)
-    kinds = ["table", "multi_column", "headers_footers", "long_tiny_text"]
+    kinds = ["table", "multi_column", "headers_footers", "long_tiny_text", "math", "math"]
     for p in range(pages):
         pdf = f"doc{p:05d}.pdf"
         (root / "pdfs" / pdf).write_bytes(blank)
@@ -84,6 +97,14 @@ def make_benchmark(root: Path, pages: int, repeats: int, seed: int = 27) -> None
                 a, b = sorted(rng.sample(range(len(sentences)), 2))
                 tests.append({"type": "order", "before": sentences[a][:40],
                               "after": sentences[b][:40], "max_diffs": rng.randint(0, 3)})
+        elif kind == "math":
+            formulas = [_formula(rng) for _ in range(12)]
+            for k, formula in enumerate(formulas):
+                sentences.insert(2 * k + 1, f"$${formula}$$" if k % 2 else f"\\({formula}\\)")
+            for formula in formulas[:3]:
+                tests.append({"type": "math", "math": formula})
+            tests.append({"type": "math", "math": formulas[3].replace(" ", "")})
+            tests.append({"type": "math", "math": _formula(rng)})
         elif kind == "headers_footers":
             header = f"Journal of Things {rng.randint(1, 99)} page {rng.randint(1, 400)}"
             tests += [{"type": "absent", "text": header, "max_diffs": 2},
@@ -113,8 +134,9 @@ def make_benchmark(root: Path, pages: int, repeats: int, seed: int = 27) -> None
 
 REFERENCE = r"""
 import sys, types, time, json
-source, folder, target = sys.argv[1:4]
+source, folder, target, tests = sys.argv[1:5]
 sys.path.insert(0, source)
+sys.path.insert(0, tests)
 report = types.ModuleType("olmocr.bench.report"); report.generate_html_report = None
 sys.modules["olmocr.bench.report"] = report
 from olmocr.bench import benchmark
@@ -124,6 +146,8 @@ def wrapped(*a, **k):
     captured["r"] = original(*a, **k)
     return captured["r"]
 benchmark.evaluate_candidate = wrapped
+from run_reference import use_debian_chromium
+use_debian_chromium()
 sys.argv = ["benchmark", "--dir", folder, "--candidate", "cand", "--bootstrap_samples", "10"]
 benchmark.main()
 passed = {t.id: p for pages in captured["r"][6].values() for v in pages.values() for t, p, _ in v}
@@ -147,6 +171,7 @@ def main() -> None:
     parser.add_argument("--mirror")
     parser.add_argument("--pages", type=int, default=400)
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--katex-dir", help="folder with node_modules/katex (math tests)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         source = args.olmocr_src
@@ -162,6 +187,8 @@ def main() -> None:
         # byte-code caches written for both (a warm-up run on 5 pages), as on a user's machine
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["HOME"] = tmp
+        if args.katex_dir:
+            env["PARSESCORE_KATEX_DIR"] = args.katex_dir
         warm = Path(tmp) / "warm"
         make_benchmark(warm, 5, 1)
         tests = sum(len(p.read_text().splitlines()) for p in bench.glob("*.jsonl")) + args.pages
@@ -170,11 +197,13 @@ def main() -> None:
         script = Path(tmp) / "reference.py"
         script.write_text(REFERENCE)
         verdicts = Path(tmp) / "reference.json"
-        _run([args.reference_python, str(script), source, str(warm), str(verdicts)], env)
+        tests_dir = str(ROOT / "tests" / "document" / "olmocr")
+        _run([args.reference_python, str(script), source, str(warm), str(verdicts), tests_dir],
+             env)  # fmt: skip
         _run([sys.executable, "-m", "parsescore", "document", "--truth", str(warm), "--pred",
               str(warm / "cand"), "--truth-format", "olmocr-bench", "--quiet"], env)
-        reference = _run([args.reference_python, str(script), source, str(bench), str(verdicts)],
-                         env)
+        reference = _run([args.reference_python, str(script), source, str(bench), str(verdicts),
+                          tests_dir], env)  # fmt: skip
         ours_out = Path(tmp) / "ours.json"
         command = [sys.executable, "-m", "parsescore", "document", "--truth", str(bench), "--pred",
                    str(bench / "cand"), "--truth-format", "olmocr-bench", "--quiet", "--out",
