@@ -10,8 +10,8 @@ times, the ratio, whether the verdicts agree, and ours with ``--jobs 2``.
     .venv/bin/python benchmarks/bench_olmocr.py --reference-python /work/olmocr-env/bin/python \
         --olmocr-src SRC --katex-dir DIR [--pages 1400] [--repeats 1]
 
-``SRC`` holds the harness's files as ``tests/document/olmocr/record_goldens.py`` extracts them
-(``--mirror GIT_DIR`` extracts them into a temporary folder instead). The default (400 pages,
+``SRC`` holds the harness's files as ``tests/document/olmocr/record_olmocr_goldens.py`` extracts
+them (``--mirror GIT_DIR`` extracts them into a temporary folder instead). The default (400 pages,
 about 2,000 tests) takes a few minutes; ``--pages 1400`` is the real benchmark's size.
 """
 
@@ -146,7 +146,7 @@ def wrapped(*a, **k):
     captured["r"] = original(*a, **k)
     return captured["r"]
 benchmark.evaluate_candidate = wrapped
-from run_reference import use_debian_chromium
+from run_olmocr_reference import use_debian_chromium
 use_debian_chromium()
 sys.argv = ["benchmark", "--dir", folder, "--candidate", "cand", "--bootstrap_samples", "10"]
 benchmark.main()
@@ -178,7 +178,7 @@ def main() -> None:
         if source is None:
             if args.mirror is None:
                 raise SystemExit("give --olmocr-src or --mirror")
-            from record_goldens import extract
+            from record_olmocr_goldens import extract
 
             source = str(Path(tmp) / "src")
             extract(args.mirror, Path(source))

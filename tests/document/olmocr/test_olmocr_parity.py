@@ -1,7 +1,7 @@
 """olmOCR-bench parity: the compat profile's OUT document against the verdicts olmOCR-bench's own
-harness gave on the same cases (``golden/``, recorded by ``record_goldens.py``), test by test, per
-file, per type and overall (math through node's KaTeX and, for the layout, Debian's Chromium; a
-math test that needs a browser where none is would be not run)."""
+harness gave on the same cases (``golden/``, recorded by ``record_olmocr_goldens.py``), test by
+test, per file, per type and overall (math through node's KaTeX and, for the layout, Debian's
+Chromium; a math test that needs a browser where none is would be not run)."""
 
 from __future__ import annotations
 

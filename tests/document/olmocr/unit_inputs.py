@@ -1,7 +1,8 @@
 """Inputs for the unit-level parity goldens (``golden/units.json``): fuzzy near-match searches,
 HTML and Markdown tables, text normalisation and the repetition count, each decided by the
 reference's own functions (fuzzysearch 0.8.1, olmOCR-bench's ``table_parsing``, ``normalize_text``
-and ``RepeatDetector``) in ``record_units.py``. Deterministic: the same lists on every run."""
+and ``RepeatDetector``) in ``record_olmocr_units.py``. Deterministic: the same lists on every
+run."""
 
 from __future__ import annotations
 

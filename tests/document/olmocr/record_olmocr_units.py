@@ -1,8 +1,9 @@
 """Record the unit-level goldens (``golden/units.json``) with the reference's own functions.
 
-    /work/olmocr-env/bin/python tests/document/olmocr/record_units.py OLMOCR_SRC
+    /work/olmocr-env/bin/python tests/document/olmocr/record_olmocr_units.py OLMOCR_SRC
 
-``OLMOCR_SRC`` as for ``run_reference.py`` (``record_goldens.py`` extracts it and runs this too).
+``OLMOCR_SRC`` as for ``run_olmocr_reference.py`` (``record_olmocr_goldens.py`` extracts it and
+runs this too).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def main(argv: list[str]) -> None:
     from olmocr.bench.table_parsing import parse_html_tables, parse_markdown_tables
     from olmocr.bench.tests import normalize_text
     from olmocr.repeatdetect import RepeatDetector
-    from run_reference import use_debian_chromium
+    from run_olmocr_reference import use_debian_chromium
     from unit_inputs import FORMULA_PAIRS, HTML, MARKDOWN, NEAR, TEXTS
 
     use_debian_chromium()

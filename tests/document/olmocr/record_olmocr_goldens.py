@@ -1,6 +1,6 @@
 """Record olmOCR-bench's verdicts on every case of ``olmocr_cases.py`` as goldens.
 
-    python tests/document/olmocr/record_goldens.py MIRROR_GIT_DIR REFERENCE_PYTHON
+    python tests/document/olmocr/record_olmocr_goldens.py MIRROR_GIT_DIR REFERENCE_PYTHON
 
 ``MIRROR_GIT_DIR`` is a git repository of allenai/olmocr holding commit f7cfe4c2 (e.g. the
 ``fetch`` mirror); the harness's files are extracted from it into a temporary folder (with an
@@ -48,7 +48,7 @@ def main(argv: list[str]) -> None:
         # fuzzysearch breaks ties between equally good overlapping matches by set order, which
         # follows Python's per-process hash seed: its candidates before merging are recorded
         # too (deterministic), and its answers under seed 0
-        units = subprocess.run([python, str(HERE / "record_units.py"), str(source)],
+        units = subprocess.run([python, str(HERE / "record_olmocr_units.py"), str(source)],
                                capture_output=True, text=True, check=True,
                                env={**os.environ, "HOME": tmp, "PYTHONHASHSEED": "0"})  # fmt: skip
         (golden / "units.json").write_text(units.stdout, encoding="utf-8")
@@ -59,7 +59,7 @@ def main(argv: list[str]) -> None:
             if only and case not in only:
                 continue
             done = subprocess.run(
-                [python, str(HERE / "run_reference.py"), str(source), str(cases / case),
+                [python, str(HERE / "run_olmocr_reference.py"), str(source), str(cases / case),
                  candidate], capture_output=True, text=True, env=env, check=False,
             )  # fmt: skip
             if done.returncode != 0:

@@ -1,16 +1,18 @@
 """Run olmOCR-bench's own harness on one case folder and one candidate; print its verdicts as JSON.
 
-Run it with the reference's Python (a venv with rapidfuzz, fuzzysearch, beautifulsoup4, pypdf,
-tqdm, numpy and playwright: see README.md), never with parsescore's::
+Run it with the reference's Python (a venv with rapidfuzz, fuzzysearch, beautifulsoup4, lxml,
+pypdf, tqdm, numpy and playwright: see README.md), never with parsescore's::
 
-    /work/olmocr-env/bin/python tests/document/olmocr/run_reference.py OLMOCR_SRC CASE_DIR CANDIDATE
+    /work/olmocr-env/bin/python tests/document/olmocr/run_olmocr_reference.py \
+        OLMOCR_SRC CASE_DIR CANDIDATE
 
 ``OLMOCR_SRC`` is a folder holding the ``olmocr`` package's ``repeatdetect.py`` and ``bench/``
-at commit f7cfe4c22098b154c76b6ec950d1c0a464eecf8d (``record_goldens.py`` extracts them from a
-git mirror; nothing of it is vendored). The harness's ``main()`` runs as its command line would
-(``--dir CASE_DIR --candidate CANDIDATE``); its printed per-file lines give each group's
+at commit f7cfe4c22098b154c76b6ec950d1c0a464eecf8d (``record_olmocr_goldens.py`` extracts them
+from a git mirror; nothing of it is vendored). The harness's ``main()`` runs as its command line
+would (``--dir CASE_DIR --candidate CANDIDATE``); its printed per-file lines give each group's
 passed/total, and its ``evaluate_candidate`` (wrapped, not changed) gives the errors, the failure
 messages with each test's passed/total repeats, the per-type fractions and the per-test verdicts.
+Its math renderer launches Debian's Chromium instead of Playwright's download.
 """
 
 from __future__ import annotations
