@@ -206,7 +206,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
 
         return evaluate_olmocr(truth, pred, options)
     from parsescore.document.compat import dataset_samples, match_page, metric_result
-    from parsescore.document.kind import TOTALS
+    from parsescore.document.kind import OMNIDOCBENCH_TOTALS
     from parsescore.document.tables import teds_score
 
     if options.profile != "omnidocbench":
@@ -269,7 +269,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
         "document",
         options.name or pred.name,
         items,
-        totals(TOTALS, items, counts, given=totals_of(document)),
+        totals(OMNIDOCBENCH_TOTALS, items, counts, given=totals_of(document)),
         inputs={"truth": str(truth), "pred": str(pred)},
         options=recorded_options(options),
         counts={k: v for k, v in counts.items() if v},

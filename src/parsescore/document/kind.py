@@ -14,7 +14,7 @@ from parsescore.core.kinds import (
 )
 from parsescore.document.options import DocumentOptions
 
-__all__ = ["KIND", "METRICS", "TOTALS"]
+__all__ = ["KIND", "METRICS", "OMNIDOCBENCH_TOTALS", "TOTALS"]
 
 _REF = "OmniDocBench v1.5's own number (pandas' summation order kept)"
 
@@ -66,6 +66,9 @@ TOTALS = (
         for t in _OLMOCR_TYPES
     ),
 )
+
+#: the totals of an OmniDocBench result (the olmOCR-bench ones have no value there)
+OMNIDOCBENCH_TOTALS = tuple(m for m in TOTALS if not m.name.startswith("olmocr_"))
 
 KIND = Kind(
     name="document",
