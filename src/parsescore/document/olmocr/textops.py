@@ -14,6 +14,7 @@ overlapping matches are merged before they are compared), and the repetition cou
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from collections.abc import Iterator
 
@@ -107,8 +108,9 @@ def near_match_groups(needle: str, text: str, max_dist: int) -> list[list[int]]:
     return _groups(raw_near_matches(needle, text, max_dist))
 
 
-def raw_near_matches(needle: str, text: str, max_dist: int, *, compiled: bool = True) -> list[
-        tuple[int, int, int]]:  # fmt: skip
+def raw_near_matches(
+    needle: str, text: str, max_dist: int, *, compiled: bool | None = None
+) -> list[tuple[int, int, int]]:
     """fuzzysearch's candidates (start, end, edits) before overlapping ones are merged: its
     n-gram search when the needle is long enough for one of ``max_dist + 1`` pieces of at least
     3 characters to be intact, else its candidate-list search. ``compiled=False``: the pure
@@ -225,11 +227,27 @@ def _fast_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | Non
     return None if score < 0 else (int(score), int(length))
 
 
-def _ngram_search(needle: str, text: str, max_dist: int, *, compiled: bool = True) -> Iterator[
-        tuple[int, int, int]]:  # fmt: skip
+#: expansions done in Python before the compiled kernels are worth numba's import (the results
+#: are the same either way)
+_PYTHON_BUDGET = 4000
+_python_expansions = 0
+
+
+def _auto_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:
+    global _python_expansions
+    if _python_expansions < _PYTHON_BUDGET and "numba" not in sys.modules:
+        _python_expansions += 1
+        return _slow_expand(needle, text, max_dist)
+    return _fast_expand(needle, text, max_dist)
+
+
+def _ngram_search(needle: str, text: str, max_dist: int, *, compiled: bool | None = None) -> \
+        Iterator[tuple[int, int, int]]:  # fmt: skip
     """Candidates around exact occurrences of the needle's n-grams (one of d + 1 pieces must be
-    intact), expanded right then left (``compiled``: by the numba kernels)."""
-    _expand = _fast_expand if compiled else _slow_expand
+    intact), expanded right then left (``compiled``: by the numba kernels, or not; None: in
+    Python for a small run, compiled for a large one)."""
+    _expand = (_auto_expand if compiled is None else _fast_expand if compiled else
+               _slow_expand)  # fmt: skip
     size, length = len(needle), len(text)
     gram = size // (max_dist + 1)
     for gram_start in range(0, size - gram + 1, gram):
