@@ -6,6 +6,7 @@ then the harness's aggregation (compat) or the page-level one (profile ``parsesc
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,9 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
     from parsescore.document.olmocr.maths import renderer_available
 
     compat = options.profile != "parsescore"
+    if not isinstance(truth, str | os.PathLike) or not isinstance(pred, str | os.PathLike):
+        raise InputError("--truth-format olmocr-bench takes folders: the tests folder (*.jsonl "
+                         "and pdfs/) and the candidate's folder")  # fmt: skip
     truth, pred = Path(truth), Path(pred)
     suite = load_suite(truth)
     if not pred.is_dir():
