@@ -730,7 +730,8 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
     from parsescore.document.dataset import (
         evaluate as evaluate_compat,
     )
-    from parsescore.document.kind import PARSESCORE_TOTALS, TOTALS
+    from parsescore.document.kind import OMNIDOCBENCH_TOTALS as TOTALS
+    from parsescore.document.kind import PARSESCORE_TOTALS
 
     compat = evaluate_compat(truth, pred, replace(options, profile="omnidocbench"))
     truth, pred = Path(truth), Path(pred)

@@ -33,7 +33,8 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
     the ``parsescore`` profile's document its pages' metrics and counts with every total."""
     from parsescore.core.aggregate import totals
     from parsescore.document.dataset import read as read_compat
-    from parsescore.document.kind import PARSESCORE_TOTALS, TOTALS
+    from parsescore.document.kind import OMNIDOCBENCH_TOTALS as TOTALS
+    from parsescore.document.kind import PARSESCORE_TOTALS
 
     if doc.get("profile") != "parsescore":
         return read_compat(doc, r, name)

@@ -279,10 +279,14 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
 
     from parsescore.core.runner import run_items
     from parsescore.document.compat import dataset_samples, metric_result, page_from_record
-    from parsescore.document.kind import TOTALS
+    from parsescore.document.kind import OMNIDOCBENCH_TOTALS as TOTALS
     from parsescore.document.present import page_details
     from parsescore.document.tables import teds_score
 
+    if options.truth_format == "olmocr-bench":
+        from parsescore.document.olmocr.dataset import evaluate as evaluate_olmocr
+
+        return evaluate_olmocr(truth, pred, options)
     if options.profile == "parsescore":
         from parsescore.document.better import evaluate as evaluate_parsescore
 
@@ -415,7 +419,7 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
     """The result of an OmniDocBench ``<name>_metric_result.json`` document (its totals; the
     document holds no per-page values)."""
     from parsescore.core.kinds import Dataset
-    from parsescore.document.kind import TOTALS
+    from parsescore.document.kind import OMNIDOCBENCH_TOTALS as TOTALS
 
     reported = [m for m in TOTALS if isinstance(m.aggregate, Dataset)]
     for element in ELEMENTS:

@@ -16,7 +16,7 @@ from parsescore.core.kinds import (
 )
 from parsescore.document.options import DocumentOptions
 
-__all__ = ["KIND", "METRICS", "PARSESCORE_TOTALS", "TOTALS", "detect"]
+__all__ = ["KIND", "METRICS", "OMNIDOCBENCH_TOTALS", "PARSESCORE_TOTALS", "TOTALS", "detect"]
 
 
 def detect(doc: object) -> bool:
@@ -52,7 +52,10 @@ METRICS = (
     Metric("order_accuracy", "order accuracy", True),
     Metric("order_tau", "order Kendall tau", True),
     Metric("order_edit", "order edit", False),
+    Metric("olmocr_page", "olmOCR-bench tests passed", True),
 )
+_OLMOCR = "olmOCR-bench's own number (its harness's arithmetic)"
+_OLMOCR_TYPES = ("baseline", "present", "absent", "order", "table", "math", "format", "footnote")
 TOTALS = (
     Metric("text_edit", "text edit (page avg)", False, headline=True, aggregate=Dataset(_REF)),
     Metric("text_edit_whole", "text edit (whole)", False, aggregate=Dataset(_REF)),
@@ -75,6 +78,18 @@ TOTALS = (
         aggregate=Dataset(_REF),
     ),
     Metric("pages", "pages scored", None, "count", aggregate=Items()),
+    Metric("olmocr_overall", "olmOCR-bench score", True, aggregate=Dataset(_OLMOCR)),
+    Metric(
+        "olmocr_tests_passed",
+        "olmOCR-bench tests passed (pooled over pages)",
+        True,
+        aggregate=Ratio("olmocr_passed", "olmocr_tests"),
+    ),
+    *(
+        Metric(f"olmocr_{t}", f"olmOCR-bench {t} tests (mean fraction)", True,
+               aggregate=Dataset(_OLMOCR))
+        for t in _OLMOCR_TYPES
+    ),
 )
 #: The totals of profile ``parsescore`` (better.py): page means and pooled ratios of the pages'
 #: counts (a compat result has none of them).
@@ -109,6 +124,9 @@ PARSESCORE_TOTALS = (
     Metric("order_tau", "order Kendall tau (page mean)", True),
     Metric("order_edit", "order edit (page mean)", False),
 )  # fmt: skip
+
+#: the totals of an OmniDocBench result (the olmOCR-bench ones have no value there)
+OMNIDOCBENCH_TOTALS = tuple(m for m in TOTALS if not m.name.startswith("olmocr_"))
 
 KIND = Kind(
     name="document",

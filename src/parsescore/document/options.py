@@ -17,10 +17,19 @@ class DocumentOptions(DatasetOptions, AnswerOptions):
 
     profile: Literal["omnidocbench", "parsescore"] = option(
         "omnidocbench",
-        "omnidocbench: OmniDocBench v1.5's end-to-end numbers, bit for bit (quirks kept); "
+        "omnidocbench: the leaderboard's own numbers, bit for bit (quirks kept): OmniDocBench "
+        "v1.5's end-to-end ones, or olmOCR-bench's with --truth-format olmocr-bench; "
         "parsescore: the same numbers plus the ones a page should get under their own names "
         "(every page scored, invented text costs, tables in any format, GriTS, order accuracy "
-        "and Kendall tau, CER/WER as jiwer defines them).",
+        "and Kendall tau, CER/WER as jiwer defines them; for olmOCR-bench: no whole-candidate "
+        "zeroing, intervals over pages).",
+        scores=True,
+    )
+    truth_format: Literal["omnidocbench", "olmocr-bench"] = option(
+        "omnidocbench",
+        "omnidocbench: OmniDocBench's page list (OmniDocBench.json); olmocr-bench: a folder of "
+        "olmOCR-bench's JSONL unit tests and its pdfs/, the prediction a folder of "
+        "<pdf stem>_pg<page>_repeat<r>.md files.",
         scores=True,
     )
     filter: tuple[str, ...] = option(

@@ -34,6 +34,11 @@ def summarise(result: Result, out: Console) -> None:
     """The compat numbers, what was skipped or unreadable, and the worst pages by text edit."""
     from rich.table import Table
 
+    if result.dataset.get("truth_format") == "olmocr-bench":
+        from parsescore.document.olmocr.present import summarise as summarise_olmocr
+
+        return summarise_olmocr(result, out)
+
     profile = result.dataset.get("profile", "omnidocbench")
     table = Table(title=f"{result.name}: document ({profile})", title_justify="left")
     table.add_column("metric")
@@ -248,6 +253,10 @@ def drilldown(system: Any, items: Sequence[str]) -> str:
     from parsescore.report.html import e, html_table, item_details, item_summary
 
     result = system.result
+    if result.dataset.get("truth_format") == "olmocr-bench":
+        from parsescore.document.olmocr.present import drilldown as drilldown_olmocr
+
+        return drilldown_olmocr(system, items)
     files = result.dataset.get("files") or {}
     rows = []
     for item in items:
