@@ -275,14 +275,7 @@ def _page_bytes(item: tuple[dict[str, Any], str, str]) -> bytes:
 def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> Result:
     """Score a folder of page Markdown files against OmniDocBench's page list: pages matched
     one by one (``--jobs``, Dask, ``--cache``: each page a record), then the dataset pass."""
-    from functools import partial
-
-    from parsescore.core.runner import run_items
-    from parsescore.document.compat import dataset_samples, metric_result, page_from_record
-    from parsescore.document.kind import OMNIDOCBENCH_TOTALS as TOTALS
-    from parsescore.document.present import page_details
-    from parsescore.document.tables import teds_score
-
+    # the other truth format and profile first: they need none of the modules below (scipy)
     if options.truth_format == "olmocr-bench":
         from parsescore.document.olmocr.dataset import evaluate as evaluate_olmocr
 
@@ -291,6 +284,14 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
         from parsescore.document.better import evaluate as evaluate_parsescore
 
         return evaluate_parsescore(truth, pred, options)
+    from functools import partial
+
+    from parsescore.core.runner import run_items
+    from parsescore.document.compat import dataset_samples, metric_result, page_from_record
+    from parsescore.document.kind import OMNIDOCBENCH_TOTALS as TOTALS
+    from parsescore.document.present import page_details
+    from parsescore.document.tables import teds_score
+
     truth, pred = Path(truth), Path(pred)
     if not pred.is_dir():
         raise InputError("expected a folder of page Markdown files (<image stem>.md)", path=pred)
