@@ -141,7 +141,7 @@ def test_demo_writes_flowchart_result(tmp_path: Path) -> None:
     demo = run_demo(tmp_path)
     section = demo.section
     assert [r.kind for r in demo.results] and all(r.items for r in demo.results)
-    result = json.loads((tmp_path / "result.json").read_text())
+    result = json.loads((tmp_path / "scores.json").read_text())  # the one demo naming
     assert [d["stem"] for d in result["diagrams"]] == [
         "Stanczyk_2016_1",
         "Vander_2016_0",

@@ -282,11 +282,11 @@ def _default_run(kind: Kind) -> Callable[[Mapping[str, Any]], None]:
     """Evaluate, print the kind's summary, write ``--out``/``--result``/``--csv``."""
 
     def run(values: Mapping[str, Any]) -> None:
-        from parsescore.cli.common import console, show_and_write
+        from parsescore.cli.common import show_and_write, wide_console
         from parsescore.core.api import finish
 
         scored = resolved(kind.evaluate)(values["truth"], values["pred"], values["options"])
-        show_and_write(finish(scored, values["options"]), values, console())
+        show_and_write(finish(scored, values["options"]), values, wide_console())
 
     return run
 

@@ -27,6 +27,8 @@ __all__ = ["ClosedPipe", "FittingConsole", "fit_table", "records", "wrap_id"]
 
 #: The narrowest an id or word column is made before the table gives way to records.
 TEXT_MIN = 8
+#: A word in an id or word column longer than this may be broken to make room.
+ID_WORD = 14
 #: Where an id may be broken: before one of these characters (the piece after it starts with
 #: the separator, so ``example`` / ``_0`` still reads as one id and never as a number).
 _ID_BREAK = re.compile(r"(?=[_\-/.:\s])")
@@ -114,7 +116,10 @@ def fit_table(console: Console, table: Table, width: int) -> Table | None:
             fixed[index] = max(widest, _longest_word(header), 1)
         else:
             most = max(widest, header.cell_len, 1)
-            least = min(most, max(TEXT_MIN, _longest_word(header) if index else 0))
+            # a word of an id column (``(unreadable)``) stays whole up to ID_WORD cells
+            words = max((_longest_word(t) for t in texts), default=0)
+            floor = max(TEXT_MIN, _longest_word(header) if index else 0, column.min_width or 0)
+            least = min(most, max(floor, min(words, ID_WORD)))
             flexible[index] = (least, most)
     for index, column in enumerate(table.columns):
         column.width = fixed.get(index) or flexible[index][0]

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from parsescore.cli.common import CsvOption, OutOption, ResultOption, console, show_and_write
+from parsescore.cli.common import (
+    CsvOption,
+    OutOption,
+    ResultOption,
+    show_and_write,
+    wide_console,
+)
 from parsescore.core.errors import InputError
 from parsescore.core.options import Option, declared, options_model
 from parsescore.shared.coverage import READABLE
@@ -95,7 +101,7 @@ def run_table(values: Mapping[str, Any]) -> None:
     tags = tuple(tag for given in options.ignore_nodes for tag in given.split(",") if tag)
     options = replace(options, ignore_nodes=tags, cell_details=values["result"] is not None)
     scored = resolved(get_kind("table").evaluate)(values["truth"], values["pred"], options)
-    show_and_write(finish(scored, options), values, console())
+    show_and_write(finish(scored, options), values, wide_console())
 
 
 def _declared(option_name: str, **changes: Any) -> Option:
@@ -184,7 +190,7 @@ def grits_command(**values: Any) -> None:
     from parsescore.core.api import finish
 
     scored = resolved(get_kind("table").evaluate)(values["truth"], values["pred"], options)
-    show_and_write(finish(scored, options), {**values, "options": options}, console())
+    show_and_write(finish(scored, options), {**values, "options": options}, wide_console())
 
 
 def teds_command(**values: Any) -> None:
