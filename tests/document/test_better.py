@@ -278,6 +278,15 @@ def test_answer_blocks() -> None:
     ]
 
 
+def test_a_short_delimiter_row_makes_a_markdown_table() -> None:
+    blocks = answer_blocks("Intro\n| a | b |\n|:-|-:|\n| 1 | 2 |\nAfter")
+    assert [(b.kind, b.content) for b in blocks] == [
+        ("text", "Intro"),
+        ("table", "| a | b |\n|:-|-:|\n| 1 | 2 |"),
+        ("text", "After"),
+    ]
+
+
 def test_normalisation_profiles() -> None:
     text = "  Ｆull\u2013width  “quotes”\\tand\n\ntabs "
     assert normaliser("none")(text) == text.strip()
