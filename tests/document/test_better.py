@@ -342,6 +342,9 @@ def test_compat_numbers_are_unchanged_beside_the_new_ones(cases: Path, case: str
         assert {k: better.items[page][k] for k in values} == values
     assert len(better.items) == len(json.loads(truth.read_text()))
     assert set(better.details) == set(better.items)
+    for page, detail in compat.details.items():  # the compat drill-down is kept beside
+        assert {k: better.details[page][k] for k in detail} == detail
+        assert "alignment" in better.details[page]
 
 
 def test_the_cases_say_what_the_profile_is_for(cases: Path) -> None:

@@ -758,7 +758,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
         metrics, page_counts, detail = score_page(page, markdown, options.normalisation)
         items[image] = {**compat.items.get(image, {}), **metrics}
         counts[image] = {**compat.counts.get(image, {}), **page_counts}
-        details[image] = detail
+        details[image] = {**compat.details.get(image, {}), **detail}
     if missing and options.allow_missing:
         for image in missing:
             items.pop(image)
