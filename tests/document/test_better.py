@@ -278,6 +278,15 @@ def test_answer_blocks() -> None:
     ]
 
 
+def test_a_short_delimiter_row_makes_a_markdown_table() -> None:
+    blocks = answer_blocks("Intro\n| a | b |\n|:-|-:|\n| 1 | 2 |\nAfter")
+    assert [(b.kind, b.content) for b in blocks] == [
+        ("text", "Intro"),
+        ("table", "| a | b |\n|:-|-:|\n| 1 | 2 |"),
+        ("text", "After"),
+    ]
+
+
 def test_normalisation_profiles() -> None:
     text = "  Ｆull\u2013width  “quotes”\\tand\n\ntabs "
     assert normaliser("none")(text) == text.strip()
@@ -333,6 +342,9 @@ def test_compat_numbers_are_unchanged_beside_the_new_ones(cases: Path, case: str
         assert {k: better.items[page][k] for k in values} == values
     assert len(better.items) == len(json.loads(truth.read_text()))
     assert set(better.details) == set(better.items)
+    for page, detail in compat.details.items():  # the compat drill-down is kept beside
+        assert {k: better.details[page][k] for k in detail} == detail
+        assert "alignment" in better.details[page]
 
 
 def test_the_cases_say_what_the_profile_is_for(cases: Path) -> None:

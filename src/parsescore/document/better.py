@@ -176,7 +176,7 @@ _HTML_TABLE_TAG = re.compile(r"<(/?)table\b[^>]*>", re.IGNORECASE)
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]", re.DOTALL)
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _PIPE_ROW = re.compile(r"^\s*\|.*\|\s*$")
-_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 _HEADING = re.compile(r"(?m)^[ \t]{0,3}#{1,6}[ \t]+")
 _EMPHASIS = re.compile(r"\*\*|__")
 _NO_TEXT = re.compile(r"^[\W_]*$")
@@ -758,7 +758,7 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
         metrics, page_counts, detail = score_page(page, markdown, options.normalisation)
         items[image] = {**compat.items.get(image, {}), **metrics}
         counts[image] = {**compat.counts.get(image, {}), **page_counts}
-        details[image] = detail
+        details[image] = {**compat.details.get(image, {}), **detail}
     if missing and options.allow_missing:
         for image in missing:
             items.pop(image)
