@@ -37,6 +37,15 @@ GROWING: dict[str, tuple[str, Callable[[int], str]]] = {
         "markdown",
         lambda n: "| a | b |\n|---|---|\n" + "| 1 | *2* |\n" * 50 * n,
     ),
+    "markdown: emphasis runs (markdown-it)": (
+        "markdown",
+        lambda n: "| a |\n|---|\n| " + "*a_" * (300 * n) + " |",
+    ),
+    "markdown: link openings (markdown-it)": (
+        "markdown",
+        lambda n: "| a |\n|---|\n| " + "[a](" * (300 * n) + " |",
+    ),
+    "markdown: many tables": ("markdown", lambda n: "| a |\n|---|\n\n" * (100 * n)),
     "markdown: many empty cells": ("markdown", lambda n: "|" + " |" * (200 * n) + "\n|-|\n|"),
     "latex: \\cline runs": (
         "auto",

@@ -900,7 +900,7 @@ def _scan_latex(text: str, convert: _LatexText) -> latex_scan.Scanned | None:
     return scanned
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4096)  # bounded: an answer may name any number of macros
 def _argument_spec(name: str) -> str:
     """The arguments pylatexenc reads after the macro ``\\name`` ('' for none; ``?`` for a
     parser that is not the standard one)."""
