@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import parsescore
 from cli_helpers import Cli
-from parsescore.cli.common import console
+from parsescore.cli.common import wide_console as console
 from parsescore.core.files import dump_json
 from parsescore.core.options import declared, docs_table
 from parsescore.core.results import Reader, load_result
