@@ -36,6 +36,8 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
     from parsescore.document.kind import OMNIDOCBENCH_TOTALS as TOTALS
     from parsescore.document.kind import PARSESCORE_TOTALS
 
+    if {"tests", "groups", "overall", "types"} <= set(doc):
+        return [_read_olmocr(doc, r, name)]
     if doc.get("profile") != "parsescore":
         return read_compat(doc, r, name)
     compat = read_compat(r.mapping(r.key(doc, "omnidocbench", "top level"), "key 'omnidocbench'"),
@@ -69,6 +71,40 @@ def read(doc: Mapping[str, Any], r: Reader, name: str) -> list[Result]:
             },
         )
     ]
+
+
+def _read_olmocr(doc: Mapping[str, Any], r: Reader, name: str) -> Result:
+    """An olmOCR-bench scores document: its overall and per-type scores as the totals, its
+    groups, verdicts and failure as the dataset (its test ids name no page: no items)."""
+    tests = r.mapping(doc["tests"], "key 'tests'")
+    for test, outcome in tests.items():
+        outcome = r.mapping(outcome, f"tests.{test}")
+        r.number(r.key(outcome, "fraction", f"tests.{test}"), f"tests.{test}.fraction")
+    groups = {
+        k: r.number(v, f"groups.{k}") for k, v in r.mapping(doc["groups"], "key 'groups'").items()
+    }
+    types = {
+        k: r.number(v, f"types.{k}") for k, v in r.mapping(doc["types"], "key 'types'").items()
+    }
+    found = {"olmocr_overall": r.number(doc["overall"], "key 'overall'")}
+    found |= {f"olmocr_{t}": v for t, v in types.items()}
+    errors = doc.get("errors", [])
+    return Result(
+        "document",
+        name,
+        {},
+        found,
+        r.path,
+        options={"truth_format": "olmocr-bench"},
+        dataset={
+            "truth_format": "olmocr-bench",
+            "groups": groups,
+            "types": types,
+            "tests": len(tests),
+            "failed": bool(doc.get("failed")),
+            "errors": [str(e) for e in errors] if isinstance(errors, list) else [],
+        },
+    )
 
 
 def summarise(result: Result, out: Console) -> None:
@@ -151,10 +187,32 @@ def schema_defs() -> dict[str, dict[str, Any]]:
     }  # fmt: skip
     defs["document_metric_result"] = compat
     defs["document_parsescore"] = parsescore
+    defs["document_olmocr_bench"] = {
+        "type": "object",
+        "description": "parsescore document --truth-format olmocr-bench --out: olmOCR-bench's "
+        "scores as its harness computes them.",
+        "required": ["tests", "groups", "overall", "types"],
+        "properties": {
+            "tests": map_of({
+                "type": "object",
+                "required": ["fraction", "passed"],
+                "properties": {"fraction": NUMBER, "passed": {"type": "boolean"}},
+            }),
+            "groups": map_of(NUMBER),
+            "overall": NUMBER,
+            "types": map_of(NUMBER),
+            "failed": {"type": "boolean"},
+            "errors": {"type": "array", "items": STRING},
+        },
+    }  # fmt: skip
     defs["document"] = {
-        "description": "OmniDocBench v1.5's <name>_metric_result.json document, or the "
-        "parsescore profile's document holding it.",
-        "anyOf": [ref("document_metric_result"), ref("document_parsescore")],
+        "description": "OmniDocBench v1.5's <name>_metric_result.json document, the "
+        "parsescore profile's document holding it, or olmOCR-bench's scores.",
+        "anyOf": [
+            ref("document_metric_result"),
+            ref("document_parsescore"),
+            ref("document_olmocr_bench"),
+        ],
     }
     detail = dict(defs["document_detail"])
     detail["properties"] = {**detail.get("properties", {}), "alignment": alignment}

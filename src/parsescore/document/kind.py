@@ -20,10 +20,12 @@ __all__ = ["KIND", "METRICS", "OMNIDOCBENCH_TOTALS", "PARSESCORE_TOTALS", "TOTAL
 
 
 def detect(doc: object) -> bool:
-    """An OmniDocBench metric_result document, or the ``parsescore`` profile's document (cheap:
-    no import)."""
+    """An OmniDocBench metric_result document, the ``parsescore`` profile's document, or an
+    olmOCR-bench scores document (cheap: no import)."""
     if not isinstance(doc, dict):
         return False
+    if {"tests", "groups", "overall", "types"} <= set(doc):
+        return True
     if doc.get("profile") == "parsescore" and isinstance(doc.get("omnidocbench"), dict):
         return True
     return {"text_block", "display_formula", "table", "reading_order"} <= set(doc)
@@ -86,8 +88,12 @@ TOTALS = (
         aggregate=Ratio("olmocr_passed", "olmocr_tests"),
     ),
     *(
-        Metric(f"olmocr_{t}", f"olmOCR-bench {t} tests (mean fraction)", True,
-               aggregate=Dataset(_OLMOCR))
+        Metric(
+            f"olmocr_{t}",
+            f"olmOCR-bench {t} tests (mean fraction)",
+            True,
+            aggregate=Dataset(_OLMOCR),
+        )
         for t in _OLMOCR_TYPES
     ),
 )
@@ -146,10 +152,12 @@ KIND = Kind(
     detect=detect,
     documents={
         "document": "OmniDocBench's <name>_metric_result.json (parsescore document --out), or "
-        "the parsescore profile's document holding it"
+        "the parsescore profile's document holding it, or olmOCR-bench's scores (--truth-format "
+        "olmocr-bench)"
     },
     recognised="OmniDocBench's metric_result.json (keys text_block, display_formula, table, "
-    "reading_order) or the parsescore profile's (keys profile, omnidocbench)",
+    "reading_order), the parsescore profile's (keys profile, omnidocbench) or olmOCR-bench's "
+    "scores (keys tests, groups, overall, types)",
     schema=lazy("parsescore.document.better_present:schema_defs"),
     report=ReportParts(
         prepare=None, plots=None, drilldown=lazy("parsescore.document.present:drilldown")

@@ -43,7 +43,8 @@ def test_cli_out_is_the_native_document(cli: Cli, cases: Path, tmp_path: Path) -
     golden = _golden("types__good")
     assert document["overall"] == pytest.approx(golden["overall"], abs=1e-9)
     assert {k: v["passed"] for k, v in document["tests"].items()} == {
-        k: v["passed"] for k, v in golden["tests"].items()  # type: ignore[attr-defined]
+        k: v["passed"]
+        for k, v in golden["tests"].items()  # type: ignore[attr-defined]
     }
     assert "overall (mean over files)" in run.out + run.err
     loaded = load_result(envelope)
@@ -96,15 +97,24 @@ def test_jobs_give_the_same_document(cases: Path) -> None:
     [
         ('{"pdf": "a.pdf", "page": 1, "id": "x", "type": "nope"}', "unknown test type"),
         ('{"pdf": "a.pdf", "page": 1, "id": "x", "type": "present"}', "needs 'text'"),
-        ('{"pdf": "a.pdf", "page": 1, "id": "x", "type": "present", "text": "a", "y": 1}',
-         "no field 'y'"),
-        ('{"pdf": "a.pdf", "page": 1, "id": "x", "type": "present", "text": "  "}',
-         "cannot be empty"),
-        ('{"pdf": "a.pdf", "page": 1, "id": "x", "type": "order", "before": "ab",'
-         ' "after": "cd", "max_diffs": 2}', "more than half"),
+        (
+            '{"pdf": "a.pdf", "page": 1, "id": "x", "type": "present", "text": "a", "y": 1}',
+            "no field 'y'",
+        ),
+        (
+            '{"pdf": "a.pdf", "page": 1, "id": "x", "type": "present", "text": "  "}',
+            "cannot be empty",
+        ),
+        (
+            '{"pdf": "a.pdf", "page": 1, "id": "x", "type": "order", "before": "ab",'
+            ' "after": "cd", "max_diffs": 2}',
+            "more than half",
+        ),
         ('{"pdf": "a.pdf", "page": "1", "id": "x", "type": "baseline"}', "page must be"),
-        ('{"pdf": "a.pdf", "page": 1, "id": "x", "type": "footnote", "marker": "a b"}',
-         "whitespace"),
+        (
+            '{"pdf": "a.pdf", "page": 1, "id": "x", "type": "footnote", "marker": "a b"}',
+            "whitespace",
+        ),
         ("{not json", "not JSON"),
     ],
 )
@@ -130,3 +140,34 @@ def test_missing_pdfs_folder_and_duplicate_ids(tmp_path: Path) -> None:
                                       '"baseline"}\n')  # fmt: skip
     with pytest.raises(InputError, match=r"also in t\.jsonl"):
         evaluate("document", tmp_path, tmp_path, truth_format="olmocr-bench")
+
+
+def test_out_document_reads_back_and_validates(cli: Cli, cases: Path, tmp_path: Path) -> None:
+    """The --out scores document is a result load_result, compare and report take (totals: the
+    overall and per-type scores), and it validates against the kind's and `any`'s schema."""
+    from parsescore.core.schema import validate
+
+    out = tmp_path / "scores.json"
+    run = cli("document", "--truth", cases / "types", "--pred", cases / "types" / "good",
+              "--truth-format", "olmocr-bench", "--out", out)  # fmt: skip
+    assert run.code == 0, run.out + run.err
+    document = json.loads(out.read_text())
+    validate(document, "document")
+    validate(document, "any")
+    loaded = load_result(out)
+    assert loaded.kind == "document" and loaded.items == {}
+    assert loaded.totals["olmocr_overall"] == document["overall"]
+    for name, value in document["types"].items():
+        assert loaded.totals[f"olmocr_{name}"] == value
+    assert loaded.dataset["groups"] == document["groups"]
+    assert loaded.dataset["tests"] == len(document["tests"])
+    buffer = io.StringIO()
+    summarise(loaded, Console(file=buffer, width=120))
+    assert "overall" in buffer.getvalue()
+    report = cli("report", out, "--out", tmp_path / "report")
+    assert report.code == 0, report.out + report.err
+    assert (tmp_path / "report" / "index.html").is_file()
+    broken = dict(document, overall="high")
+    (tmp_path / "broken.json").write_text(json.dumps(broken))
+    with pytest.raises(InputError, match="overall"):
+        load_result(tmp_path / "broken.json")
