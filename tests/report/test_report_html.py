@@ -235,3 +235,21 @@ def test_the_overview_shows_the_share_of_readable_answers(tmp_path: Path) -> Non
     assert len(rows) == 2
     assert ">1.0000</td>" in rows[0] and 'class="num best"' in rows[0]
     assert ">0.3333</td>" in rows[1]
+
+
+def test_flowchart_drilldown_lists_missing_predictions(tmp_path: Path) -> None:
+    """A flowchart whose answer file is absent is named in the drill-down's list of missing
+    predictions (the Result's ``dataset["missing"]``), from a run and from its saved --out."""
+    import shutil
+
+    import parsescore
+
+    bundled = Path(parsescore.__file__).parent / "data" / "flowchart"
+    pred = tmp_path / "pred"
+    shutil.copytree(bundled / "predictions", pred)
+    dropped = sorted(pred.iterdir())[0]
+    dropped.unlink()
+    result = parsescore.evaluate("flowchart", bundled / "ground-truth", pred, quiet=True)
+    assert result.dataset["missing"] == [dropped.stem]
+    page = write_report([result], tmp_path / "out", options=FAST).read_text(encoding="utf-8")
+    assert f"Missing predictions: {dropped.stem}" in page

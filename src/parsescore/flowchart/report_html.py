@@ -297,7 +297,7 @@ def _diagram(detail: Mapping[str, Any]) -> str:
 def drilldown(system: System, items: Sequence[str]) -> str:
     """Every listed diagram's pairs and edges, after the list of diagrams not predicted."""
     out = []
-    missing = system.result.dataset.get("missing_predictions") or []
+    missing = system.result.dataset.get("missing") or []
     if missing:
         out.append(f'<p class="note">Missing predictions: {e(", ".join(map(str, missing)))}</p>')
     for item in items:
