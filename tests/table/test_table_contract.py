@@ -19,7 +19,7 @@ from table_helpers import wrap
 
 import parsescore
 from cli_helpers import Cli
-from parsescore.cli.common import console
+from parsescore.cli.common import wide_console as console
 from parsescore.cli.main import build_app
 from parsescore.core.errors import InputError
 from parsescore.core.options import declared, docs_table
