@@ -10,10 +10,12 @@ business and cost nothing here. Flowde's numbers are untouched.
 
 from __future__ import annotations
 
-from parsescore.flowchart.models import NodeMatches
+from typing import Any
+
+from parsescore.flowchart.models import NodeMatches, numbered_pred_edges
 from parsescore.shared.distance import DistanceFnProtocol
 
-__all__ = ["EdgeLabels", "edge_label_cost"]
+__all__ = ["EdgeLabels", "edge_label_cost", "edge_label_records"]
 
 EdgeLabels = dict[tuple[int, int], str]
 
@@ -42,20 +44,67 @@ def edge_label_cost(
     >>> edge_label_cost(nm, {(1, 2): "yes"}, {}, dist)
     3
     """
-    true_number = {
-        m.pred_node.node_number: m.true_node.node_number
-        for m in node_matches.matches
-        if m.pred_node is not None and m.true_node is not None
-    }
-    true_edges = {(n.node_number, t) for n in node_matches.true_nodes for t in n.points_to or []}
     cost: float = 0
-    for node in node_matches.pred_nodes:
-        for target in node.points_to or []:
-            source, end = true_number.get(node.node_number), true_number.get(target)
-            if source is None or end is None or (source, end) not in true_edges:
-                continue
-            true_label = true_labels.get((source, end))
-            pred_label = pred_labels.get((node.node_number, target))
-            if true_label or pred_label:
-                cost += distance_fn(true_text=true_label or None, pred_text=pred_label or None)
+    for record in edge_label_records(node_matches, true_labels, pred_labels, distance_fn):
+        cost += record.get("cost", 0)
     return cost
+
+
+def edge_label_records(
+    node_matches: NodeMatches,
+    true_labels: EdgeLabels | None,
+    pred_labels: EdgeLabels | None,
+    distance_fn: DistanceFnProtocol,
+) -> list[dict[str, Any]]:
+    """Every labelled edge of one flowchart, for the report's drawings: ``edge`` in ground-truth
+    numbering (as the flow scores number edges), ``true_label`` and ``pred_label`` (None where
+    that side has none) and, on a matched edge when both sides carry labels, the ``cost`` that
+    :func:`edge_label_cost` sums. Truth edges first (matched ones with their predicted label),
+    then the extra predicted ones; a side whose format has no labels is None.
+
+    >>> from parsescore.flowchart.models import Node, NodeMatch
+    >>> from parsescore.shared.distance import levenshtein_with_text_normalisation as dist
+    >>> def node(n, kind, to):
+    ...     return Node(node_number=n, text=f"N{n}", labels=[], points_to=to,
+    ...                 parent_img_code="x", diagram_type=kind,
+    ...                 true_option_idx=0 if kind == "true" else None)
+    >>> nm = NodeMatches(true_diagram_option_idx=0, matches=[
+    ...     NodeMatch(true_node=node(1, "true", [2]), pred_node=node(7, "pred", [8, 9]),
+    ...               node_text_cost=0),
+    ...     NodeMatch(true_node=node(2, "true", []), pred_node=node(8, "pred", []),
+    ...               node_text_cost=0),
+    ...     NodeMatch(true_node=None, pred_node=node(9, "pred", []), node_text_cost=2)])
+    >>> edge_label_records(nm, {(1, 2): "yes"}, {(7, 8): "Yes", (7, 9): "no"}, dist)
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [{'edge': [1, 2], 'true_label': 'yes', 'pred_label': 'Yes', 'cost': 1},
+     {'edge': [1, 10000], 'true_label': None, 'pred_label': 'no'}]
+    """
+    true_edges = [(n.node_number, t) for n in node_matches.true_nodes for t in n.points_to or []]
+    matched: dict[tuple[int, int], list[str | None]] = {}
+    extra: list[tuple[tuple[int, int], str]] = []
+    truth = set(true_edges)
+    for own, numbered in numbered_pred_edges(node_matches):
+        label = (pred_labels or {}).get(own) or None
+        if numbered in truth:
+            matched.setdefault(numbered, []).append(label)
+        elif label:
+            extra.append((numbered, label))
+    both = true_labels is not None and pred_labels is not None
+    records: list[dict[str, Any]] = []
+    for edge in dict.fromkeys(true_edges):
+        true_label = (true_labels or {}).get(edge) or None
+        for pred_label in matched.get(edge) or [None]:
+            if not (true_label or pred_label):
+                continue
+            record: dict[str, Any] = {
+                "edge": list(edge),
+                "true_label": true_label,
+                "pred_label": pred_label,
+            }
+            if both and edge in matched:
+                record["cost"] = distance_fn(true_text=true_label, pred_text=pred_label)
+            records.append(record)
+    records += [
+        {"edge": list(edge), "true_label": None, "pred_label": label} for edge, label in extra
+    ]
+    return records

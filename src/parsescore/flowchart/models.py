@@ -334,6 +334,32 @@ class NodeMatches(BaseModel):
         return self
 
 
+def numbered_pred_edges(
+    node_matches: NodeMatches,
+) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Every predicted edge (each occurrence) as ``(its own node numbers, in ground-truth
+    numbering)``: a matched endpoint takes its true node's number, each occurrence of an
+    unmatched endpoint a fresh id counting from 10000 (source before target, in match order).
+    One numbering for the flow scores and the report's edge labels."""
+    true_number_of = {
+        m.pred_node.node_number: (m.true_node.node_number if m.true_node is not None else None)
+        for m in node_matches.matches
+        if m.pred_node is not None
+    }
+    next_id = FIRST_UNMATCHED_ENDPOINT_ID
+    found: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    for node in node_matches.pred_nodes:
+        for target in node.points_to or []:
+            ends = []
+            for number in (node.node_number, target):
+                mapped = true_number_of.get(number)
+                if mapped is None:
+                    mapped, next_id = next_id, next_id + 1
+                ends.append(mapped)
+            found.append(((node.node_number, target), (ends[0], ends[1])))
+    return found
+
+
 def flow_scores(node_matches: NodeMatches) -> FlowScores:
     """Compare directed edges in ground-truth numbering.
 
@@ -343,22 +369,7 @@ def flow_scores(node_matches: NodeMatches) -> FlowScores:
     true_edges = {
         (n.node_number, target) for n in node_matches.true_nodes for target in n.points_to or []
     }
-    true_number_of = {
-        m.pred_node.node_number: (m.true_node.node_number if m.true_node is not None else None)
-        for m in node_matches.matches
-        if m.pred_node is not None
-    }
-    next_id = FIRST_UNMATCHED_ENDPOINT_ID
-    pred_edges: set[tuple[int, int]] = set()
-    for node in node_matches.pred_nodes:
-        for target in node.points_to or []:
-            ends = []
-            for number in (node.node_number, target):
-                mapped = true_number_of.get(number)
-                if mapped is None:
-                    mapped, next_id = next_id, next_id + 1
-                ends.append(mapped)
-            pred_edges.add((ends[0], ends[1]))
+    pred_edges = {numbered for _, numbered in numbered_pred_edges(node_matches)}
     counts = Counts.from_sets(true_edges, pred_edges)
     return FlowScores(
         tp=counts.tp,

@@ -81,10 +81,36 @@ def _edge_list(flow: Mapping[str, Any], key: str) -> list[tuple[int, int]]:
     ]
 
 
+def _edge_labels(detail: Mapping[str, Any]) -> list[tuple[tuple[int, int], Mapping[str, Any]]]:
+    """The detail's ``edge_labels`` records with a well-formed edge, keyed by that edge."""
+    found = []
+    for record in dicts(detail.get("edge_labels")):
+        edge = _edge_list({"edge": [record.get("edge")]}, "edge")
+        if edge:
+            found.append((edge[0], record))
+    return found
+
+
+def _label(record: Mapping[str, Any] | None, side: str) -> str:
+    value = None if record is None else record.get(side)
+    return value if isinstance(value, str) else ""
+
+
+def _edited(record: Mapping[str, Any] | None) -> bool:
+    """A label edited: a matched edge whose label pair costs something."""
+    return record is not None and num(record.get("cost")) > 0
+
+
+def _edge_title(record: Mapping[str, Any]) -> str:
+    truth, pred = _label(record, "true_label"), _label(record, "pred_label")
+    return f"edge label edited: truth “{truth or '(none)'}”, prediction “{pred or '(none)'}”"
+
+
 def drawings(detail: Mapping[str, Any]) -> str:
     """The truth and the prediction drawn with one layered layout: matched nodes in the same
     place and colour (✎ and an orange border where the texts differ), missing edges dashed
-    red on the truth, extra edges and unmatched predicted nodes red on the prediction."""
+    red on the truth, extra edges and unmatched predicted nodes red on the prediction; edges
+    carry their labels (Mermaid/DOT), an edited one in orange with ✎ as edited node texts."""
     matches = [  # node numbers are integers (anything else is left out of the drawing)
         m
         for m in dicts(detail.get("node_matches"))
@@ -148,17 +174,54 @@ def drawings(detail: Mapping[str, Any]) -> str:
         DrawNode(x, "(unmatched endpoint)", fill="#fde2e2", stroke=_RED, title=str(x))
         for x in fresh
     ]
-    shared = [DrawEdge(a, b) for a, b in matched_edges]
+    labelled: dict[tuple[int, int], Mapping[str, Any]] = {}
+    for edge, record in _edge_labels(detail):
+        labelled.setdefault(edge, record)
+
+    def shared(side: str) -> list[DrawEdge]:
+        edges = []
+        for a, b in matched_edges:
+            record = labelled.get((a, b))
+            edited = _edited(record)
+            edges.append(
+                DrawEdge(
+                    a,
+                    b,
+                    label=_label(record, side),
+                    mark=edited,
+                    title=_edge_title(record) if record is not None and edited else "",
+                )
+            )
+        return edges
+
+    def flagged(word: str, record: Mapping[str, Any] | None, side: str) -> str:
+        text = _label(record, side)
+        return f"{word}: {text}" if text else word
+
     truth_svg = svg_graph(
         truth_nodes,
-        shared + [DrawEdge(a, b, _RED, dashed=True, label="missing") for a, b in missing],
+        shared("true_label")
+        + [
+            DrawEdge(
+                a,
+                b,
+                _RED,
+                dashed=True,
+                label=flagged("missing", labelled.get((a, b)), "true_label"),
+            )
+            for a, b in missing
+        ],
         layout,
         label="ground truth",
         size=size,
     )
     pred_svg = svg_graph(
         pred_nodes,
-        shared + [DrawEdge(a, b, _RED, label="extra") for a, b in extra],
+        shared("pred_label")
+        + [
+            DrawEdge(a, b, _RED, label=flagged("extra", labelled.get((a, b)), "pred_label"))
+            for a, b in extra
+        ],
         layout,
         label="prediction",
         size=size,
@@ -175,7 +238,7 @@ def drawings(detail: Mapping[str, Any]) -> str:
         f"<div><h5>Prediction</h5>{pred_svg}</div></div>{note}"
         '<p class="legend note"><span>dashed red arrow: missing edge</span><span>red arrow: '
         "extra edge</span><span>red box: unmatched node</span><span>✎ orange border: "
-        "text edited</span></p>"
+        "text edited</span><span>orange ✎ on an arrow: edge label edited</span></p>"
     )
 
 
@@ -246,6 +309,28 @@ def _diagram(detail: Mapping[str, Any]) -> str:
                 ],
                 label_rows,
                 label_classes,
+            )
+        )
+    edge_labels = _edge_labels(detail)
+    if edge_labels:
+        out.append("<h4>Edge labels</h4>")
+        out.append(
+            html_table(
+                [
+                    ("edge", False),
+                    ("truth label", False),
+                    ("predicted label", False),
+                    ("cost", True),
+                ],
+                [
+                    [
+                        e(f"{a} → {b}"),
+                        *text_pair(record.get("true_label"), record.get("pred_label")),
+                        fmt(num(record.get("cost")), 1) if "cost" in record else "–",
+                    ]
+                    for (a, b), record in edge_labels
+                ],
+                ["diff" if _edited(record) else "" for _, record in edge_labels],
             )
         )
     additional = dicts(detail.get("additional_text_matches"))

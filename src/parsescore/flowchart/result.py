@@ -31,7 +31,7 @@ from parsescore.flowchart.dataset import (
     check_mermaid_syntax,
     check_same_stems,
 )
-from parsescore.flowchart.edges import EdgeLabels
+from parsescore.flowchart.edges import EdgeLabels, edge_label_records
 from parsescore.flowchart.kind import TOTALS
 from parsescore.flowchart.load import (
     TRUTH_PARTS,
@@ -349,10 +349,10 @@ def to_result(
 ) -> Result:
     """The benchmark's :class:`Result`: its ``--out`` document (:func:`native_document`), read
     back by the code of :func:`read`, with what that document has no place for (the edges
-    truth and prediction share, ``warnings`` beyond the missing and unreadable answers, the
-    benchmark itself)."""
-    doc, matched_edges = native_document(bench, inputs=inputs, options=options, coverage=coverage)
-    result = _result(doc, Reader(None), name, matched_edges=matched_edges)
+    truth and prediction share, the labels on edges, ``warnings`` beyond the missing and
+    unreadable answers, the benchmark itself)."""
+    doc, drawn = native_document(bench, inputs=inputs, options=options, coverage=coverage)
+    result = _result(doc, Reader(None), name, drawn=drawn)
     truth = truth_attributes(bench.true_diagrams_options_list)
     return replace(
         result,
@@ -369,9 +369,11 @@ def native_document(
     inputs: dict[str, Any],
     options: dict[str, Any],
     coverage: Coverage | None = None,
-) -> tuple[dict[str, Any], dict[str, list[list[int]]]]:
-    """The ``--out`` document of a scored benchmark, and per diagram the edges truth and
-    prediction share (in ground-truth node numbers; the report draws them).
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The ``--out`` document of a scored benchmark, and per diagram what the report draws
+    that Flowde's document has no place for: ``matched_edges``, the edges truth and prediction
+    share (in ground-truth node numbers), and ``edge_labels`` where a side was read from a
+    format that carries them (:func:`parsescore.flowchart.edges.edge_label_records`).
 
     Per diagram: the chosen option, the costs, the flow counts and scores with missing and
     extra edges, every node, label and additional-text pair. The totals are built from the
@@ -385,7 +387,7 @@ def native_document(
     edge_costs = bench.edge_label_costs()
     additional = bench.additional_text_matches() if caps.additional_text_matches else None
     diagrams: list[dict[str, Any]] = []
-    matched_edges: dict[str, list[list[int]]] = {}
+    drawn: dict[str, dict[str, Any]] = {}
     for k, nm in enumerate(node_matches):
         stem = nm.parent_img_code
         record: dict[str, Any] = {
@@ -404,7 +406,17 @@ def native_document(
         if caps.flow_scores:
             record["flow"] = _flow(nm.flow_score)
             true_edges = {(n.node_number, t) for n in nm.true_nodes for t in n.points_to or []}
-            matched_edges[stem] = _edges(true_edges - nm.flow_score.missing_edges)
+            drawn.setdefault(stem, {})["matched_edges"] = _edges(
+                true_edges - nm.flow_score.missing_edges
+            )
+        true_labels, pred_labels = (
+            bench.true_edge_labels.get(stem),
+            bench.pred_edge_labels.get(stem),
+        )
+        if true_labels is not None or pred_labels is not None:
+            drawn.setdefault(stem, {})["edge_labels"] = edge_label_records(
+                nm, true_labels, pred_labels, bench.distance_fn
+            )
         record["node_matches"] = _node_records(nm)
         if additional is not None:
             record["additional_text_matches"] = _text_list(additional[k])
@@ -428,7 +440,7 @@ def native_document(
         ),
         "diagrams": diagrams,
     }
-    return doc, matched_edges
+    return doc, drawn
 
 
 def _native_totals(diagrams: Sequence[Mapping[str, Any]], readable: float | None) -> dict[str, Any]:
@@ -494,12 +506,12 @@ def _result(
     r: Reader,
     name: str,
     *,
-    matched_edges: Mapping[str, list[list[int]]] | None = None,
+    drawn: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Result:
     """The :class:`Result` an ``--out`` document holds: per diagram its costs, flow scores and
-    ``readable`` as metrics, its flow tp/fp/fn as counts, the rest of its record (with
-    ``matched_edges`` when given) as its detail; the totals computed from those by their
-    declarations (``readable``, a dataset number, as the document gives it)."""
+    ``readable`` as metrics, its flow tp/fp/fn as counts, the rest of its record (with what
+    ``drawn`` has for it: matched edges, edge labels) as its detail; the totals computed from
+    those by their declarations (``readable``, a dataset number, as the document gives it)."""
     items: dict[str, dict[str, float]] = {}
     counts: dict[str, dict[str, float]] = {}
     details: dict[str, dict[str, Any]] = {}
@@ -537,7 +549,7 @@ def _result(
         recorded = recorded_attributes(diagram)
         if recorded:
             attributes[stem] = recorded
-        details[stem] = _detail(diagram, None if matched_edges is None else matched_edges.get(stem))
+        details[stem] = _detail(diagram, (drawn or {}).get(stem, {}))
     raw = r.mapping(doc.get("totals", {}), "key 'totals'")
     readable = r.optional_number(raw.get(READABLE.name), f"totals.{READABLE.name}")
     found = totals(_measured(items, counts), items, counts, given=_given(readable))
@@ -574,20 +586,19 @@ def _count(r: Reader, value: Any, where: str) -> int:
     return int(number)
 
 
-def _detail(diagram: Mapping[str, Any], matched_edges: list[list[int]] | None) -> dict[str, Any]:
+def _detail(diagram: Mapping[str, Any], drawn: Mapping[str, Any]) -> dict[str, Any]:
     """A diagram's drill-down: its record without its id and the numbers now in its metrics;
-    ``matched_edges`` after its flow when given."""
+    ``drawn`` (matched edges, edge labels: envelope only) after its flow."""
     detail: dict[str, Any] = {}
     for key, value in diagram.items():
         if key in ("stem", "readable", *COSTS):
             continue
         if key == "flow":
             detail["flow"] = {f: v for f, v in value.items() if f not in FLOW_SCORES}
-            if matched_edges is not None:
-                detail["matched_edges"] = matched_edges
+            detail |= drawn
         else:
             detail[key] = value
-    return detail
+    return detail | dict(drawn)
 
 
 def _coverage_warnings(doc: Mapping[str, Any]) -> tuple[str, ...]:

@@ -168,6 +168,24 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                     "description": "The edges truth and prediction share, in ground-truth "
                     "node numbers (the report draws them).",
                 },
+                "edge_labels": {
+                    "type": "array",
+                    "items": record(
+                        {
+                            "edge": edge,
+                            "true_label": nullable(STRING),
+                            "pred_label": nullable(STRING),
+                            "cost": {"type": "number", "minimum": 0},
+                        },
+                        optional=("cost",),
+                        description="A labelled edge in ground-truth node numbers (an "
+                        "unmatched predicted endpoint numbered from 10000, as in extra_edges); "
+                        "cost: the label distance on a matched edge where both sides carry "
+                        "labels.",
+                    ),
+                    "description": "The labels on edges, where truth or prediction was read "
+                    "from Mermaid or DOT (the report draws them; not in the --out document).",
+                },
             },
             optional=(
                 "option",
@@ -175,6 +193,7 @@ def schema_defs() -> dict[str, dict[str, Any]]:
                 "node_matches",
                 "additional_text_matches",
                 "matched_edges",
+                "edge_labels",
             ),
             extra=True,
             description="A diagram's record without its stem and the numbers in metrics.",

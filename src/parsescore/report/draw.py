@@ -29,6 +29,7 @@ __all__ = [
 MAX_DRAWN = 200
 
 _W, _H, _GAP_X, _GAP_Y = 150, 40, 24, 46
+_EDITED = "#b35900"  # the colour of ✎, the mark of an edited text
 
 
 @dataclass(frozen=True)
@@ -46,13 +47,16 @@ class DrawNode:
 
 @dataclass(frozen=True)
 class DrawEdge:
-    """An arrow between two node ids."""
+    """An arrow between two node ids, with its label; ``mark``: the label was edited (drawn
+    with ✎ in the colour of an edited node's mark), ``title``: the arrow's tooltip."""
 
     source: Hashable
     target: Hashable
     colour: str = "#555"
     dashed: bool = False
     label: str = ""
+    mark: bool = False
+    title: str = ""
 
 
 def _acyclic(
@@ -250,7 +254,8 @@ def svg_graph(
                 f'marker-end="url(#{marker_id[edge.colour]})"/>'
             )
             continue
-        title = f"<title>{e(edge.label)}</title>" if edge.label else ""
+        tip = edge.title or edge.label
+        title = f"<title>{e(tip)}</title>" if tip else ""
         others = [place for key, place in placed.items() if key not in (edge.source, edge.target)]
         control = _route((x1, y1), (x2, y2), others, width)
         if control is None:  # between neighbouring rows, clear of every other box: straight
@@ -261,7 +266,7 @@ def svg_graph(
                 f'stroke="{edge.colour}" stroke-width="1.6"{dash} '
                 f'marker-end="url(#{marker_id[edge.colour]})">{title}</line>'
             )
-            if edge.label:
+            if edge.label or edge.mark:
                 labels.append((edge, (sx + tx) / 2, (sy + ty) / 2))
             continue
         # otherwise a curve bowing out to a side where it passes behind no other box
@@ -273,7 +278,7 @@ def svg_graph(
             f'stroke="{edge.colour}" stroke-width="1.6"{dash} '
             f'marker-end="url(#{marker_id[edge.colour]})">{title}</path>'
         )
-        if edge.label:  # the curve's middle (t = 1/2)
+        if edge.label or edge.mark:  # the curve's middle (t = 1/2)
             labels.append((edge, (sx + 2 * cx + tx) / 4, (sy + 2 * cy + ty) / 4))
     for node in nodes:
         if node.id not in layout:
@@ -301,14 +306,16 @@ def svg_graph(
         if node.mark:
             out.append(
                 f'<text x="{x + _W / 2 - 9:.1f}" y="{y - _H / 2 + 11:.1f}" '
-                f'text-anchor="middle" fill="#b35900">✎</text>'
+                f'text-anchor="middle" fill="{_EDITED}">✎</text>'
             )
         out.append("</g>")
     for edge, lx, ly in labels:  # on a white halo, so that a line under it does not cross it
+        text = f"{edge.label} ✎".strip() if edge.mark else edge.label
         out.append(
-            f'<text class="edge-label" x="{lx:.1f}" y="{ly + 3:.1f}" text-anchor="middle" '
-            f'fill="{edge.colour}" stroke="#fff" stroke-width="3" paint-order="stroke" '
-            f'font-size="10">{e(edge.label)}</text>'
+            f'<text class="edge-label{" edited" if edge.mark else ""}" x="{lx:.1f}" '
+            f'y="{ly + 3:.1f}" text-anchor="middle" '
+            f'fill="{_EDITED if edge.mark else edge.colour}" stroke="#fff" stroke-width="3" '
+            f'paint-order="stroke" font-size="10">{e(text)}</text>'
         )
     out.append("</svg>")
     return "".join(out)
