@@ -2,18 +2,19 @@
 
 Each case grows a hostile shape of input ×2, ×4 and ×8 and measures the reader's CPU time in
 this process (``time.process_time``: what other processes on a loaded machine do is not
-counted; the best of three runs). A linear reader takes about 8 times as long on the ×8 input;
+counted; see ``cpu_growth``). A linear reader takes about 8 times as long on the ×8 input;
 a quadratic one 64 times. The test allows 3 times linear (24), and 12 for ×4.
 """
 
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 
+from cpu_growth import growth
 from parsescore.core.errors import InputError
 from parsescore.flowchart.formats import read_dot, read_mermaid
 from parsescore.sequence.mermaid import parse_mermaid
@@ -24,15 +25,10 @@ from parsescore.shared.distance import normalise_text
 SLACK = 3.0
 
 
-def _seconds(read: Callable[[str], object], text: str) -> float:
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        # a refused input is a result too; only other exceptions fail the test
-        with contextlib.suppress(InputError):
-            read(text)
-        best = min(best, time.process_time() - start)
-    return best
+def _read(read: Callable[[str], object], text: str) -> None:
+    # a refused input is a result too; only other exceptions fail the test
+    with contextlib.suppress(InputError):
+        read(text)
 
 
 def _read_include_chain(text: str) -> object:
@@ -151,10 +147,9 @@ CASES: list[tuple[str, Callable[[str], object], Callable[[int], str], int]] = [
 def test_reader_time_grows_linearly(
     name: str, read: Callable[[str], object], make: Callable[[int], str], base: int
 ) -> None:
-    _seconds(read, make(base))  # warm up: imports, compiled patterns, parser tables
-    times = [_seconds(read, make(base * factor)) for factor in (1, 2, 4, 8)]
-    floor = 0.002  # below this a process-time measurement is mostly its resolution
-    first = max(times[0], floor)
-    print(name, [f"{t * 1000:.1f} ms" for t in times])
-    assert times[2] / first <= 4 * SLACK, times
-    assert times[3] / first <= 8 * SLACK, times
+    _read(read, make(base))  # warm up: imports, compiled patterns, parser tables
+    small = partial(_read, read, make(base))
+    for factor in (4, 8):
+        ratio = growth(small, partial(_read, read, make(base * factor)), factor * SLACK)
+        print(name, f"x{factor}: {ratio:.1f} times x1")
+        assert ratio <= factor * SLACK, (factor, ratio)

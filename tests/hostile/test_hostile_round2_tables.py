@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 import parsescore
 from cli_helpers import Cli
+from cpu_growth import cpu_seconds, growth
 from parsescore.core.errors import InputError
 from parsescore.shared.tables.formats import read_answer, read_table
 from parsescore.shared.tables.limits import MAX_LATEX_WALK
@@ -87,32 +89,27 @@ GROWING: dict[str, tuple[str, Callable[[int], str]]] = {
 }
 
 
-def _cost(format: str, text: str) -> float:
-    """The least CPU time of three reads of ``text`` (an error counts as a read)."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        try:
-            grid, _ = read_answer(text, format)
-            grid.html  # noqa: B018
-        except InputError as exc:
-            assert str(exc)
-        best = min(best, time.process_time() - start)
-    return best
+def _read(format: str, text: str) -> None:
+    """Read ``text`` as ``format`` (an error is a read too, if it says something)."""
+    try:
+        grid, _ = read_answer(text, format)
+        grid.html  # noqa: B018
+    except InputError as exc:
+        assert str(exc)
 
 
 @pytest.mark.parametrize("name", list(GROWING))
 def test_each_reader_is_linear(name: str) -> None:
     """Eight times the input costs at most 3 x 8 times as much (a quadratic reader: 64)."""
     format, make = GROWING[name]
-    _cost(format, make(1))  # imports, caches
+    _read(format, make(1))  # imports, caches
     scale = 1  # grown until the first size costs 10 ms (well above the clock and noise floor)
-    while (base := _cost(format, make(scale))) < 1e-2 and scale < 64:
+    while cpu_seconds(partial(_read, format, make(scale))) < 1e-2 and scale < 64:
         scale *= 2
-    base = max(base, 1e-3)
+    base = partial(_read, format, make(scale))
     for factor in (2, 4, 8):
-        cost = _cost(format, make(scale * factor))
-        assert cost <= 3 * factor * base, f"x{factor}: {cost / base:.1f} times the cost of x1"
+        ratio = growth(base, partial(_read, format, make(scale * factor)), 3 * factor, floor=1e-3)
+        assert ratio <= 3 * factor, f"x{factor}: {ratio:.1f} times the cost of x1"
 
 
 def test_the_cases_of_the_issue_are_fast_and_clear() -> None:
