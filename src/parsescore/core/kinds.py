@@ -21,13 +21,14 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from parsescore.core.errors import InputError
 
 if TYPE_CHECKING:
+    from importlib import metadata
+
     import typer
     from rich.console import Console
 
@@ -429,6 +430,7 @@ def resolved(function: Callable[..., Any]) -> Callable[..., Any]:
 
 _REGISTRY: dict[str, Kind] = {}
 _LOADED = False
+_PLUGINS_LOADED = False
 
 
 #: The entry-point group through which other packages add kinds (``name = "pkg.mod:KIND"``).
@@ -436,6 +438,9 @@ ENTRY_POINT_GROUP = "parsescore.kinds"
 
 
 def _load_builtin() -> None:
+    """The built-in kinds' descriptions (cheap), without the installed plugins: reading entry
+    points imports ``importlib.metadata`` and scans every installed distribution, which a first
+    call of a built-in kind (``score_pair("table", …)``) does not need."""
     global _LOADED
     if _LOADED:
         return
@@ -444,6 +449,18 @@ def _load_builtin() -> None:
         module, _, attribute = target.partition(":")
         kind = getattr(importlib.import_module(module), attribute)
         _REGISTRY.setdefault(kind.name, kind)
+
+
+def _load_all() -> None:
+    """Built-in kinds, then the kinds of the entry-point group (a plugin never takes a built-in
+    kind's name, so a built-in kind is the same whether or not plugins were read)."""
+    global _PLUGINS_LOADED
+    _load_builtin()
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True
+    from importlib import metadata
+
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
         try:
             kind = entry.load()
@@ -468,7 +485,7 @@ def _plugin_problem(entry: metadata.EntryPoint, problem: str) -> None:
 
 def kinds() -> tuple[Kind, ...]:
     """Every registered kind, built-in ones first, in registration order."""
-    _load_builtin()
+    _load_all()
     return tuple(_REGISTRY.values())
 
 
@@ -478,8 +495,13 @@ def kind_names() -> tuple[str, ...]:
 
 
 def get_kind(name: str) -> Kind:
-    """The kind called ``name``; an unknown name is an InputError listing the known ones."""
+    """The kind called ``name``; an unknown name is an InputError listing the known ones.
+
+    A built-in kind's name is answered without reading the installed plugins (a fresh
+    process's first call stays cheap); any other name reads them first."""
     _load_builtin()
+    if not (isinstance(name, str) and name in _REGISTRY):
+        _load_all()
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
@@ -488,7 +510,7 @@ def get_kind(name: str) -> Kind:
 
 def register_kind(kind: Kind) -> None:
     """Add a kind (after the built-in ones). Its name must be new."""
-    _load_builtin()
+    _load_all()
     if kind.name in _REGISTRY:
         raise ValueError(f"a kind called {kind.name!r} is already registered")
     _REGISTRY[kind.name] = kind
@@ -496,7 +518,7 @@ def register_kind(kind: Kind) -> None:
 
 def unregister_kind(name: str) -> None:
     """Remove a kind registered with :func:`register_kind`."""
-    _load_builtin()
+    _load_all()
     _REGISTRY.pop(name, None)
 
 
@@ -515,7 +537,7 @@ def replaced(kind: Kind) -> Iterator[Kind]:
     """Register ``kind`` in place of the registered kind of the same name (at its place in the
     order) for the duration of a ``with`` block — e.g. a built-in kind with one more format, in
     tests and notebooks; the original is back after it."""
-    _load_builtin()
+    _load_all()
     if kind.name not in _REGISTRY:
         raise ValueError(f"no kind called {kind.name!r} is registered")
     original = _REGISTRY[kind.name]
