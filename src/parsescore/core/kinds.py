@@ -429,7 +429,8 @@ def resolved(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 _REGISTRY: dict[str, Kind] = {}
-_LOADED = False
+#: How many of :data:`BUILTIN_KINDS` are in the registry (they load in order, first to last).
+_builtins_loaded = 0
 _PLUGINS_LOADED = False
 
 
@@ -437,17 +438,16 @@ _PLUGINS_LOADED = False
 ENTRY_POINT_GROUP = "parsescore.kinds"
 
 
-def _load_builtin() -> None:
-    """The built-in kinds' descriptions (cheap), without the installed plugins: reading entry
-    points imports ``importlib.metadata`` and scans every installed distribution, which a first
-    call of a built-in kind (``score_pair("table", …)``) does not need."""
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    for target in BUILTIN_KINDS:
-        module, _, attribute = target.partition(":")
+def _load_builtin(until: str | None = None) -> None:
+    """The built-in kinds' descriptions, in order, up to the one called ``until`` (all of them
+    without it), and not the installed plugins: a first call of one built-in kind
+    (``score_pair("flowchart", …)``) imports neither the other kinds' descriptions nor
+    ``importlib.metadata``. The registry's order is the same however it was filled."""
+    global _builtins_loaded
+    while _builtins_loaded < len(BUILTIN_KINDS) and (until is None or until not in _REGISTRY):
+        module, _, attribute = BUILTIN_KINDS[_builtins_loaded].partition(":")
         kind = getattr(importlib.import_module(module), attribute)
+        _builtins_loaded += 1
         _REGISTRY.setdefault(kind.name, kind)
 
 
@@ -499,7 +499,8 @@ def get_kind(name: str) -> Kind:
 
     A built-in kind's name is answered without reading the installed plugins (a fresh
     process's first call stays cheap); any other name reads them first."""
-    _load_builtin()
+    if isinstance(name, str):
+        _load_builtin(until=name)
     if not (isinstance(name, str) and name in _REGISTRY):
         _load_all()
     try:

@@ -28,13 +28,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import multiprocessing
 import os
 import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,6 +42,8 @@ from parsescore.core.errors import InputError
 from parsescore.core.files import write_text
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     from rich.console import Console
 
 __all__ = [
@@ -315,6 +315,10 @@ def _watch_parent(expected: int | None) -> None:
 def _run_pool(
     fn: ScoreFn, chunks: list[list[Any]], jobs: int
 ) -> Iterator[tuple[int, list[Record] | None, BaseException | None]]:
+    # imported here: a run in this process (one item, --jobs 1) never needs them
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
     # a worker's parent is this process (fork and spawn start methods) or the forkserver,
     # which itself ends when this process does
     context = multiprocessing.get_context()
