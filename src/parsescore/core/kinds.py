@@ -338,6 +338,9 @@ class Kind:
         demo: ``(out_dir) -> DemoOutput``: score the bundled example data into ``out_dir``.
         summarise: ``(result, console) -> None``: print a result's summary as the kind's
             command does (used by ``parsescore run``).
+        pair_options: the options :func:`parsescore.score_pair` sets unless given: work whose
+            output a pair's metrics never show (details for a result file). They must be
+            options that change no number (not ``scores``); ``score_pair`` checks it.
     """
 
     name: str
@@ -363,6 +366,7 @@ class Kind:
     cli: Callable[[typer.Typer], None] | None = None
     predict: PredictParts | None = None
     demo: Callable[[Path], DemoOutput] | None = None
+    pair_options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         seen: dict[str, Metric] = {}
