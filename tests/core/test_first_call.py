@@ -77,3 +77,20 @@ def test_kinds_keep_their_order_however_the_registry_filled() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.split() == ["flowchart", "table", "sequence", "graph", "document"]
+
+
+def test_a_run_hands_the_cli_framework_only_its_command(cli) -> None:
+    import typer
+
+    from parsescore.cli.main import build_app
+
+    whole = build_app()
+    one = build_app(only="teds")
+    assert one.functions.keys() == whole.functions.keys()  # help texts and tests see them all
+    assert sorted(typer.main.get_command(one).commands) == ["teds"]  # type: ignore[attr-defined]
+    unknown = build_app(only="tabel")  # no such command: all of them, for the suggestion
+    assert sorted(typer.main.get_command(unknown).commands) == sorted(  # type: ignore[attr-defined]
+        typer.main.get_command(whole).commands  # type: ignore[attr-defined]
+    )
+    run = cli("tabel", "--truth", "t.json")
+    assert run.code == 2 and "No such command 'tabel'" in run.err and "'table'" in run.err
