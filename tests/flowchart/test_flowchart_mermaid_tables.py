@@ -33,10 +33,21 @@ def test_the_saved_parser_is_current() -> None:
     assert key == formats._mermaid_tables_key(formats._mermaid_grammar())
 
 
-def test_the_parser_in_use_is_the_saved_one() -> None:
+def test_the_parser_in_use_is_the_saved_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded: list[Lark] = []
+    load = Lark.load
+
+    def counted(f: object) -> Lark:
+        loaded.append(load(f))  # type: ignore[arg-type]
+        return loaded[-1]
+
+    monkeypatch.setattr(Lark, "load", counted)
     formats._mermaid_parser.cache_clear()
-    parser = formats._mermaid_parser()
-    assert isinstance(parser, Lark)
+    try:
+        parser = formats._mermaid_parser()
+    finally:
+        formats._mermaid_parser.cache_clear()
+    assert loaded == [parser]
     assert parser.options.parser == "lalr" and parser.options.lexer == "contextual"
 
 
@@ -57,3 +68,19 @@ def test_saved_and_built_parsers_read_every_file_alike(monkeypatch: pytest.Monke
     monkeypatch.setattr(formats, "_mermaid_parser", lambda: built)
     assert [_read(text) for text in texts] == saved
     assert any(isinstance(result, tuple) for result in saved)  # errors compared too
+
+
+def test_a_stale_saved_parser_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another grammar or lark version: the parser is built from the grammar instead."""
+    loads: list[object] = []
+    monkeypatch.setattr(formats, "_mermaid_tables_key", lambda grammar: b"another grammar")
+    monkeypatch.setattr(Lark, "load", classmethod(lambda cls, f: loads.append(f)))
+    formats._mermaid_parser.cache_clear()
+    try:
+        parser = formats._mermaid_parser()
+        assert isinstance(parser, Lark) and loads == []
+        assert _read("flowchart TD\n  A[Start] --> B[End]") == read_mermaid(
+            "flowchart TD\n  A[Start] --> B[End]"
+        )
+    finally:
+        formats._mermaid_parser.cache_clear()
