@@ -5,7 +5,10 @@ tables, flowcharts, sequences), CPU time and peak memory of the child processes,
 
 The aims: ≤ 0.25 s of CPU for ``parsescore --help`` (starting the CLI imports typer and the
 kind registry, never a kind's scoring code); a first small pair within 0.35 s CPU and 80 MB
-(issue 29). Lines are kept in ``benchmarks/results/cli.txt``.
+(issue 29). Then the warm path: CPU per pair of ``score_pair`` in a process that has scored
+one already, per kind, beside ``table_recognition_metric``'s ``TEDS()(gt, pred)`` on the same
+table pair (aim: under 1 ms per small table pair). Lines are kept in
+``benchmarks/results/cli.txt``.
 
     .venv/bin/python benchmarks/bench_cli.py [--repeat 10]
 """
@@ -42,6 +45,42 @@ def _score_pair(kind: str) -> list[str]:
     truth, answer = PAIRS[kind]
     code = f"from parsescore import score_pair; score_pair({kind!r}, {truth!r}, {answer!r})"
     return [sys.executable, "-c", code]
+
+
+#: A child that scores the pairs warm: CPU seconds per call, median of rounds, as JSON.
+WARM = """
+import json, statistics, sys, time
+from parsescore import score_pair
+from table_recognition_metric import TEDS
+pairs = json.loads(sys.argv[1])
+reference = TEDS()
+calls = {kind: (lambda t=t, a=a, k=kind: score_pair(k, t, a)) for kind, (t, a) in pairs.items()}
+calls["trm TEDS"] = lambda: reference(pairs["table"][0], pairs["table"][1])
+out = {}
+for name, call in calls.items():
+    call()
+    rounds = []
+    for _ in range(7):
+        start = time.process_time()
+        for _ in range(200):
+            call()
+        rounds.append((time.process_time() - start) / 200)
+    out[name] = statistics.median(rounds)
+print(json.dumps(out))
+"""
+
+
+def warm_per_pair() -> dict[str, float]:
+    """CPU seconds per pair of each kind's ``score_pair`` and of the reference's TEDS call,
+    warm, in one child process."""
+    import json
+
+    pairs = json.dumps(PAIRS)
+    done = subprocess.run(
+        [sys.executable, "-c", WARM, pairs], capture_output=True, text=True, env=ENV, check=True
+    )
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def cpu_and_wall(argv: list[str]) -> tuple[float, float, float]:
@@ -100,6 +139,13 @@ def main() -> None:
         cpu, _, peak = medians[name]
         verdict = "within" if cpu <= 0.35 and peak <= 80 else "ABOVE"
         out.print(f"{name}: {cpu:.3f} s CPU, {peak:.0f} MiB, {verdict} the 0.35 s / 80 MB aim")
+    warm = warm_per_pair()
+    out.print("warm, CPU per pair (median of 7 rounds of 200 calls, one process):")
+    for name, seconds in warm.items():
+        out.print(f"  {name:20} {seconds * 1000:8.3f} ms {seconds / warm['trm TEDS']:8.2f}x trm")
+    seconds = warm["table"]
+    verdict = "within" if seconds < 0.001 else "ABOVE"
+    out.print(f"warm score_pair table: {seconds * 1000:.3f} ms, {verdict} the 1 ms aim")
     out.write("benchmarks/bench_cli.py " + " ".join(sys.argv[1:]))
 
 

@@ -37,10 +37,12 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-def build_app() -> App:
+def build_app(only: str | None = None) -> App:
     """The whole CLI: every registered kind's commands, then compare, schema, report, demo and
-    the predict commands. Help texts are shown as written (no markup: ``[cell]`` stays)."""
+    the predict commands. Help texts are shown as written (no markup: ``[cell]`` stays).
+    ``only``: the command a run names first (see :class:`App`)."""
     app = App(
+        only=only,
         name="parsescore",
         help="Score parsed "
         + ", ".join(kind.title.lower() for kind in kinds())
@@ -90,6 +92,7 @@ def build_app() -> App:
         run_demo(output_folder(out, force=force))
 
     predict_cli.register(app)
+    app.register_deferred()
     return app
 
 
@@ -184,22 +187,40 @@ def guard_outputs(function: Callable[..., Any]) -> Callable[..., Any]:
 class App(typer.Typer):
     """The parsescore app: every command it registers is guarded (:func:`guard_outputs`), and
     :attr:`functions` maps each command's name to its function (for help texts and tests,
-    without reading the CLI framework's objects)."""
+    without reading the CLI framework's objects).
 
-    def __init__(self, **kwargs: Any) -> None:
+    ``only``: the one command a run will use (``parsescore teds …``). The framework turns every
+    registered command into its own objects, reading each function's signature, before it runs
+    any; an app made for one run hands it only that command, and registers the others too only
+    when no command has that name (the error then lists and suggests them all)."""
+
+    def __init__(self, *, only: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.functions: dict[str, Callable[..., Any]] = {}
+        self._only = only
+        self._deferred: list[Callable[[], Any]] = []
 
     def command(self, *args: Any, **kwargs: Any) -> Callable[[CommandFunction], CommandFunction]:
         register = super().command(*args, **kwargs)
         name = args[0] if args else kwargs.get("name")
 
         def decorator(function: CommandFunction) -> CommandFunction:
-            register(guard_outputs(function))
-            self.functions[name or function.__name__.lower().replace("_", "-")] = function
+            key = name or function.__name__.lower().replace("_", "-")
+            self.functions[key] = function
+            if self._only is None or key == self._only:
+                register(guard_outputs(function))
+            else:
+                self._deferred.append(lambda: register(guard_outputs(function)))
             return function
 
         return decorator
+
+    def register_deferred(self) -> None:
+        """Register the commands held back for ``only`` when no command has that name."""
+        if self._only is not None and self._only not in self.functions:
+            for register in self._deferred:
+                register()
+        self._deferred = []
 
 
 def kind_command(kind: Kind) -> Callable[..., None]:
@@ -309,7 +330,7 @@ def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app; bad input is one ``error:`` line and exit status 2."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        app = build_app()
+        app = build_app(only=args[0] if args and not args[0].startswith("-") else None)
         # bare ``parsescore`` shows the help (not a usage error holding the whole help)
         code: Any = app(args=args or ["--help"], prog_name="parsescore", standalone_mode=False)
         sys.stdout.flush()  # a closed pipe is found here, not in Python's exit flush

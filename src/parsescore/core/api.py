@@ -58,13 +58,25 @@ def score_pair(kind: str, truth: str, answer: str, **options: Any) -> dict[str, 
 
     ``options`` are the kind's own (``format``-like options included); an answer its reader
     refuses scores as the kind's worst with ``readable`` 0.0 (``strict=True`` raises instead).
+    Work no metric shows is skipped (no progress bar, the kind's ``pair_options``), which
+    changes no number.
 
     ::
 
         score_pair("sequence", "@startuml\\nA -> B : hi\\n@enduml", answer_text)
     """
     described = get_kind(kind)
-    if any(option.name == "quiet" for option in declared(described.options or NamedOptions)):
+    declared_options = {
+        option.name: option for option in declared(described.options or NamedOptions)
+    }
+    if "quiet" in declared_options:
         options.setdefault("quiet", True)
+    for name, value in described.pair_options.items():
+        option = declared_options.get(name)
+        if option is None or option.scores:  # a kind's mistake, not the caller's
+            raise ValueError(
+                f"{kind}: pair option {name!r} is not an option that changes no number"
+            )
+        options.setdefault(name, value)
     result = evaluate(kind, {PAIR_ID: truth}, {PAIR_ID: answer}, **options)
     return dict(result.items[PAIR_ID])

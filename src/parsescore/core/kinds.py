@@ -21,13 +21,14 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from parsescore.core.errors import InputError
 
 if TYPE_CHECKING:
+    from importlib import metadata
+
     import typer
     from rich.console import Console
 
@@ -337,6 +338,9 @@ class Kind:
         demo: ``(out_dir) -> DemoOutput``: score the bundled example data into ``out_dir``.
         summarise: ``(result, console) -> None``: print a result's summary as the kind's
             command does (used by ``parsescore run``).
+        pair_options: the options :func:`parsescore.score_pair` sets unless given: work whose
+            output a pair's metrics never show (details for a result file). They must be
+            options that change no number (not ``scores``); ``score_pair`` checks it.
     """
 
     name: str
@@ -362,6 +366,7 @@ class Kind:
     cli: Callable[[typer.Typer], None] | None = None
     predict: PredictParts | None = None
     demo: Callable[[Path], DemoOutput] | None = None
+    pair_options: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         seen: dict[str, Metric] = {}
@@ -428,22 +433,38 @@ def resolved(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 _REGISTRY: dict[str, Kind] = {}
-_LOADED = False
+#: How many of :data:`BUILTIN_KINDS` are in the registry (they load in order, first to last).
+_builtins_loaded = 0
+_PLUGINS_LOADED = False
 
 
 #: The entry-point group through which other packages add kinds (``name = "pkg.mod:KIND"``).
 ENTRY_POINT_GROUP = "parsescore.kinds"
 
 
-def _load_builtin() -> None:
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    for target in BUILTIN_KINDS:
-        module, _, attribute = target.partition(":")
+def _load_builtin(until: str | None = None) -> None:
+    """The built-in kinds' descriptions, in order, up to the one called ``until`` (all of them
+    without it), and not the installed plugins: a first call of one built-in kind
+    (``score_pair("flowchart", …)``) imports neither the other kinds' descriptions nor
+    ``importlib.metadata``. The registry's order is the same however it was filled."""
+    global _builtins_loaded
+    while _builtins_loaded < len(BUILTIN_KINDS) and (until is None or until not in _REGISTRY):
+        module, _, attribute = BUILTIN_KINDS[_builtins_loaded].partition(":")
         kind = getattr(importlib.import_module(module), attribute)
+        _builtins_loaded += 1
         _REGISTRY.setdefault(kind.name, kind)
+
+
+def _load_all() -> None:
+    """Built-in kinds, then the kinds of the entry-point group (a plugin never takes a built-in
+    kind's name, so a built-in kind is the same whether or not plugins were read)."""
+    global _PLUGINS_LOADED
+    _load_builtin()
+    if _PLUGINS_LOADED:
+        return
+    _PLUGINS_LOADED = True
+    from importlib import metadata
+
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
         try:
             kind = entry.load()
@@ -468,7 +489,7 @@ def _plugin_problem(entry: metadata.EntryPoint, problem: str) -> None:
 
 def kinds() -> tuple[Kind, ...]:
     """Every registered kind, built-in ones first, in registration order."""
-    _load_builtin()
+    _load_all()
     return tuple(_REGISTRY.values())
 
 
@@ -478,8 +499,14 @@ def kind_names() -> tuple[str, ...]:
 
 
 def get_kind(name: str) -> Kind:
-    """The kind called ``name``; an unknown name is an InputError listing the known ones."""
-    _load_builtin()
+    """The kind called ``name``; an unknown name is an InputError listing the known ones.
+
+    A built-in kind's name is answered without reading the installed plugins (a fresh
+    process's first call stays cheap); any other name reads them first."""
+    if isinstance(name, str):
+        _load_builtin(until=name)
+    if not (isinstance(name, str) and name in _REGISTRY):
+        _load_all()
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
@@ -488,7 +515,7 @@ def get_kind(name: str) -> Kind:
 
 def register_kind(kind: Kind) -> None:
     """Add a kind (after the built-in ones). Its name must be new."""
-    _load_builtin()
+    _load_all()
     if kind.name in _REGISTRY:
         raise ValueError(f"a kind called {kind.name!r} is already registered")
     _REGISTRY[kind.name] = kind
@@ -496,7 +523,7 @@ def register_kind(kind: Kind) -> None:
 
 def unregister_kind(name: str) -> None:
     """Remove a kind registered with :func:`register_kind`."""
-    _load_builtin()
+    _load_all()
     _REGISTRY.pop(name, None)
 
 
@@ -515,7 +542,7 @@ def replaced(kind: Kind) -> Iterator[Kind]:
     """Register ``kind`` in place of the registered kind of the same name (at its place in the
     order) for the duration of a ``with`` block — e.g. a built-in kind with one more format, in
     tests and notebooks; the original is back after it."""
-    _load_builtin()
+    _load_all()
     if kind.name not in _REGISTRY:
         raise ValueError(f"no kind called {kind.name!r} is registered")
     original = _REGISTRY[kind.name]

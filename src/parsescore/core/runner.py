@@ -28,23 +28,23 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import multiprocessing
 import os
 import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.progress import Progress
+from typing import TYPE_CHECKING, Any
 
 from parsescore import __version__
 from parsescore.core.errors import InputError
 from parsescore.core.files import write_text
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    from rich.console import Console
 
 __all__ = [
     "DaskUnavailableError",
@@ -315,6 +315,10 @@ def _watch_parent(expected: int | None) -> None:
 def _run_pool(
     fn: ScoreFn, chunks: list[list[Any]], jobs: int
 ) -> Iterator[tuple[int, list[Record] | None, BaseException | None]]:
+    # imported here: a run in this process (one item, --jobs 1) never needs them
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
     # a worker's parent is this process (fork and spawn start methods) or the forkserver,
     # which itself ends when this process does
     context = multiprocessing.get_context()
@@ -456,12 +460,28 @@ def run_items(
             cache=None if cache_dir is None else ResultCache(cache_dir, kind=kind, options=options),
             quiet=quiet,
             description=description or kind,
-            console=console or Console(stderr=True),
+            console=console,
             advance=advance,
         )
     finally:
         if client is not None:
             client.close()
+
+
+@contextlib.contextmanager
+def _progress(
+    console: Console | None, description: str, total: int, completed: int
+) -> Iterator[Callable[[int], None]]:
+    """The advance of a rich bar on ``console`` (shown when it is a terminal); with no console
+    (quiet) nothing of rich is imported, so a quiet first call does not pay for it."""
+    if console is None:
+        yield lambda done: None
+        return
+    from rich.progress import Progress
+
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task(description, total=total, completed=completed)
+        yield lambda done: bar.advance(task, done)
 
 
 def _run(
@@ -476,7 +496,7 @@ def _run(
     cache: ResultCache | None,
     quiet: bool,
     description: str,
-    console: Console,
+    console: Console | None,
     advance: Callable[[int], None] | None,
 ) -> RunResult:
     records: list[Record | None] = [None] * len(items)
@@ -496,8 +516,11 @@ def _run(
     if advance and reused:
         advance(reused)
 
-    with Progress(console=console, transient=True, disable=quiet or not console.is_terminal) as bar:
-        task = bar.add_task(description, total=len(items), completed=reused)
+    if not quiet and console is None:
+        from rich.console import Console
+
+        console = Console(stderr=True)
+    with _progress(None if quiet else console, description, len(items), reused) as step:
 
         def finish(indices: Sequence[int], chunk_records: Sequence[Record]) -> None:
             for index, record in zip(indices, chunk_records, strict=True):
@@ -505,7 +528,7 @@ def _run(
                 records[index] = record
                 if cache is not None:
                     cache.put(keys[index], record)
-            bar.advance(task, len(indices))
+            step(len(indices))
             if advance:
                 advance(len(indices))
 
@@ -528,7 +551,7 @@ def _run(
                     done.close()
 
     stats = RunStats(len(items), len(todo), reused, cache.corrupt if cache else 0)
-    if cache is not None and not quiet:
+    if cache is not None and console is not None and not quiet:
         note = f", {stats.corrupt} unreadable entries rewritten" if stats.corrupt else ""
         console.print(
             f"cache: {stats.reused} of {stats.total} {kind} items reused, "

@@ -10,8 +10,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from rich.progress import Progress
-
 from parsescore.core.runner import item_bytes, run_items
 from parsescore.flowchart.edges import EdgeLabels, edge_label_cost
 from parsescore.flowchart.load import (
@@ -361,12 +359,17 @@ class ParsingBenchmark:
         if self._scale is not None:
             self._results = _match_with_runner(self, pairs, parts, self._scale)
             return self._results
-        results = []
-        with Progress(disable=not self.show_progress, transient=True) as progress:
-            task = progress.add_task("Matching flowcharts", total=len(pairs))
-            for pair in pairs:
-                results.append(_match_one(pair, distance_fn=self.distance_fn, **parts))
-                progress.advance(task)
+        if not self.show_progress:  # no bar: rich is not even imported
+            results = [_match_one(pair, distance_fn=self.distance_fn, **parts) for pair in pairs]
+        else:
+            from rich.progress import Progress
+
+            results = []
+            with Progress(transient=True) as progress:
+                task = progress.add_task("Matching flowcharts", total=len(pairs))
+                for pair in pairs:
+                    results.append(_match_one(pair, distance_fn=self.distance_fn, **parts))
+                    progress.advance(task)
         self._results = results
         return results
 

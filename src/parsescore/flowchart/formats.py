@@ -453,12 +453,60 @@ def _unfence(text: str) -> tuple[str, str] | None:
     return head.group(0), text[head.end() : start]
 
 
+#: The Mermaid parser's options (the grammar is ``mermaid.lark``).
+_MERMAID_OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "lexer": "contextual",
+    "propagate_positions": False,
+}
+#: The parser built from ``mermaid.lark``, saved (``Lark.save``) after a first line naming what
+#: it was built from (:func:`_mermaid_tables_key`): loading it takes a millisecond where
+#: analysing the grammar takes tens, in every fresh process. Rewritten by
+#: :func:`write_mermaid_tables`; a test checks it matches the grammar and the locked lark.
+_MERMAID_TABLES = "mermaid_lalr.bin"
+
+
+def _mermaid_grammar() -> str:
+    return (resources.files("parsescore.flowchart") / "mermaid.lark").read_text("utf-8")
+
+
+def _mermaid_tables_key(grammar: str) -> bytes:
+    """What a saved parser depends on: the grammar, the options and lark's version."""
+    import hashlib
+
+    import lark
+
+    made_from = repr((grammar, sorted(_MERMAID_OPTIONS.items()), lark.__version__))
+    return hashlib.sha256(made_from.encode("utf-8")).hexdigest().encode("ascii")
+
+
 @cache
 def _mermaid_parser() -> Any:
+    """The Mermaid parser: the saved one when it was built from this grammar, these options
+    and this lark version, else built from the grammar (the same parser, slower to make)."""
     from lark import Lark
 
-    grammar = (resources.files("parsescore.flowchart") / "mermaid.lark").read_text("utf-8")
-    return Lark(grammar, parser="lalr", lexer="contextual", propagate_positions=False)
+    grammar = _mermaid_grammar()
+    saved = resources.files("parsescore.flowchart") / _MERMAID_TABLES
+    try:
+        with saved.open("rb") as f:
+            if f.readline().rstrip(b"\n") == _mermaid_tables_key(grammar):
+                return Lark.load(f)
+    except FileNotFoundError:
+        pass
+    return Lark(grammar, **_MERMAID_OPTIONS)
+
+
+def write_mermaid_tables(path: Path) -> None:
+    """Save the parser built from ``mermaid.lark`` to ``path`` (after the grammar or lark
+    changes: ``python -c "from parsescore.flowchart.formats import write_mermaid_tables as w;
+    w(Path('src/parsescore/flowchart/mermaid_lalr.bin'))"``)."""
+    from lark import Lark
+
+    grammar = _mermaid_grammar()
+    with path.open("wb") as f:
+        f.write(_mermaid_tables_key(grammar) + b"\n")
+        Lark(grammar, **_MERMAID_OPTIONS).save(f)
 
 
 def _blank(m: re.Match[str]) -> str:

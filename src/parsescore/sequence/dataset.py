@@ -18,9 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import fields, replace
 from functools import partial
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from parsescore.core.errors import InputError
 from parsescore.core.options import options_model
@@ -41,6 +39,9 @@ from parsescore.sequence.preprocess import RefusedInclude, collect_includes
 from parsescore.sequence.read import FORMATS, SUFFIXES, read_diagram
 from parsescore.shared.answers import Answer, unwrap_answer
 from parsescore.shared.coverage import Coverage, check_names
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["score_model"]
 

@@ -103,12 +103,10 @@ def evaluate(
     >>> result.totals["error_rate"], result.totals["readable"], result.dataset["fenced"]
     (0.0, 1.0, {'call': 'mermaid'})
     """
-    from rich.console import Console
-
     from parsescore.sequence.dataset import score_model
 
     truth_source, pred_source, inputs = sources(truth, pred, repo=options.repo)
-    model = score_model(truth_source, pred_source, options, console=Console(stderr=True))
+    model = score_model(truth_source, pred_source, options)
     name = options.name or model.name
     return to_result(model, inputs=inputs, options=recorded(options), name=name)
 

@@ -62,6 +62,7 @@ KIND = Kind(
         pred_for_run=lazy("parsescore.table.predict:named_as_truth"),
     ),
     demo=lazy("parsescore.table.demo:run_demo"),
+    pair_options={"cell_details": False},  # a pair's metrics never show its differing cells
 )
 
 

@@ -1,0 +1,96 @@
+"""A first call of one built-in kind in a fresh process loads what that pair needs and no
+more: no other kind's description, no plugin scan (``importlib.metadata``), no rich (a quiet
+run shows nothing), no process pool; the numbers are those of a process that loaded
+everything first. Speed itself is measured in ``benchmarks/bench_cli.py``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+PAIRS = {
+    "table": (
+        "<html><body><table><tr><td>a</td></tr></table></body></html>",
+        "<html><body><table><tr><td>b</td></tr></table></body></html>",
+    ),
+    "sequence": ("@startuml\nA -> B : hi\nB --> A : ok\n@enduml", "A -> B : hi\nB -> A : ok"),
+    "flowchart": ("flowchart TD\n  A[Start] --> B[End]", "flowchart TD\n  A[Start] --> B[Stop]"),
+}
+
+#: What no quiet first call of a built-in kind needs.
+NOT_NEEDED = (
+    "importlib.metadata",
+    "rich",
+    "multiprocessing",
+    "concurrent.futures",
+    "scipy",
+    "numba",
+    "dask",
+)
+#: What a kind's own dependencies load: pydantic's plugin loader reads importlib.metadata when
+#: the flowchart models' classes are built.
+LOADED_BY_DEPENDENCIES = {"flowchart": ["importlib.metadata"]}
+
+_PROBE = """
+import json, sys
+from parsescore import score_pair
+scores = score_pair({kind!r}, {truth!r}, {answer!r})
+kinds = sorted(m.split(".")[1] for m in sys.modules
+               if m.startswith("parsescore.") and m.endswith(".kind"))
+print(json.dumps({{"scores": scores, "loaded": sorted(m for m in {heavy!r} if m in sys.modules),
+                  "kinds": kinds}}))
+"""
+
+
+def _fresh(kind: str, *, preload: bool = False) -> dict[str, object]:
+    truth, answer = PAIRS[kind]
+    code = _PROBE.format(kind=kind, truth=truth, answer=answer, heavy=NOT_NEEDED)
+    if preload:  # every kind and the plugins first: the registry as the CLI fills it
+        code = "import parsescore.core.kinds as k; k.kinds()\n" + code
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+@pytest.mark.parametrize("kind", sorted(PAIRS))
+def test_a_first_call_loads_only_what_its_pair_needs(kind: str) -> None:
+    lean = _fresh(kind)
+    assert lean["loaded"] == LOADED_BY_DEPENDENCIES.get(kind, [])
+    builtin = ["flowchart", "table", "sequence", "graph", "document"]
+    assert lean["kinds"] == sorted(builtin[: builtin.index(kind) + 1])
+    full = _fresh(kind, preload=True)
+    assert lean["scores"] == full["scores"]
+
+
+def test_kinds_keep_their_order_however_the_registry_filled() -> None:
+    code = (
+        "import parsescore.core.kinds as k\n"
+        "k.get_kind('table'); k.get_kind('flowchart')\n"
+        "print(' '.join(k.kind_names()))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split() == ["flowchart", "table", "sequence", "graph", "document"]
+
+
+def test_a_run_hands_the_cli_framework_only_its_command(cli) -> None:
+    import typer
+
+    from parsescore.cli.main import build_app
+
+    whole = build_app()
+    one = build_app(only="teds")
+    assert one.functions.keys() == whole.functions.keys()  # help texts and tests see them all
+    assert sorted(typer.main.get_command(one).commands) == ["teds"]  # type: ignore[attr-defined]
+    unknown = build_app(only="tabel")  # no such command: all of them, for the suggestion
+    assert sorted(typer.main.get_command(unknown).commands) == sorted(  # type: ignore[attr-defined]
+        typer.main.get_command(whole).commands  # type: ignore[attr-defined]
+    )
+    run = cli("tabel", "--truth", "t.json")
+    assert run.code == 2 and "No such command 'tabel'" in run.err and "'table'" in run.err
