@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cli_helpers import Cli
 from parsescore.core.errors import InputError
 from parsescore.graph.api import evaluate_files, evaluate_generic_files
 from parsescore.graph.demo import DEMO_DIR
@@ -274,3 +275,51 @@ def test_random_pairs_match_eval_counts(truth: GraphData, got: GraphData, mode: 
     matching = match_graphs(truth, got, IDS, root_class="Root", source_text="x1", align_mode=mode)
     report = build_report(matching, graph="g", truth="t", template=None)
     assert_counts_agree(unmatched_items(matching), report)
+
+
+# -- the lists are made only when an output holds them ---------------------------------------
+
+
+def test_without_unmatched_the_result_is_the_same_but_the_lists(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from parsescore.graph.options import GraphOptions
+    from parsescore.graph.result import evaluate
+
+    options = GraphOptions(
+        template=f"{DEMO_DIR / 'library_template.py'}:Library", source=DEMO_DIR / "source.md"
+    )
+    full = evaluate(DEMO_DIR / "truth.json", DEMO_DIR / "graph.json", options)
+    bare = evaluate(DEMO_DIR / "truth.json", DEMO_DIR / "graph.json", options, unmatched=False)
+    assert any("unmatched" in detail for detail in full.details.values())
+    stripped = {
+        item: rest
+        for item, detail in full.details.items()
+        if (rest := {k: v for k, v in detail.items() if k != "unmatched"})
+    }
+    assert bare.details == stripped
+    assert replace(bare, details=full.details) == full
+
+
+def test_the_command_lists_the_unmatched_only_for_result(tmp_path: Path, cli: Cli) -> None:
+    args = (
+        "graph", "--pred", DEMO_DIR / "graph.json", "--truth", DEMO_DIR / "truth.json",
+        "--template", f"{DEMO_DIR / 'library_template.py'}:Library",
+        "--source", DEMO_DIR / "source.md",
+    )  # fmt: skip
+    plain = cli(*args, "--out", tmp_path / "a.json")
+    listed = cli(*args, "--out", tmp_path / "b.json", "--result", tmp_path / "r.json")
+    assert plain.code == listed.code == 0, (plain.err, listed.err)
+    assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+    assert plain.out.split("Wrote")[0] == listed.out.split("Wrote")[0]  # the same summary
+    envelope = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    report = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
+    unmatched = {
+        section: {
+            item["id"].partition(":")[2]: item["detail"]["unmatched"]
+            for item in envelope["items"]
+            if item["id"].startswith(prefix + ":")
+        }
+        for section, prefix in (("nodes", "node"), ("edges", "edge"))
+    }
+    assert assert_counts_agree(unmatched, report) > 0

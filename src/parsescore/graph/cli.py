@@ -27,13 +27,15 @@ else:  # the --template flag as GraphOptions declares it (the same option in gra
 def run(values: Mapping[str, Any]) -> None:
     """``parsescore graph``: score (with the core's finish: ``--attributes``, ``--by``), print the
     summary on a wide console (a dataset's table of documents keeps one line per row when
-    piped), write ``--out``/``--result``/``--csv``."""
+    piped), write ``--out``/``--result``/``--csv``. The unmatched nodes and edges are listed
+    only for ``--result`` (the envelope is the one output that holds them)."""
     from parsescore.cli.common import show_and_write
     from parsescore.core.api import finish
     from parsescore.graph.result import evaluate
 
     options: GraphOptions = values["options"]
-    scored = finish(evaluate(values["truth"], values["pred"], options), options)
+    listed = values.get("result") is not None
+    scored = finish(evaluate(values["truth"], values["pred"], options, unmatched=listed), options)
     show_and_write(scored, values, wide_console())
 
 

@@ -770,9 +770,9 @@ def prf(tp: int, fp: int, fn: int) -> dict[str, Any]:
 class _EdgeSummary:
     """What the report needs from one graph's edges, gathered in a single walk over them."""
 
-    ends: Any
-    """``(label, source key, target key)`` codes of the edges between keyed nodes, an ``(n, 3)``
-    int64 array (edges touching an unkeyed or unknown node are dropped)."""
+    ends: list[tuple[int, int, int]]
+    """``(label, source key, target key)`` codes of the edges between keyed nodes (edges
+    touching an unkeyed or unknown node are dropped)."""
     fanout: dict[str, dict[str, Any]]
     """:func:`edge_fanout` of the edges."""
     named_ids: set[str]
@@ -786,8 +786,6 @@ def _summarise_edges(
     label_codes: dict[str, int],
 ) -> _EdgeSummary:
     """:class:`_EdgeSummary` of ``edges``; new labels are numbered into ``label_codes``."""
-    import numpy as np
-
     node_codes = {node_id: key_codes[key] for node_id, key in id_to_key.items()}
     rows: list[tuple[int, int, int]] = []
     per_label: dict[str, dict[Any, int]] = {}
@@ -819,14 +817,15 @@ def _summarise_edges(
         }
         for label, counts in per_label.items()
     }
-    return _EdgeSummary(np.asarray(rows, dtype=np.int64).reshape(-1, 3), fanout, named)
+    return _EdgeSummary(rows, fanout, named)
 
 
 @dataclass
 class EdgeCodes:
     """The edges between keyed nodes of both graphs as packed integers
     ``(label × shift + source) × shift + target`` over one numbering of the node keys (from 1)
-    and labels, so that edge sets are sorted int64 arrays compared with numpy."""
+    and labels, so that edge sets are sets of ints (plain Python: a report needs no numpy, whose
+    import alone costs more than these set operations on 20k edges)."""
 
     keys: list[Key]
     """The node key of each code (``keys[0]`` is unused)."""
@@ -848,55 +847,50 @@ class EdgeCodes:
         extracted = _summarise_edges(
             matching.extracted.edges, matching.extracted_index.id_to_key, key_codes, label_codes
         )
-        if (len(label_codes) + 1) * len(keys) * len(keys) >= 2**63:
-            raise InputError(f"too many node identities ({len(keys) - 1}) and edge labels to score")
         return cls(keys, list(label_codes), key_codes, truth, extracted)
 
     @property
     def shift(self) -> int:
         return len(self.keys)
 
-    def truth_edges(self) -> Any:
-        """The truth's distinct edges (sorted int64)."""
+    def truth_edges(self) -> set[int]:
+        """The truth's distinct edges."""
         return _pack_edges(self.truth.ends, self.shift)
 
-    def extracted_edges(self, fold: dict[Key, Key]) -> Any:
+    def extracted_edges(self, fold: dict[Key, Key]) -> set[int]:
         """The extracted graph's distinct edges, endpoints folded onto truth keys (a rung)."""
         codes = self.key_codes
         return _pack_edges(
             self.extracted.ends, self.shift, {codes[b]: codes[a] for b, a in fold.items()}
         )
 
-    def label_codes(self, packed: Any) -> Any:
+    def label_codes(self, packed: Iterable[int]) -> list[int]:
         """The label code of each packed edge."""
-        return packed // (self.shift * self.shift)
+        square = self.shift * self.shift
+        return [code // square for code in packed]
 
-    def decode(self, packed: Any) -> list[tuple[str, Key, Key]]:
+    def decode(self, packed: Iterable[int]) -> list[tuple[str, Key, Key]]:
         """Packed edges as ``(label, source key, target key)``."""
-        import numpy as np
-
-        labels, ends = np.divmod(packed, self.shift * self.shift)
-        sources, targets = np.divmod(ends, self.shift)
-        keys, names = self.keys, self.labels
+        shift, keys, names = self.shift, self.keys, self.labels
+        square = shift * shift
         return [
-            (names[label], keys[source], keys[target])
-            for label, source, target in zip(
-                labels.tolist(), sources.tolist(), targets.tolist(), strict=True
-            )
+            (names[code // square], keys[code % square // shift], keys[code % shift])
+            for code in packed
         ]
 
 
-def _pack_edges(ends: Any, shift: int, fold: dict[int, int] | None = None) -> Any:
-    """Distinct edge keys packed as ``(label * shift + source) * shift + target`` (sorted
-    int64), endpoints first folded onto truth keys (a rung's pairs)."""
-    import numpy as np
-
-    sources, targets = ends[:, 1], ends[:, 2]
-    if fold:
-        mapping = np.arange(shift, dtype=np.int64)
-        mapping[np.fromiter(fold.keys(), dtype=np.int64)] = np.fromiter(fold.values(), np.int64)
-        sources, targets = mapping[sources], mapping[targets]
-    return np.unique((ends[:, 0] * shift + sources) * shift + targets)
+def _pack_edges(
+    ends: list[tuple[int, int, int]], shift: int, fold: dict[int, int] | None = None
+) -> set[int]:
+    """Distinct edge keys packed as ``(label * shift + source) * shift + target``, endpoints
+    first folded onto truth keys (a rung's pairs)."""
+    if not fold:
+        return {(label * shift + source) * shift + target for label, source, target in ends}
+    get = fold.get
+    return {
+        (label * shift + get(source, source)) * shift + get(target, target)
+        for label, source, target in ends
+    }
 
 
 EdgeSide = Literal["truth", "strict", "relaxed", "aligned"]
@@ -1023,32 +1017,24 @@ def report_and_verbatim_hits(
             )
         node_metrics[cls] = metrics
 
-    # Edges are numbered integers (matching.edge_codes), counted with numpy.
+    # Edges are numbered integers (matching.edge_codes), in sets.
     codes = matching.edge_codes
     truth_summary, got_summary = codes.truth, codes.extracted
     rungs = matching.rungs
     truth_edges = codes.truth_edges()
     got_edges = {rung: codes.extracted_edges(matching.fold(rung)) for rung in rungs}
-    present = set(codes.label_codes(truth_edges).tolist()) | set(
-        codes.label_codes(got_edges["strict"]).tolist()
-    )
-    labels = sorted(codes.labels[c] for c in present)
+    truth_count = Counter(codes.label_codes(truth_edges))
+    got_counts = {rung: Counter(codes.label_codes(edges)) for rung, edges in got_edges.items()}
+    labels = sorted(codes.labels[c] for c in truth_count.keys() | got_counts["strict"].keys())
     label_code = {label: code for code, label in enumerate(codes.labels)}
-    import numpy as np
-
-    n_labels = len(codes.labels)
-    truth_count = np.bincount(codes.label_codes(truth_edges), minlength=n_labels)
     edge_metrics: dict[str, dict[str, Any]] = {label: {} for label in labels}
-    for rung, got in got_edges.items():
-        got_count = np.bincount(codes.label_codes(got), minlength=n_labels)
-        both = np.intersect1d(truth_edges, got, assume_unique=True)
-        tp_count = np.bincount(codes.label_codes(both), minlength=n_labels)
+    for rung, edges in got_edges.items():
+        got_count = got_counts[rung]
+        tp_count = Counter(codes.label_codes(truth_edges & edges))
         for label in labels:
             code = label_code[label]
-            tp = int(tp_count[code])
-            edge_metrics[label][rung] = prf(
-                tp, int(got_count[code]) - tp, int(truth_count[code]) - tp
-            )
+            tp = tp_count[code]
+            edge_metrics[label][rung] = prf(tp, got_count[code] - tp, truth_count[code] - tp)
 
     # the micro scores: the classes' and labels' counts summed, scored by the core
     counts = {f"node:{cls}": entry_counts("node", m) for cls, m in node_metrics.items()}

@@ -33,6 +33,8 @@ def evaluate(
     truth: str | Path | Mapping[str, str],
     pred: str | Path | Mapping[str, str],
     options: GraphOptions,
+    *,
+    unmatched: bool = True,
 ) -> Result:
     """Score extracted graph.json answers against ground truth (docling-graph 1.9.1's rules).
 
@@ -51,6 +53,10 @@ def evaluate(
     ``dataset["unreadable"]``; ``strict`` refuses the first unreadable or odd answer instead
     (and, for one document, odd files). ``allow_missing``, ``jobs``, ``dask_scheduler``,
     ``cache`` and ``quiet`` are a dataset's (one document is scored here, in this process).
+
+    ``unmatched=False`` leaves out one document's unmatched nodes and edges (the items'
+    ``details["unmatched"]``, listed only in the result envelope): ``parsescore graph``
+    without ``--result`` writes nothing that holds them.
     """
     if _is_dataset(truth, pred):
         from parsescore.graph.dataset import evaluate_dataset
@@ -79,7 +85,7 @@ def evaluate(
             name=options.name or Path(pred).stem,
             source=None if source is None else str(source),
             options=options.recorded(dataset=False),
-            details=unmatched_details(matching),
+            details=unmatched_details(matching) if unmatched else {},
             computed=matching,
         )
     return replace(result, warnings=(*matching.truth.warnings, *matching.extracted.warnings))

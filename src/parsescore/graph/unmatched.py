@@ -41,8 +41,6 @@ def unmatched_items(matching: GraphMatching) -> Unmatched:
     keys to compare, and that fold is one-to-one, so unfolding loses nothing). Classes, labels
     and rungs are those of eval.json (``aligned`` only when alignment is active); lists sorted.
     """
-    import numpy as np
-
     rungs = matching.rungs
     truth_keys = matching.truth_index.by_key
     got_keys = matching.extracted_index.by_key
@@ -79,18 +77,16 @@ def unmatched_items(matching: GraphMatching) -> Unmatched:
     codes = matching.edge_codes
     truth_edges = codes.truth_edges()
     got_by_rung = {rung: codes.extracted_edges(matching.fold(rung)) for rung in rungs}
-    present = np.union1d(codes.label_codes(truth_edges), codes.label_codes(got_by_rung["strict"]))
-    labels = sorted(codes.labels[code] for code in present.tolist())
+    present = {*codes.label_codes(truth_edges), *codes.label_codes(got_by_rung["strict"])}
+    labels = sorted(codes.labels[code] for code in present)
     edges: dict[str, dict[str, dict[str, list[Any]]]] = {
         label: {rung: {"missing": [], "extra": []} for rung in rungs} for label in labels
     }
     for rung, got_edges in got_by_rung.items():
         unfold = {a: b for b, a in matching.fold(rung).items()}
-        missing = np.setdiff1d(truth_edges, got_edges, assume_unique=True)
-        for label, source, target in codes.decode(missing):
+        for label, source, target in codes.decode(truth_edges - got_edges):
             edges[label][rung]["missing"].append([key_label(source), key_label(target)])
-        extra = np.setdiff1d(got_edges, truth_edges, assume_unique=True)
-        for label, source, target in codes.decode(extra):
+        for label, source, target in codes.decode(got_edges - truth_edges):
             edges[label][rung]["extra"].append(
                 [key_label(unfold.get(source, source)), key_label(unfold.get(target, target))]
             )
