@@ -398,9 +398,9 @@ def test_hostile_answers_are_read_in_bounded_time() -> None:
         "thinking": "<think>\n" + "A -> B\n" * lines,
         "prose": "@enduml\n" + "A -> B : x\n" * lines,
     }
-    started = time.perf_counter()
+    started = time.process_time()  # this process's CPU: other processes' load is not counted
     result = score(dict.fromkeys(answers, TRUTH), answers)
-    assert time.perf_counter() - started < 20
+    assert time.process_time() - started < 20
     assert result.items["diagrams"]["readable"] == 1.0  # the first diagram
     assert result.items["diagrams"]["node_insertion_rate"] == 0.0
     assert set(result.dataset["unreadable"]) == {"fences", "tildes", "thinking", "prose"}
