@@ -73,7 +73,7 @@ def make_benchmark(root: Path, pages: int, repeats: int, seed: int = 27) -> None
     for p in range(pages):
         pdf = f"doc{p:05d}.pdf"
         (root / "pdfs" / pdf).write_bytes(blank)
-        kind = kinds[p % 4]
+        kind = kinds[p % len(kinds)]
         sentences = [_sentence(rng) for _ in range(rng.randint(25, 50))]
         tests: list[dict[str, object]] = []
         table = ""

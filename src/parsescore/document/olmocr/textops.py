@@ -67,13 +67,33 @@ def normalise(text: str) -> str:
 
 def tail_repeats(text: str, longest: int) -> list[int]:
     """For n = 1..``longest``: how many times the text's last n characters repeat back to back at
-    its end, whitespace runs counted as one space (olmOCR's ``RepeatDetector``)."""
-    counts = [0] * longest
+    its end, whitespace runs counted as one space (olmOCR's ``RepeatDetector``).
+
+    Only the text's end is collapsed and searched, widened until every count stops short of
+    where it was cut (then the counts are those of the whole text)."""
     if not text:
-        return counts
-    text = _SPACES.sub(" ", text)
+        return [0] * longest
+    size = 4 * longest + 64
+    while True:
+        cut = max(0, len(text) - size)
+        # a cut inside a whitespace run would split one collapsed space in two: move it back to
+        # the run's start
+        while cut > 0 and _SPACES.match(text, cut - 1):
+            cut -= 1
+        counts, whole = _tail_repeats(_SPACES.sub(" ", text[cut:]), longest)
+        if cut == 0 or not whole:
+            return counts
+        size *= 4
+
+
+def _tail_repeats(text: str, longest: int) -> tuple[list[int], bool]:
+    """The counts on ``text`` and whether one of them ran back to its start (where an earlier
+    part of the text could have continued it)."""
+    counts = [0] * longest
+    whole = False
     for size in range(1, longest + 1):
         if len(text) < size:
+            whole = True
             continue
         target = text[-size:]
         count = 0
@@ -81,8 +101,10 @@ def tail_repeats(text: str, longest: int) -> list[int]:
         while pos >= 0 and text.startswith(target, pos):
             count += 1
             pos -= size
+        if pos < 0:
+            whole = True  # the next window would start before the cut
         counts[size - 1] = count
-    return counts
+    return counts, whole
 
 
 # --- fuzzysearch's find_near_matches(needle, text, max_l_dist=d), as olmOCR-bench calls it ---
@@ -166,33 +188,46 @@ def _slow_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | Non
 
 
 def _expand_short(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:
+    global _python_cells
     size = len(needle)
     scores = list(range(1, size + 1))
     best, best_at = size, -1
+    rows = 0
     for at, char in enumerate(text):
+        rows += 1
         diagonal = at
         left = diagonal + 1
-        for k in range(size):
+        for k, wanted in enumerate(needle):
+            # min(diagonal + (char != wanted), above + 1, left + 1), spelt out (it is the hot loop)
             above = scores[k]
-            left = scores[k] = min(diagonal + (char != needle[k]), above + 1, left + 1)
+            value = diagonal if char == wanted else diagonal + 1
+            if above < value:
+                value = above + 1
+            if left < value:
+                value = left + 1
+            scores[k] = left = value
             diagonal = above
         if left <= best:
             best, best_at = left, at
         elif min(scores) >= best:
             break
+    _python_cells += rows * size
     return (best, best_at + 1) if best <= max_dist else None
 
 
 def _expand_long(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:
+    global _python_cells
     size = len(needle)
     scores = list(range(1, size + 1))
     best, best_at = size, -1
     good = max_dist
     next_low: int | None = 0
     next_high = size - 1
+    cells = 0
     for at, char in enumerate(text):
         low = next_low if next_low is not None else 0
-        high = min(size, next_high + 1)
+        high = size if next_high + 1 > size else next_high + 1
+        cells += high - low
         diagonal = at
         left = diagonal + 1
         if left <= good:
@@ -200,19 +235,28 @@ def _expand_long(needle: str, text: str, max_dist: int) -> tuple[int, int] | Non
         else:
             next_low, next_high = None, -1
         for k in range(low, high):
+            # min(diagonal + (char != needle[k]), above + 1, left + 1), spelt out (the hot loop)
             above = scores[k]
-            left = scores[k] = min(diagonal + (char != needle[k]), above + 1, left + 1)
+            value = diagonal if char == needle[k] else diagonal + 1
+            if above < value:
+                value = above + 1
+            if left < value:
+                value = left + 1
+            scores[k] = left = value
             diagonal = above
             if left <= good:
                 if next_low is None:
                     next_low = k
-                next_high = max(next_high, k + 1 + (good - left))
+                reach = k + 1 + good - left
+                if reach > next_high:
+                    next_high = reach
         if next_low is None:
             break
         if high == size and left <= best:
             best, best_at = left, at
             if best < good:
                 good = best
+    _python_cells += cells
     return (best, best_at + 1) if best <= max_dist else None
 
 
@@ -227,18 +271,29 @@ def _fast_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | Non
     return None if score < 0 else (int(score), int(length))
 
 
-#: expansions done in Python before the compiled kernels are worth numba's import (the results
-#: are the same either way)
-_PYTHON_BUDGET = 4000
-_python_expansions = 0
+#: DP cells filled in Python before the compiled kernels are worth numba's import (about a
+#: second of CPU, as much as ~16 million cells in Python); the results are the same either way
+_PYTHON_CELLS = 16_000_000
+_python_cells = 0
+#: expansions already done (the same piece of needle against the same stretch of text recurs
+#: across the grams, tests and repeats of a page)
+_EXPANDED: dict[tuple[str, str, int], tuple[int, int] | None] = {}
+_EXPANDED_MAX = 200_000
 
 
 def _auto_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:
-    global _python_expansions
-    if _python_expansions < _PYTHON_BUDGET and "numba" not in sys.modules:
-        _python_expansions += 1
-        return _slow_expand(needle, text, max_dist)
-    return _fast_expand(needle, text, max_dist)
+    key = (needle, text, max_dist)
+    found = _EXPANDED.get(key, _EXPANDED)
+    if found is not _EXPANDED:
+        return found  # type: ignore[return-value]
+    if _python_cells < _PYTHON_CELLS and "numba" not in sys.modules:
+        result = _slow_expand(needle, text, max_dist)
+    else:
+        result = _fast_expand(needle, text, max_dist)
+    if len(_EXPANDED) >= _EXPANDED_MAX:
+        _EXPANDED.clear()
+    _EXPANDED[key] = result
+    return result
 
 
 def _ngram_search(needle: str, text: str, max_dist: int, *, compiled: bool | None = None) -> \
