@@ -151,9 +151,14 @@ def _graph(rows: list[list[_Spec]]) -> CellGraph | None:
     left: dict[Cell, set[Cell]] = {cell: set() for cell in cells}
     right: dict[Cell, set[Cell]] = {cell: set() for cell in cells}
 
-    def first(cell: Cell, slots: list[tuple[int, int]]) -> Cell | None:
-        for rr, cc in slots:
-            found = grid[rr][cc]
+    columns = [[line[cc] for line in grid] for cc in range(width)]
+
+    def first(cell: Cell, slots: list[Cell | None], start: int, stop: int, step: int) -> \
+            Cell | None:  # fmt: skip
+        """The first slot of ``slots[start:stop:step]`` held by another cell (scanned lazily:
+        the nearest one is usually next door)."""
+        for index in range(start, stop, step):
+            found = slots[index]
             if found is not None and found != cell:
                 return found
         return None
@@ -162,17 +167,17 @@ def _graph(rows: list[list[_Spec]]) -> CellGraph | None:
         r0, c0 = cell
         r1, c1 = r0 + rowspan - 1, c0 + colspan - 1
         for rr in range(r0, r1 + 1):
-            hit = first(cell, [(rr, cc) for cc in range(c1 + 1, width)])
+            hit = first(cell, grid[rr], c1 + 1, width, 1)
             if hit is not None:
                 right[cell].add(hit)
-            hit = first(cell, [(rr, cc) for cc in range(c0 - 1, -1, -1)])
+            hit = first(cell, grid[rr], c0 - 1, -1, -1)
             if hit is not None:
                 left[cell].add(hit)
         for cc in range(c0, c1 + 1):
-            hit = first(cell, [(rr, cc) for rr in range(r1 + 1, height)])
+            hit = first(cell, columns[cc], r1 + 1, height, 1)
             if hit is not None:
                 down[cell].add(hit)
-            hit = first(cell, [(rr, cc) for rr in range(r0 - 1, -1, -1)])
+            hit = first(cell, columns[cc], r0 - 1, -1, -1)
             if hit is not None:
                 up[cell].add(hit)
     return CellGraph(cells, headings, up, down, left, right)
