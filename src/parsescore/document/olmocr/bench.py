@@ -14,6 +14,7 @@ unreadable file or a test that cannot run marks the whole candidate failed: ever
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -157,7 +158,7 @@ def score_page(item: tuple[str, Sequence[str], Sequence[Check], int | None, bool
 
     ``item`` is (candidate folder, the page's files, its tests, a length above which a file is
     unreadable or None, whether to run math tests)."""
-    from parsescore.document.olmocr.maths import NeedsLayout, run_math
+    from parsescore.document.olmocr.maths import NeedsLayout, prerender_page, run_math
 
     folder, files, checks, max_chars, math = item
     pages: list[Page | None] = []
@@ -174,6 +175,13 @@ def score_page(item: tuple[str, Sequence[str], Sequence[Check], int | None, bool
             pages.append(None)
             continue
         pages.append(Page(text))
+    maths = [check for check in checks if check.type == "math"] if math else []
+    if maths:
+        # each test meets a failing renderer itself below, as without this
+        with contextlib.suppress(CheckError):
+            prerender_page([c.fields["math"] for c in maths],
+                           [p.text for p in pages if p is not None],
+                           [bool(c.get("ignore_dollar_delimited")) for c in maths])  # fmt: skip
     results: dict[str, Any] = {}
     for check in checks:
         if check.type == "math" and not math:
