@@ -75,11 +75,9 @@ def tail_repeats(text: str, longest: int) -> list[int]:
         return [0] * longest
     size = 4 * longest + 64
     while True:
+        # the end collapsed is the whole text collapsed's end (a run cut in two still ends as
+        # one space), so windows inside it compare the same characters
         cut = max(0, len(text) - size)
-        # a cut inside a whitespace run would split one collapsed space in two: move it back to
-        # the run's start
-        while cut > 0 and _SPACES.match(text, cut - 1):
-            cut -= 1
         counts, whole = _tail_repeats(_SPACES.sub(" ", text[cut:]), longest)
         if cut == 0 or not whole:
             return counts
@@ -176,12 +174,21 @@ def _groups(matches: list[tuple[int, int, int]]) -> list[list[int]]:
     return sorted(found)
 
 
+# A needle that the text starts with expands to (0, len(needle)) in both variants (the tests
+# check it): by induction on the rows, after row i < len(needle) cell i holds 0 and every other
+# cell at least 1 (cell i's diagonal is cell i - 1's 0 and the characters are equal; any other
+# cell's diagonal is at least 1, its above and left at least 0 before adding 1). The long
+# variant's band always holds cell i (cell i - 1 was within its limit) and reaches the last cell
+# on row len(needle) - 1, whose 0 is the best; later rows hold no 0 (every diagonal is at least
+# 1), so neither the best nor its length changes. Most expansions of real matches are such.
+
+
 def _slow_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:
     """The fewest edits turning ``needle`` into a prefix of ``text`` (and that prefix's length,
     the longest among the best), or None above ``max_dist``: fuzzysearch's expansion, in its
     short and long (banded) variants, which can differ at the margins."""
-    if not needle:
-        return 0, 0
+    if text.startswith(needle):
+        return 0, len(needle)  # see the note above
     if len(needle) > max(max_dist * 2, 10):
         return _expand_long(needle, text, max_dist)
     return _expand_short(needle, text, max_dist)
@@ -264,8 +271,8 @@ def _fast_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | Non
     """``_expand`` through the compiled kernels (the same results)."""
     from parsescore.document.olmocr.kernels import codes, expand_long, expand_short
 
-    if not needle:
-        return 0, 0
+    if text.startswith(needle):
+        return 0, len(needle)  # as the kernels find (see the note above _slow_expand)
     kernel = expand_long if len(needle) > max(max_dist * 2, 10) else expand_short
     score, length = kernel(codes(needle), codes(text), max_dist)
     return None if score < 0 else (int(score), int(length))
