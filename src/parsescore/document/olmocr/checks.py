@@ -43,6 +43,10 @@ _FIELDS: dict[str, dict[str, bool]] = {
     "math": {"math": True, "ignore_dollar_delimited": False},
     "footnote": {"marker": True, "appears_before_marker": False, "appears_after_marker": False},
 }  # fmt: skip
+#: each type's fields, and its required ones in the order they are asked for
+_ALLOWED = {kind: frozenset(_BASE | set(own)) for kind, own in _FIELDS.items()}
+_REQUIRED = {kind: ("pdf", "page", "id", *(name for name, needed in own.items() if needed))
+             for kind, own in _FIELDS.items()}  # fmt: skip
 _STRINGS = {"text", "before", "after", "format", "cell", "up", "down", "left", "right",
             "top_heading", "left_heading", "math", "marker", "appears_before_marker",
             "appears_after_marker"}  # fmt: skip
@@ -390,11 +394,11 @@ def parse_check(data: Any, source: str, line: int) -> Check:
     if kind not in _FIELDS:
         raise bad(f"unknown test type {kind!r}; expected one of {', '.join(TYPES)}")
     own = _FIELDS[kind]
-    unknown = sorted(set(data) - _BASE - set(own))
-    if unknown:
+    if not _ALLOWED[kind].issuperset(data):
+        unknown = sorted(set(data) - _ALLOWED[kind])
         raise bad(f"a {kind} test has no field {unknown[0]!r}")
-    for name, required in [("pdf", True), ("page", True), ("id", True), *own.items()]:
-        if required and name not in data:
+    for name in _REQUIRED[kind]:
+        if name not in data:
             raise bad(f"a {kind} test needs {name!r}")
     if not isinstance(data["pdf"], str) or not data["pdf"]:
         raise bad("PDF filename cannot be empty (expected a string)")
