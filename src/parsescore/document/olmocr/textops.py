@@ -283,23 +283,29 @@ def _fast_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | Non
 _PYTHON_CELLS = 16_000_000
 _python_cells = 0
 #: expansions already done (the same piece of needle against the same stretch of text recurs
-#: across the grams, tests and repeats of a page)
+#: across the grams, tests and repeats of a page); short ones only, at most 50,000 (a few MB)
 _EXPANDED: dict[tuple[str, str, int], tuple[int, int] | None] = {}
-_EXPANDED_MAX = 200_000
+_EXPANDED_MAX = 50_000
+_EXPANDED_CHARS = 256
 
 
 def _auto_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:
+    if text.startswith(needle):
+        return 0, len(needle)  # see the note above _slow_expand
+    remember = len(needle) + len(text) <= _EXPANDED_CHARS
     key = (needle, text, max_dist)
-    found = _EXPANDED.get(key, _EXPANDED)
-    if found is not _EXPANDED:
-        return found  # type: ignore[return-value]
+    if remember:
+        found = _EXPANDED.get(key, _EXPANDED)
+        if found is not _EXPANDED:
+            return found  # type: ignore[return-value]
     if _python_cells < _PYTHON_CELLS and "numba" not in sys.modules:
         result = _slow_expand(needle, text, max_dist)
     else:
         result = _fast_expand(needle, text, max_dist)
-    if len(_EXPANDED) >= _EXPANDED_MAX:
-        _EXPANDED.clear()
-    _EXPANDED[key] = result
+    if remember:
+        if len(_EXPANDED) >= _EXPANDED_MAX:
+            _EXPANDED.clear()
+        _EXPANDED[key] = result
     return result
 
 
