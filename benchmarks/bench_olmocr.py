@@ -11,15 +11,17 @@ times, the ratio, whether the verdicts agree, and ours with ``--jobs 2``.
         --olmocr-src SRC --katex-dir DIR [--pages 1400] [--repeats 1]
 
 ``SRC`` holds the harness's files as ``tests/document/olmocr/record_olmocr_goldens.py`` extracts
-them (``--mirror GIT_DIR`` extracts them into a temporary folder instead). The default (400 pages,
-about 2,000 tests) takes a few minutes; ``--pages 1400`` is the real benchmark's size.
-``--no-math`` leaves the math pages out (the other kinds in the same proportions): the harness
-renders every formula in a fresh Chromium page and waits for the network to be idle, about a
-third of a second each, so with math 1400 pages take it more than an hour.
+them (``--mirror GIT_DIR`` extracts them into a temporary folder instead). ``--pages 1400`` is the
+real benchmark's size. ``--no-math`` leaves the math pages out (the other kinds in the same
+proportions): the harness renders every formula in a fresh Chromium page and waits for the
+network to be idle, about a third of a second each on two cores, so its math pages dominate:
+the default (400 pages, about 2,300 tests, 665 of them math) takes it over twenty minutes,
+1400 pages over an hour; without math 1400 pages take it about half a minute.
 
-Both sides' CPU time is measured (the command's and its waited-for children's: the harness's
-Chromium and Playwright driver, our node), as well as wall time; on a machine shared with other
-work CPU is the steadier measure. The lines are appended to ``benchmarks/results/olmocr.txt``.
+Both sides' CPU time is measured (the command's and its waited-for descendants': the harness's
+Playwright driver and what it reaps, our node), as well as wall time; on a machine shared with
+other work CPU is the steadier measure (without math: with math, processes nobody waits for go
+uncounted on both sides). The lines are appended to ``benchmarks/results/olmocr.txt``.
 """
 
 from __future__ import annotations
@@ -244,6 +246,10 @@ def main() -> None:
             "than the harness)",
             f"verdicts equal: {agree}/{len(theirs)}",
         ]
+        if maths:
+            lines.append("(math: -j 2's CPU leaves out its workers' node processes, which the "
+                         "pool's workers exit without waiting for; the harness's CPU may leave "
+                         "out Chromium's: compare wall times)")  # fmt: skip
         for line in lines[1:]:
             print(line, flush=True)
         stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -251,8 +257,10 @@ def main() -> None:
                                 capture_output=True, text=True, check=False).stdout.strip()
         RESULTS.parent.mkdir(exist_ok=True)
         with RESULTS.open("a", encoding="utf-8") as out:
-            out.write(f"## {stamp}, commit {commit} ({os.cpu_count()} cores, python "
-                      f"{sys.version.split()[0]}): bench_olmocr.py --pages {args.pages} "
+            load = os.getloadavg()[0]
+            out.write(f"## {stamp}, commit {commit} ({os.cpu_count()} cores, load average "
+                      f"{load:.1f} at the end, python {sys.version.split()[0]}): "
+                      f"bench_olmocr.py --pages {args.pages} "
                       f"--repeats {args.repeats}{' --no-math' if args.no_math else ''}\n")
             out.write("\n".join(lines) + "\n\n")
         print(f"Appended to {RESULTS.relative_to(ROOT)}")
