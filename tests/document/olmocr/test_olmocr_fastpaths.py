@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -145,3 +146,47 @@ def test_batched_renders_equal_single_ones(monkeypatch: pytest.MonkeyPatch) -> N
         single = maths.render(formula)
         assert (single.inner, single.chars, single.error) == batched[formula]
     assert batched["\\badmacro{x}"][2] is not None
+
+
+def _tree(node: object) -> object:
+    """A builder's tree as nested tuples (names, attributes, strings and whether counted)."""
+    from parsescore.document.olmocr.tables import _Node
+
+    if isinstance(node, _Node):
+        return (node.name, sorted(node.attrs.items()), [_tree(c) for c in node.children])
+    return node
+
+
+_PLAIN_PIECES = st.sampled_from([
+    "<table>", "</table>", "<thead>", "</thead>", "<tbody>", "</tbody>", "<tfoot>", "</tfoot>",
+    "<tr>", "</tr>", "<th>", "</th>", "<td>", "</td>", "<br>", "<br/>", "</br>", "<td/>",
+    "a", "cell 1", " ", "\n", "  \n ", "x>y", "",
+])  # fmt: skip
+#: pieces after which HTMLParser's tokeniser must do the work
+_OTHER_PIECES = st.sampled_from(["<", "&amp;", "&", "<TD>", "<td class=x>", "<b>", "</td >",
+                                 "</td/>", "<!-- c -->", "<br />"])  # fmt: skip
+
+
+def _same_trees(text: str) -> None:
+    from parsescore.document.olmocr.tables import _parse
+
+    plain, general = _parse(text), _parse(text, plain=False)
+    assert _tree(plain.root) == _tree(general.root)
+    assert plain.closed_void == general.closed_void
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_PLAIN_PIECES, max_size=50))
+def test_plain_table_markup_cut_as_html_parser_cuts_it(pieces: list[str]) -> None:
+    """The builder's tree from the plain-markup cut equals the one from HTMLParser's tokeniser."""
+    _same_trees("".join(pieces))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PLAIN_PIECES, max_size=30), st.lists(_OTHER_PIECES, min_size=1, max_size=3),
+       st.randoms())  # fmt: skip
+def test_other_markup_goes_to_html_parser(pieces: list[str], others: list[str],
+                                          rng: Any) -> None:  # fmt: skip
+    for other in others:
+        pieces.insert(rng.randint(0, len(pieces)), other)
+    _same_trees("".join(pieces))

@@ -18,6 +18,7 @@ malformed table gives the same cells as in the reference.
 from __future__ import annotations
 
 import html.entities
+import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
@@ -393,6 +394,39 @@ class _TreeBuilder(HTMLParser):
         self._special(data)
 
 
+#: the tags of a table written as plain markup (lower case, no attributes)
+_PLAIN_TAG = re.compile(r"<(/?)(table|thead|tbody|tfoot|tr|th|td|br)(/?)>")
+
+
+def _parse(text: str, *, plain: bool = True) -> _TreeBuilder:
+    """The page's tree as BeautifulSoup's html.parser builder makes it. Where every ``<`` opens
+    a plain table tag and there is no ``&`` (``plain``), the text is cut at those tags and
+    handed to the builder's handlers as HTMLParser would hand it (data between tags when not
+    empty, start, end and self-closing tags), without HTMLParser's general tokeniser."""
+    builder = _TreeBuilder()
+    tags = list(_PLAIN_TAG.finditer(text)) if plain and "&" not in text else None
+    if tags is None or len(tags) != text.count("<") or any(t[1] and t[3] for t in tags):
+        builder.feed(text)
+        builder.close()
+        builder.flush()
+        return builder
+    at = 0
+    for tag in tags:
+        if tag.start() > at:
+            builder.handle_data(text[at : tag.start()])
+        if tag[1]:
+            builder.handle_endtag(tag[2])
+        elif tag[3]:
+            builder.handle_startendtag(tag[2], [])
+        else:
+            builder.handle_starttag(tag[2], [])
+        at = tag.end()
+    if at < len(text):
+        builder.handle_data(text[at:])
+    builder.flush()
+    return builder
+
+
 def _descendants(node: _Node, name: str) -> list[_Node]:
     found: list[_Node] = []
     todo: list[_Node] = [node]
@@ -439,10 +473,7 @@ def html_tables(text: str) -> list[CellGraph]:
     headings; ``rowspan="0"`` spans the rest of the table's rows."""
     if "<table" not in text.lower():
         return []
-    builder = _TreeBuilder()
-    builder.feed(text)
-    builder.close()
-    builder.flush()
+    builder = _parse(text)
     found: list[CellGraph] = []
     for table in _descendants(builder.root, "table"):
         rows = _descendants(table, "tr")
