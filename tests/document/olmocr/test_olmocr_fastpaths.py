@@ -190,3 +190,35 @@ def test_other_markup_goes_to_html_parser(pieces: list[str], others: list[str],
     for other in others:
         pieces.insert(rng.randint(0, len(pieces)), other)
     _same_trees("".join(pieces))
+
+
+def test_repeats_with_the_same_text_decide_once_and_alike(tmp_path: Path) -> None:
+    """Files with one text share a page and each test's verdict: every file's entry is what
+    scoring that file alone gives, and the pass counts add up."""
+    from parsescore.document.olmocr.bench import score_page
+    from parsescore.document.olmocr.checks import parse_check
+
+    table = "<table><tr><th>h1</th><th>h2</th></tr><tr><td>a1</td><td>b1</td></tr></table>"
+    same = f"Winter report.\n\nThe **river** station data.\n\n{table}\n\nTotal growth last."
+    other = "Winter report.\n\nTotal growth last. The river station data."
+    texts = {"d_pg1_repeat1.md": same, "d_pg1_repeat2.md": same, "d_pg1_repeat3.md": other,
+             "d_pg1_repeat4.md": same}  # fmt: skip
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    raw = [{"type": "present", "text": "river station data", "max_diffs": 1},
+           {"type": "absent", "text": "Copyright 2001"},
+           {"type": "order", "before": "The river station", "after": "Total growth last",
+            "max_diffs": 1},
+           {"type": "table", "cell": "a1", "right": "b1", "top_heading": "h1"},
+           {"type": "baseline"}]  # fmt: skip
+    checks = tuple(parse_check({"pdf": "d.pdf", "page": 1, "id": f"t{k}", **fields}, "x", k)
+                   for k, fields in enumerate(raw))  # fmt: skip
+    together = score_page((str(tmp_path), tuple(texts), checks, None, False))["tests"]
+    for check in checks:
+        entries = together[check.id]["verdicts"]
+        assert [e["file"] for e in entries] == list(texts)
+        for entry in entries:
+            alone = score_page((str(tmp_path), (entry["file"],), checks, None, False))
+            assert alone["tests"][check.id]["verdicts"] == [entry]
+        assert together[check.id]["passes"] == sum(e["passed"] for e in entries)
+    assert together["t2"]["passes"] == 3  # the order holds in the three copies only
