@@ -11,8 +11,17 @@ times, the ratio, whether the verdicts agree, and ours with ``--jobs 2``.
         --olmocr-src SRC --katex-dir DIR [--pages 1400] [--repeats 1]
 
 ``SRC`` holds the harness's files as ``tests/document/olmocr/record_olmocr_goldens.py`` extracts
-them (``--mirror GIT_DIR`` extracts them into a temporary folder instead). The default (400 pages,
-about 2,000 tests) takes a few minutes; ``--pages 1400`` is the real benchmark's size.
+them (``--mirror GIT_DIR`` extracts them into a temporary folder instead). ``--pages 1400`` is the
+real benchmark's size. ``--no-math`` leaves the math pages out (the other kinds in the same
+proportions): the harness renders every formula in a fresh Chromium page and waits for the
+network to be idle, about a third of a second each on two cores, so its math pages dominate:
+the default (400 pages, about 2,300 tests, 665 of them math) takes it over twenty minutes,
+1400 pages over an hour; without math 1400 pages take it about half a minute.
+
+Both sides' CPU time is measured (the command's and its waited-for descendants': the harness's
+Playwright driver and what it reaps, our node), as well as wall time; on a machine shared with
+other work CPU is the steadier measure (without math: with math, processes nobody waits for go
+uncounted on both sides). The lines are appended to ``benchmarks/results/olmocr.txt``.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -56,7 +66,8 @@ def _formula(rng: random.Random) -> str:
     ])  # fmt: skip
 
 
-def make_benchmark(root: Path, pages: int, repeats: int, seed: int = 27) -> None:
+def make_benchmark(root: Path, pages: int, repeats: int, seed: int = 27, *,
+                   math: bool = True) -> None:
     """Write ``root/{*.jsonl, pdfs/, cand/}``: pages of olmOCR-bench's kinds, roughly in its
     proportions: math pages (a third: twelve formulas, five ``math`` tests), table pages (five
     ``table`` tests each, HTML or Markdown tables), multi-column
@@ -70,10 +81,12 @@ def make_benchmark(root: Path, pages: int, repeats: int, seed: int = 27) -> None
     files: dict[str, list[str]] = {}
     blank = pdf_bytes(1)
     kinds = ["table", "multi_column", "headers_footers", "long_tiny_text", "math", "math"]
+    if not math:
+        kinds = kinds[:4]
     for p in range(pages):
         pdf = f"doc{p:05d}.pdf"
         (root / "pdfs" / pdf).write_bytes(blank)
-        kind = kinds[p % 4]
+        kind = kinds[p % len(kinds)]
         sentences = [_sentence(rng) for _ in range(rng.randint(25, 50))]
         tests: list[dict[str, object]] = []
         table = ""
@@ -155,13 +168,20 @@ open(target, "w").write(json.dumps(passed))
 """
 
 
-def _run(command: list[str], env: dict[str, str]) -> float:
+RESULTS = HERE / "results" / "olmocr.txt"
+
+
+def _run(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """The command's wall and CPU seconds (user + system, its waited-for children included)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{command[:3]} failed:\n{done.stderr[-2000:]}")
-    return seconds
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, cpu
 
 
 def main() -> None:
@@ -172,6 +192,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=400)
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--katex-dir", help="folder with node_modules/katex (math tests)")
+    parser.add_argument("--no-math", action="store_true", help="no math pages (see above)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         source = args.olmocr_src
@@ -183,17 +204,19 @@ def main() -> None:
             source = str(Path(tmp) / "src")
             extract(args.mirror, Path(source))
         bench = Path(tmp) / "bench"
-        make_benchmark(bench, args.pages, args.repeats)
+        make_benchmark(bench, args.pages, args.repeats, math=not args.no_math)
         # byte-code caches written for both (a warm-up run on 5 pages), as on a user's machine
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["HOME"] = tmp
         if args.katex_dir:
             env["PARSESCORE_KATEX_DIR"] = args.katex_dir
         warm = Path(tmp) / "warm"
-        make_benchmark(warm, 5, 1)
+        make_benchmark(warm, 5, 1, math=not args.no_math)
         tests = sum(len(p.read_text().splitlines()) for p in bench.glob("*.jsonl")) + args.pages
-        print(f"{args.pages} pages, {tests} tests (with the automatic baselines), "
-              f"{args.repeats} repeat(s)")
+        maths = len((bench / "math.jsonl").read_text().splitlines()) if not args.no_math else 0
+        lines = [f"{args.pages} pages, {tests} tests (with the automatic baselines; {maths} math), "
+                 f"{args.repeats} repeat(s)"]  # fmt: skip
+        print(lines[0], flush=True)
         script = Path(tmp) / "reference.py"
         script.write_text(REFERENCE)
         verdicts = Path(tmp) / "reference.json"
@@ -213,10 +236,34 @@ def main() -> None:
         theirs = json.loads(verdicts.read_text())
         mine = {k: v["passed"] for k, v in json.loads(ours_out.read_text())["tests"].items()}
         agree = sum(theirs[k] == mine.get(k) for k in theirs)
-        print(f"reference harness: {reference:8.2f} s")
-        print(f"parsescore:        {ours:8.2f} s   ({reference / ours:.1f}x faster)")
-        print(f"parsescore -j 2:   {ours2:8.2f} s   ({ours / ours2:.2f}x of -j 1)")
-        print(f"verdicts equal: {agree}/{len(theirs)}")
+        lines += [
+            f"reference harness: {reference[0]:8.2f} s wall {reference[1]:8.2f} s CPU",
+            f"parsescore:        {ours[0]:8.2f} s wall {ours[1]:8.2f} s CPU   "
+            f"({reference[1] / ours[1]:.1f}x less CPU, {reference[0] / ours[0]:.1f}x less wall)",
+            f"parsescore -j 2:   {ours2[0]:8.2f} s wall {ours2[1]:8.2f} s CPU   "
+            f"({ours[0] / ours2[0]:.2f}x the wall of -j 1, {ours2[1] / ours[1]:.2f}x its CPU; "
+            f"{reference[1] / ours2[1]:.1f}x less CPU, {reference[0] / ours2[0]:.1f}x less wall "
+            "than the harness)",
+            f"verdicts equal: {agree}/{len(theirs)}",
+        ]
+        if maths:
+            lines.append("(math: -j 2's CPU leaves out its workers' node processes, which the "
+                         "pool's workers exit without waiting for; the harness's CPU may leave "
+                         "out Chromium's: compare wall times)")  # fmt: skip
+        for line in lines[1:]:
+            print(line, flush=True)
+        stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, check=False).stdout.strip()
+        RESULTS.parent.mkdir(exist_ok=True)
+        with RESULTS.open("a", encoding="utf-8") as out:
+            load = os.getloadavg()[0]
+            out.write(f"## {stamp}, commit {commit} ({os.cpu_count()} cores, load average "
+                      f"{load:.1f} at the end, python {sys.version.split()[0]}): "
+                      f"bench_olmocr.py --pages {args.pages} "
+                      f"--repeats {args.repeats}{' --no-math' if args.no_math else ''}\n")
+            out.write("\n".join(lines) + "\n\n")
+        print(f"Appended to {RESULTS.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

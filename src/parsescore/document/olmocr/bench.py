@@ -14,6 +14,7 @@ unreadable file or a test that cannot run marks the whole candidate failed: ever
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from parsescore.core.errors import InputError
-from parsescore.document.olmocr.checks import Check, CheckError, Page, parse_check
+from parsescore.document.olmocr.checks import Check, CheckError, Page, Verdict, parse_check
 
 __all__ = ["Suite", "candidate_files", "load_suite", "score_page", "summarise_pages"]
 
@@ -157,10 +158,12 @@ def score_page(item: tuple[str, Sequence[str], Sequence[Check], int | None, bool
 
     ``item`` is (candidate folder, the page's files, its tests, a length above which a file is
     unreadable or None, whether to run math tests)."""
-    from parsescore.document.olmocr.maths import NeedsLayout, run_math
+    from parsescore.document.olmocr.maths import NeedsLayout, prerender_page, run_math
 
     folder, files, checks, max_chars, math = item
     pages: list[Page | None] = []
+    #: repeats with the same text share one Page, and so each test's verdict on it
+    by_text: dict[str, Page] = {}
     unreadable: dict[str, str] = {}
     for name in files:
         try:
@@ -173,7 +176,14 @@ def score_page(item: tuple[str, Sequence[str], Sequence[Check], int | None, bool
             unreadable[name] = f"{len(text)} characters, more than --max-chars {max_chars}"
             pages.append(None)
             continue
-        pages.append(Page(text))
+        pages.append(by_text.setdefault(text, Page(text)))
+    maths = [check for check in checks if check.type == "math"] if math else []
+    if maths:
+        # each test meets a failing renderer itself below, as without this
+        with contextlib.suppress(CheckError):
+            prerender_page([c.fields["math"] for c in maths],
+                           list(by_text),
+                           [bool(c.get("ignore_dollar_delimited")) for c in maths])  # fmt: skip
     results: dict[str, Any] = {}
     for check in checks:
         if check.type == "math" and not math:
@@ -182,16 +192,18 @@ def score_page(item: tuple[str, Sequence[str], Sequence[Check], int | None, bool
         errors: list[str] = []
         verdicts = []
         undecided = False
+        decided: dict[int, Verdict] = {}  # by id() of a shared Page: a test decides once per text
         for name, page in zip(files, pages, strict=True):
             if page is None:
                 errors.append(f"error reading {name}: {unreadable[name]}")
                 verdicts.append({"file": name, "passed": False, "detail": unreadable[name]})
                 continue
             try:
-                if check.type == "math":
-                    verdict = run_math(check, page, batch=True)
-                else:
-                    verdict = check.run(page)
+                verdict = decided.get(id(page))
+                if verdict is None:
+                    verdict = (run_math(check, page, batch=True) if check.type == "math" else
+                               check.run(page))  # fmt: skip
+                    decided[id(page)] = verdict
             except CheckError as error:
                 errors.append(f"test {check.id} on {name}: {error}")
                 verdicts.append({"file": name, "passed": False, "detail": str(error)})

@@ -14,13 +14,14 @@ not run.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
 import shutil
 import subprocess
 import threading
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import IO, Any
@@ -52,16 +53,24 @@ class NeedsLayout(Exception):
 
 class Rendering:
     """A formula as KaTeX renders it: the normalised MathML inside ``<semantics>`` (the
-    annotation left out), and the characters of its visible leaf spans."""
+    annotation left out), and the characters of its visible leaf spans (each view worked out
+    from the HTML when first asked for: a test often decides on the first)."""
 
     def __init__(self, html: str | None, error: str | None) -> None:
         self.error = error
-        if html is None:
-            self.inner = _SPACES.sub("", _ERROR_INNER)
-            self.chars: list[str] = []
-            return
-        self.inner = _SPACES.sub("", _mathml_inner(html))
-        self.chars = [c for text in _leaf_span_texts(html) for c in _SPACES.sub("", text)]
+        self.html = html
+
+    @cached_property
+    def inner(self) -> str:
+        if self.html is None:
+            return _SPACES.sub("", _ERROR_INNER)
+        return _SPACES.sub("", _mathml_inner(self.html))
+
+    @cached_property
+    def chars(self) -> list[str]:
+        if self.html is None:
+            return []
+        return [c for text in _leaf_span_texts(self.html) for c in _SPACES.sub("", text)]
 
 
 def _serialise(element: Any) -> str:
@@ -136,17 +145,31 @@ class _Node:
             text=True, encoding="utf-8",
         )  # fmt: skip
         self.lock = threading.Lock()
+        atexit.register(self.close)
 
-    def render(self, formula: str) -> dict[str, Any]:
+    def close(self) -> None:
+        """Let node finish and reap it (its CPU time then counts as this process's child's)."""
+        stdin = self.process.stdin
+        if stdin is not None and not stdin.closed:
+            stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def render(self, formulas: list[str]) -> list[dict[str, Any]]:
+        """The formulas rendered in one exchange with node (one line each way)."""
         with self.lock:
             stdin: IO[str] = self.process.stdin  # type: ignore[assignment]
             stdout: IO[str] = self.process.stdout  # type: ignore[assignment]
-            stdin.write(json.dumps(formula) + "\n")
+            stdin.write(json.dumps(formulas) + "\n")
             stdin.flush()
             line = stdout.readline()
         if not line:
             raise CheckError("the KaTeX node process stopped")
-        return json.loads(line)  # type: ignore[no-any-return]
+        answers: list[dict[str, Any]] = json.loads(line)
+        return answers
 
 
 def _katex_dir() -> str | None:
@@ -171,10 +194,43 @@ def _node() -> _Node:
     return _Node(folder)
 
 
-@lru_cache(maxsize=4096)
+#: formulas already rendered (a page's formulas are rendered together, see :func:`prerender`)
+_RENDERED: dict[str, Rendering] = {}
+_RENDERED_MAX = 8192
+
+
 def render(formula: str) -> Rendering:
-    answer = _node().render(formula)
-    return Rendering(answer.get("html"), answer.get("error"))
+    found = _RENDERED.get(formula)
+    return _render_all([formula])[0] if found is None else found
+
+
+def prerender(formulas: list[str]) -> None:
+    """Render the formulas not rendered yet, in one exchange with node (a page's math tests
+    would otherwise ask for them one at a time, each a round trip)."""
+    todo = [f for f in dict.fromkeys(formulas) if f not in _RENDERED]
+    if todo:
+        _render_all(todo)
+
+
+def _render_all(formulas: list[str]) -> list[Rendering]:
+    answers = _node().render(formulas)
+    if len(_RENDERED) + len(formulas) > _RENDERED_MAX:
+        _RENDERED.clear()
+    found = [Rendering(a.get("html"), a.get("error")) for a in answers]
+    _RENDERED.update(zip(formulas, found, strict=True))
+    return found
+
+
+def prerender_page(formulas: list[str], texts: list[str], dollars: list[bool]) -> None:
+    """Render at once what a page's math tests may compare: the tests' formulas not found
+    verbatim among the page's, and the page's formulas (as each test finds them)."""
+    wanted: list[str] = []
+    for formula, ignore in zip(formulas, dollars, strict=True):
+        for text in texts:
+            equations = _equations(text, not ignore)
+            if formula not in equations:
+                wanted += [formula, *equations]
+    prerender(wanted)
 
 
 def _equations(text: str, dollars: bool) -> list[str]:

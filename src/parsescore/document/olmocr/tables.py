@@ -18,6 +18,7 @@ malformed table gives the same cells as in the reference.
 from __future__ import annotations
 
 import html.entities
+import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
@@ -151,9 +152,14 @@ def _graph(rows: list[list[_Spec]]) -> CellGraph | None:
     left: dict[Cell, set[Cell]] = {cell: set() for cell in cells}
     right: dict[Cell, set[Cell]] = {cell: set() for cell in cells}
 
-    def first(cell: Cell, slots: list[tuple[int, int]]) -> Cell | None:
-        for rr, cc in slots:
-            found = grid[rr][cc]
+    columns = [[line[cc] for line in grid] for cc in range(width)]
+
+    def first(cell: Cell, slots: list[Cell | None], start: int, stop: int, step: int) -> \
+            Cell | None:  # fmt: skip
+        """The first slot of ``slots[start:stop:step]`` held by another cell (scanned lazily:
+        the nearest one is usually next door)."""
+        for index in range(start, stop, step):
+            found = slots[index]
             if found is not None and found != cell:
                 return found
         return None
@@ -162,17 +168,17 @@ def _graph(rows: list[list[_Spec]]) -> CellGraph | None:
         r0, c0 = cell
         r1, c1 = r0 + rowspan - 1, c0 + colspan - 1
         for rr in range(r0, r1 + 1):
-            hit = first(cell, [(rr, cc) for cc in range(c1 + 1, width)])
+            hit = first(cell, grid[rr], c1 + 1, width, 1)
             if hit is not None:
                 right[cell].add(hit)
-            hit = first(cell, [(rr, cc) for cc in range(c0 - 1, -1, -1)])
+            hit = first(cell, grid[rr], c0 - 1, -1, -1)
             if hit is not None:
                 left[cell].add(hit)
         for cc in range(c0, c1 + 1):
-            hit = first(cell, [(rr, cc) for rr in range(r1 + 1, height)])
+            hit = first(cell, columns[cc], r1 + 1, height, 1)
             if hit is not None:
                 down[cell].add(hit)
-            hit = first(cell, [(rr, cc) for rr in range(r0 - 1, -1, -1)])
+            hit = first(cell, columns[cc], r0 - 1, -1, -1)
             if hit is not None:
                 up[cell].add(hit)
     return CellGraph(cells, headings, up, down, left, right)
@@ -388,6 +394,39 @@ class _TreeBuilder(HTMLParser):
         self._special(data)
 
 
+#: the tags of a table written as plain markup (lower case, no attributes)
+_PLAIN_TAG = re.compile(r"<(/?)(table|thead|tbody|tfoot|tr|th|td|br)(/?)>")
+
+
+def _parse(text: str, *, plain: bool = True) -> _TreeBuilder:
+    """The page's tree as BeautifulSoup's html.parser builder makes it. Where every ``<`` opens
+    a plain table tag and there is no ``&`` (``plain``), the text is cut at those tags and
+    handed to the builder's handlers as HTMLParser would hand it (data between tags when not
+    empty, start, end and self-closing tags), without HTMLParser's general tokeniser."""
+    builder = _TreeBuilder()
+    tags = list(_PLAIN_TAG.finditer(text)) if plain and "&" not in text else None
+    if tags is None or len(tags) != text.count("<") or any(t[1] and t[3] for t in tags):
+        builder.feed(text)
+        builder.close()
+        builder.flush()
+        return builder
+    at = 0
+    for tag in tags:
+        if tag.start() > at:
+            builder.handle_data(text[at : tag.start()])
+        if tag[1]:
+            builder.handle_endtag(tag[2])
+        elif tag[3]:
+            builder.handle_startendtag(tag[2], [])
+        else:
+            builder.handle_starttag(tag[2], [])
+        at = tag.end()
+    if at < len(text):
+        builder.handle_data(text[at:])
+    builder.flush()
+    return builder
+
+
 def _descendants(node: _Node, name: str) -> list[_Node]:
     found: list[_Node] = []
     todo: list[_Node] = [node]
@@ -434,10 +473,7 @@ def html_tables(text: str) -> list[CellGraph]:
     headings; ``rowspan="0"`` spans the rest of the table's rows."""
     if "<table" not in text.lower():
         return []
-    builder = _TreeBuilder()
-    builder.feed(text)
-    builder.close()
-    builder.flush()
+    builder = _parse(text)
     found: list[CellGraph] = []
     for table in _descendants(builder.root, "table"):
         rows = _descendants(table, "tr")

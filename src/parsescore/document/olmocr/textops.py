@@ -67,13 +67,31 @@ def normalise(text: str) -> str:
 
 def tail_repeats(text: str, longest: int) -> list[int]:
     """For n = 1..``longest``: how many times the text's last n characters repeat back to back at
-    its end, whitespace runs counted as one space (olmOCR's ``RepeatDetector``)."""
-    counts = [0] * longest
+    its end, whitespace runs counted as one space (olmOCR's ``RepeatDetector``).
+
+    Only the text's end is collapsed and searched, widened until every count stops short of
+    where it was cut (then the counts are those of the whole text)."""
     if not text:
-        return counts
-    text = _SPACES.sub(" ", text)
+        return [0] * longest
+    size = 4 * longest + 64
+    while True:
+        # the end collapsed is the whole text collapsed's end (a run cut in two still ends as
+        # one space), so windows inside it compare the same characters
+        cut = max(0, len(text) - size)
+        counts, whole = _tail_repeats(_SPACES.sub(" ", text[cut:]), longest)
+        if cut == 0 or not whole:
+            return counts
+        size *= 4
+
+
+def _tail_repeats(text: str, longest: int) -> tuple[list[int], bool]:
+    """The counts on ``text`` and whether one of them ran back to its start (where an earlier
+    part of the text could have continued it)."""
+    counts = [0] * longest
+    whole = False
     for size in range(1, longest + 1):
         if len(text) < size:
+            whole = True
             continue
         target = text[-size:]
         count = 0
@@ -81,8 +99,10 @@ def tail_repeats(text: str, longest: int) -> list[int]:
         while pos >= 0 and text.startswith(target, pos):
             count += 1
             pos -= size
+        if pos < 0:
+            whole = True  # the next window would start before the cut
         counts[size - 1] = count
-    return counts
+    return counts, whole
 
 
 # --- fuzzysearch's find_near_matches(needle, text, max_l_dist=d), as olmOCR-bench calls it ---
@@ -154,45 +174,67 @@ def _groups(matches: list[tuple[int, int, int]]) -> list[list[int]]:
     return sorted(found)
 
 
+# A needle that the text starts with expands to (0, len(needle)) in both variants (the tests
+# check it): by induction on the rows, after row i < len(needle) cell i holds 0 and every other
+# cell at least 1 (cell i's diagonal is cell i - 1's 0 and the characters are equal; any other
+# cell's diagonal is at least 1, its above and left at least 0 before adding 1). The long
+# variant's band always holds cell i (cell i - 1 was within its limit) and reaches the last cell
+# on row len(needle) - 1, whose 0 is the best; later rows hold no 0 (every diagonal is at least
+# 1), so neither the best nor its length changes. Most expansions of real matches are such.
+
+
 def _slow_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:
     """The fewest edits turning ``needle`` into a prefix of ``text`` (and that prefix's length,
     the longest among the best), or None above ``max_dist``: fuzzysearch's expansion, in its
     short and long (banded) variants, which can differ at the margins."""
-    if not needle:
-        return 0, 0
+    if text.startswith(needle):
+        return 0, len(needle)  # see the note above
     if len(needle) > max(max_dist * 2, 10):
         return _expand_long(needle, text, max_dist)
     return _expand_short(needle, text, max_dist)
 
 
 def _expand_short(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:
+    global _python_cells
     size = len(needle)
     scores = list(range(1, size + 1))
     best, best_at = size, -1
+    rows = 0
     for at, char in enumerate(text):
+        rows += 1
         diagonal = at
         left = diagonal + 1
-        for k in range(size):
+        for k, wanted in enumerate(needle):
+            # min(diagonal + (char != wanted), above + 1, left + 1), spelt out (it is the hot loop)
             above = scores[k]
-            left = scores[k] = min(diagonal + (char != needle[k]), above + 1, left + 1)
+            value = diagonal if char == wanted else diagonal + 1
+            if above < value:
+                value = above + 1
+            if left < value:
+                value = left + 1
+            scores[k] = left = value
             diagonal = above
         if left <= best:
             best, best_at = left, at
         elif min(scores) >= best:
             break
+    _python_cells += rows * size
     return (best, best_at + 1) if best <= max_dist else None
 
 
 def _expand_long(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:
+    global _python_cells
     size = len(needle)
     scores = list(range(1, size + 1))
     best, best_at = size, -1
     good = max_dist
     next_low: int | None = 0
     next_high = size - 1
+    cells = 0
     for at, char in enumerate(text):
         low = next_low if next_low is not None else 0
-        high = min(size, next_high + 1)
+        high = size if next_high + 1 > size else next_high + 1
+        cells += high - low
         diagonal = at
         left = diagonal + 1
         if left <= good:
@@ -200,19 +242,28 @@ def _expand_long(needle: str, text: str, max_dist: int) -> tuple[int, int] | Non
         else:
             next_low, next_high = None, -1
         for k in range(low, high):
+            # min(diagonal + (char != needle[k]), above + 1, left + 1), spelt out (the hot loop)
             above = scores[k]
-            left = scores[k] = min(diagonal + (char != needle[k]), above + 1, left + 1)
+            value = diagonal if char == needle[k] else diagonal + 1
+            if above < value:
+                value = above + 1
+            if left < value:
+                value = left + 1
+            scores[k] = left = value
             diagonal = above
             if left <= good:
                 if next_low is None:
                     next_low = k
-                next_high = max(next_high, k + 1 + (good - left))
+                reach = k + 1 + good - left
+                if reach > next_high:
+                    next_high = reach
         if next_low is None:
             break
         if high == size and left <= best:
             best, best_at = left, at
             if best < good:
                 good = best
+    _python_cells += cells
     return (best, best_at + 1) if best <= max_dist else None
 
 
@@ -220,25 +271,42 @@ def _fast_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | Non
     """``_expand`` through the compiled kernels (the same results)."""
     from parsescore.document.olmocr.kernels import codes, expand_long, expand_short
 
-    if not needle:
-        return 0, 0
+    if text.startswith(needle):
+        return 0, len(needle)  # as the kernels find (see the note above _slow_expand)
     kernel = expand_long if len(needle) > max(max_dist * 2, 10) else expand_short
     score, length = kernel(codes(needle), codes(text), max_dist)
     return None if score < 0 else (int(score), int(length))
 
 
-#: expansions done in Python before the compiled kernels are worth numba's import (the results
-#: are the same either way)
-_PYTHON_BUDGET = 4000
-_python_expansions = 0
+#: DP cells filled in Python before the compiled kernels are worth numba's import (about a
+#: second of CPU, as much as ~16 million cells in Python); the results are the same either way
+_PYTHON_CELLS = 16_000_000
+_python_cells = 0
+#: expansions already done (the same piece of needle against the same stretch of text recurs
+#: across the grams, tests and repeats of a page); short ones only, at most 50,000 (a few MB)
+_EXPANDED: dict[tuple[str, str, int], tuple[int, int] | None] = {}
+_EXPANDED_MAX = 50_000
+_EXPANDED_CHARS = 256
 
 
 def _auto_expand(needle: str, text: str, max_dist: int) -> tuple[int, int] | None:
-    global _python_expansions
-    if _python_expansions < _PYTHON_BUDGET and "numba" not in sys.modules:
-        _python_expansions += 1
-        return _slow_expand(needle, text, max_dist)
-    return _fast_expand(needle, text, max_dist)
+    if text.startswith(needle):
+        return 0, len(needle)  # see the note above _slow_expand
+    remember = len(needle) + len(text) <= _EXPANDED_CHARS
+    key = (needle, text, max_dist)
+    if remember:
+        found = _EXPANDED.get(key, _EXPANDED)
+        if found is not _EXPANDED:
+            return found  # type: ignore[return-value]
+    if _python_cells < _PYTHON_CELLS and "numba" not in sys.modules:
+        result = _slow_expand(needle, text, max_dist)
+    else:
+        result = _fast_expand(needle, text, max_dist)
+    if remember:
+        if len(_EXPANDED) >= _EXPANDED_MAX:
+            _EXPANDED.clear()
+        _EXPANDED[key] = result
+    return result
 
 
 def _ngram_search(needle: str, text: str, max_dist: int, *, compiled: bool | None = None) -> \
