@@ -363,13 +363,20 @@ def split_keyroots(leftmost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(roots[~single]), np.ascontiguousarray(roots[single])
 
 
+_BandArrays = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+]  # fmt: skip
+
+
 def _band_arguments(
     leftmost1: np.ndarray,
     leftmost2: np.ndarray,
     class1: np.ndarray,
     class2: np.ndarray,
     rename: np.ndarray,
-) -> tuple[np.ndarray, ...]:
+) -> _BandArrays:
+    """The arrays ``_band_distance`` takes before its band, contiguous and typed for numba."""
     keyroots1, leaves1 = split_keyroots(leftmost1)
     keyroots2, leaves2 = split_keyroots(leftmost2)
     costs = np.ascontiguousarray(rename, dtype=np.float64)
