@@ -12,6 +12,7 @@ dropped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,6 @@ import numpy as np
 from lxml import etree, html
 
 from parsescore.shared.tables.limits import check_cells, span
-from parsescore.shared.tables.ted import postorder_arrays
 
 __all__ = [
     "NodeKey",
@@ -72,6 +72,33 @@ def find_table(text: str) -> etree._Element | None:
     return found[0] if found else None
 
 
+# lxml.html.fromstring returns the parsed document itself when the text looks like a whole
+# document (this is its own test); only then is body/table reachable from what it returns.
+_LOOKS_LIKE_DOCUMENT = re.compile(r"^\s*<(?:html|!doctype)", re.I).match
+
+
+def _tree_table(text: str) -> etree._Element | None:
+    """:func:`find_table` for the TEDS tree, with plain lxml elements where it can.
+
+    ``lxml.html`` decides each element's Python class by a Python-level lookup every time
+    the walk touches an element (about 40 % of building a 1,000-node tree). For text that
+    looks like a whole document, ``html.fromstring`` is ``etree.fromstring`` with its parser
+    and nothing else (an empty result is lxml's ``ParserError``), so the same libxml2
+    parser without that lookup builds the same elements, tags, attributes, texts and tails;
+    other text keeps ``lxml.html``'s path (its fragment handling).
+    """
+    if not _LOOKS_LIKE_DOCUMENT(text):
+        return find_table(text)
+    root = etree.fromstring(text, _PLAIN_PARSER)
+    if root is None:
+        raise etree.ParserError("Document is empty")
+    found = root.xpath("body/table")
+    return found[0] if found else None
+
+
+_PLAIN_PARSER = etree.HTMLParser(remove_comments=True, encoding="utf-8")
+
+
 def fragment_table(text: str) -> etree._Element | None:
     """The first ``<table>`` of a document without ``body/table`` (a bare fragment, which
     table-transformer's ``html_to_cells`` reads and TEDS does not), or None."""
@@ -121,40 +148,47 @@ def _span(cell: etree._Element, name: str) -> int:
 
 
 def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
-    """Tree of an (already tag-stripped) table element."""
-    labels: list[NodeKey] = []
-    children: list[list[int]] = []
-    stack: list[tuple[etree._Element, int]] = [(table, -1)]
-    slots = 0
-    while stack:
-        element, parent = stack.pop()
-        node_id = len(labels)
-        tag = element.tag
-        if tag == "td":
-            content = () if structure_only else cell_tokens(element)
-            colspan, rowspan = _span(element, "colspan"), _span(element, "rowspan")
-            slots += max(colspan, 1) * max(rowspan, 1)
-            labels.append((tag, colspan, rowspan, content))
-            children.append([])
-        else:
-            labels.append((tag, None, None, None))
-            children.append([])
-        if parent >= 0:
-            children[parent].append(node_id)
-        if tag != "td":
-            stack.extend((child, node_id) for child in reversed(element))
-    check_cells(slots)
-    # The stack visits children in document order (reversed push), so child lists are ordered.
-    order, leftmost = postorder_arrays(children, 0)
+    """Tree of an (already tag-stripped) table element, walked once into postorder.
+
+    Each open element keeps its child iterator and the postorder index of its leftmost
+    leaf; a ``td`` is a leaf and is never entered. Labels are numbered by first appearance
+    in postorder.
+    """
     key_index: dict[NodeKey, int] = {}
-    node_class = np.empty(len(order), dtype=np.int64)
-    for position, node_id in enumerate(order):
-        node_class[position] = key_index.setdefault(labels[node_id], len(key_index))
+    classes: list[int] = []
+    leftmost: list[int] = []
+    slots = 0
+    # Open elements: [element, its children, leftmost leaf of the first child or -1].
+    stack: list[list[Any]] = [[table, iter(table), -1]]
+    while stack:
+        top = stack[-1]
+        child = next(top[1], None)
+        if child is None:
+            stack.pop()
+            position = len(classes)
+            first = top[2] if top[2] >= 0 else position
+            label: NodeKey = (top[0].tag, None, None, None)
+        else:
+            tag = child.tag
+            if tag != "td":
+                stack.append([child, iter(child), -1])
+                continue
+            content = () if structure_only else cell_tokens(child)
+            colspan, rowspan = _span(child, "colspan"), _span(child, "rowspan")
+            slots += max(colspan, 1) * max(rowspan, 1)
+            position = len(classes)
+            first = position
+            label = (tag, colspan, rowspan, content)
+        leftmost.append(first)
+        classes.append(key_index.setdefault(label, len(key_index)))
+        if stack and stack[-1][2] < 0:
+            stack[-1][2] = first
+    check_cells(slots)
     return TableTree(
         keys=tuple(key_index),
-        node_class=node_class,
-        leftmost=leftmost,
-        n_nodes=len(order),
+        node_class=np.array(classes, dtype=np.int64),
+        leftmost=np.array(leftmost, dtype=np.int64),
+        n_nodes=len(classes),
         n_descendants=len(table.xpath(".//*")),
     )
 
@@ -163,7 +197,7 @@ def parse_table_tree(
     text: str, *, structure_only: bool = False, ignore_nodes: Iterable[str] | None = None
 ) -> TableTree | None:
     """Parse one HTML string into its table tree; None when it has no ``body/table``."""
-    table = find_table(text)
+    table = _tree_table(text)
     if table is None:
         return None
     if ignore_nodes:
