@@ -47,16 +47,16 @@ def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarr
     td2 = [j for j, k in enumerate(keys2) if k[0] == "td"]
     if not td1 or not td2:
         return costs  # type: ignore[no-any-return]  # numpy's comparison result is untyped
-    vocabulary: dict[str, str] = {}
-
-    def encode(tokens: tuple[str, ...]) -> str:
-        out = []
-        for token in tokens:
-            code = vocabulary.get(token)
-            if code is None:
-                code = vocabulary[token] = _code_point(len(vocabulary))
-            out.append(code)
-        return "".join(out)
+    # Every distinct token gets its own code point (found once over all cells, then each
+    # cell encoded by C-level map/join): Levenshtein over the code strings is Levenshtein
+    # over the token lists.
+    tokens1 = [keys1[i][3] or () for i in td1]
+    tokens2 = [keys2[j][3] or () for j in td2]
+    distinct = set().union(*tokens1, *tokens2)
+    vocabulary = {token: _code_point(index) for index, token in enumerate(distinct)}
+    code = vocabulary.__getitem__
+    encoded1 = dict(zip(td1, ("".join(map(code, t)) for t in tokens1), strict=True))
+    encoded2 = dict(zip(td2, ("".join(map(code, t)) for t in tokens2), strict=True))
 
     by_label1: dict[int, list[int]] = {}
     for i in td1:
@@ -68,18 +68,21 @@ def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarr
         cols = by_label2.get(label)
         if not cols:
             continue
-        texts1 = [encode(keys1[i][3] or ()) for i in rows]
-        texts2 = [encode(keys2[j][3] or ()) for j in cols]
+        texts1 = [encoded1[i] for i in rows]
+        texts2 = [encoded2[j] for j in cols]
         lengths1 = np.array([len(t) for t in texts1], dtype=np.float64)
         lengths2 = np.array([len(t) for t in texts2], dtype=np.float64)
-        longest = np.maximum(lengths1[:, None], lengths2[None, :])
-        block = np.zeros((len(rows), len(cols)), dtype=np.float64)
-        nonempty = longest > 0
-        if nonempty.any():
-            distances = process.cdist(
-                texts1, texts2, scorer=Levenshtein.distance, dtype=np.int64, workers=1
-            ).astype(np.float64)
-            np.divide(distances, longest, out=block, where=nonempty)
+        if lengths1.any() or lengths2.any():
+            # Distances as float64 (exact integers), divided in place; two empty cells
+            # (distance 0) are divided by 1 instead of 0, so they stay 0.
+            block = process.cdist(
+                texts1, texts2, scorer=Levenshtein.distance, dtype=np.float64, workers=1
+            )
+            longest = np.maximum(lengths1[:, None], lengths2[None, :])
+            np.maximum(longest, 1.0, out=longest)
+            np.divide(block, longest, out=block)
+        else:
+            block = np.zeros((len(rows), len(cols)), dtype=np.float64)
         costs[np.ix_(rows, cols)] = block
     return costs  # type: ignore[no-any-return]
 

@@ -262,7 +262,6 @@ def _band_forest(
             for x in range(x_lo, x_hi + 1):
                 i = x - l1 + 1
                 lx = leftmost1[x]
-                on_left = lx == l1
                 rename_x = rename[class1[x]]
                 dist_x = tree_dist[x]
                 current = forest[i]
@@ -271,27 +270,42 @@ def _band_forest(
                 before = forest[r]
                 y_lo = l2 if l2 > x - dhi else x - dhi
                 y_hi = k2 if k2 < x - dlo else x - dlo
+                # (x, y_lo - 1): column 0 (i deletions) or outside the band.
+                left = float(i) if y_lo == l2 else inf
+                if r > 0:  # x is off its key root's left path (most rows): i > 1
+                    for y in range(y_lo, y_hi + 1):
+                        o = (x - y) - dlo
+                        best = (previous[o - 1] if o >= 1 else inf) + 1.0
+                        insert = left + 1.0
+                        if insert < best:
+                            best = insert
+                        ly = leftmost2[y]
+                        if ly == l2:
+                            base = float(r)
+                        else:
+                            ob = (lx - ly) - dlo
+                            base = before[ob] if 0 <= ob < width else inf
+                        change = base + dist_x[o]
+                        if change < best:
+                            best = change
+                        current[o] = best
+                        left = best
+                    continue
                 for y in range(y_lo, y_hi + 1):
-                    j = y - l2 + 1
                     o = (x - y) - dlo
                     if i == 1:
-                        up = float(j)
+                        up = float(y - l2 + 1)
                     elif o >= 1:
                         up = previous[o - 1]
                     else:
                         up = inf
                     best = up + 1.0
-                    if j == 1:
-                        left = float(i)
-                    elif o + 1 < width:
-                        left = current[o + 1]
-                    else:
-                        left = inf
                     insert = left + 1.0
                     if insert < best:
                         best = insert
                     ly = leftmost2[y]
-                    if on_left and ly == l2:
+                    if r == 0 and ly == l2:  # x and y on their key roots' left paths
+                        j = y - l2 + 1
                         if i == 1:
                             diagonal = float(j - 1)
                         elif j == 1:
@@ -303,10 +317,9 @@ def _band_forest(
                             best = change
                         dist_x[o] = best
                     else:
-                        c = ly - l2
                         if r == 0:
-                            base = float(c)
-                        elif c == 0:
+                            base = float(ly - l2)
+                        elif ly == l2:
                             base = float(r)
                         else:
                             ob = (lx - ly) - dlo
@@ -315,6 +328,7 @@ def _band_forest(
                         if change < best:
                             best = change
                     current[o] = best
+                    left = best
 
 
 def _band_distance(
