@@ -32,14 +32,11 @@ def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarr
     1 when tag, colspan or rowspan differ; for two ``td`` where either has content, the
     Levenshtein distance of the token lists divided by the longer list's length; else 0.
     """
-    n1, n2 = len(keys1), len(keys2)
     label_ids: dict[object, int] = {}
-
-    def label_id(key: NodeKey) -> int:
-        return label_ids.setdefault((key[0], key[1], key[2]), len(label_ids))
-
-    labels1 = np.fromiter((label_id(k) for k in keys1), dtype=np.int64, count=n1)
-    labels2 = np.fromiter((label_id(k) for k in keys2), dtype=np.int64, count=n2)
+    ids1 = [label_ids.setdefault(key[:3], len(label_ids)) for key in keys1]
+    ids2 = [label_ids.setdefault(key[:3], len(label_ids)) for key in keys2]
+    labels1 = np.array(ids1, dtype=np.int64)
+    labels2 = np.array(ids2, dtype=np.int64)
     costs = (labels1[:, None] != labels2[None, :]).astype(np.float64)
 
     # td classes whose label matches and where at least one side has content.
@@ -60,10 +57,10 @@ def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarr
 
     by_label1: dict[int, list[int]] = {}
     for i in td1:
-        by_label1.setdefault(int(labels1[i]), []).append(i)
+        by_label1.setdefault(ids1[i], []).append(i)
     by_label2: dict[int, list[int]] = {}
     for j in td2:
-        by_label2.setdefault(int(labels2[j]), []).append(j)
+        by_label2.setdefault(ids2[j], []).append(j)
     for label, rows in by_label1.items():
         cols = by_label2.get(label)
         if not cols:
@@ -83,7 +80,10 @@ def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarr
             np.divide(block, longest, out=block)
         else:
             block = np.zeros((len(rows), len(cols)), dtype=np.float64)
-        costs[np.ix_(rows, cols)] = block
+        if rows[-1] - rows[0] == len(rows) - 1 and cols[-1] - cols[0] == len(cols) - 1:
+            costs[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1] = block  # contiguous classes
+        else:
+            costs[np.ix_(rows, cols)] = block
     return costs  # type: ignore[no-any-return]
 
 

@@ -192,18 +192,19 @@ def _band_leaf_rows(
     class_self: np.ndarray,
     leftmost_other: np.ndarray,
     class_other: np.ndarray,
-    rename_rows: np.ndarray,
+    rename: np.ndarray,
     tree_dist: np.ndarray,
     dlo: int,
     dhi: int,
     transpose: bool,
 ) -> None:
     """``_leaf_rows`` for the pairs inside the band only (same floats: the minimum of the
-    same rename costs, then the same sum); a scan stops at a zero cost, none is lower."""
+    same rename costs, then the same sum); a scan stops at a zero cost, none is lower.
+    ``transpose``: the leaves are tree 2's, their costs a column of ``rename``."""
     n_other = leftmost_other.shape[0]
     for a in range(leaves.shape[0]):
         x = leaves[a]
-        row = rename_rows[class_self[x]]
+        cx = class_self[x]
         if transpose:  # x is a node of tree 2, v of tree 1: d = v - x
             lo = x + dlo
             hi = x + dhi
@@ -216,13 +217,22 @@ def _band_leaf_rows(
             hi = n_other - 1
         for v in range(lo, hi + 1):
             first = leftmost_other[v]
-            best = row[class_other[v]]
-            u = v - 1
-            while u >= first and best > 0.0:
-                cost = row[class_other[u]]
-                if cost < best:
-                    best = cost
-                u -= 1
+            if transpose:
+                best = rename[class_other[v], cx]
+                u = v - 1
+                while u >= first and best > 0.0:
+                    cost = rename[class_other[u], cx]
+                    if cost < best:
+                        best = cost
+                    u -= 1
+            else:
+                best = rename[cx, class_other[v]]
+                u = v - 1
+                while u >= first and best > 0.0:
+                    cost = rename[cx, class_other[u]]
+                    if cost < best:
+                        best = cost
+                    u -= 1
             if best > 2.0:
                 best = 2.0
             d = (v - first) + best
@@ -337,7 +347,6 @@ def _band_distance(
     class1: np.ndarray,
     class2: np.ndarray,
     rename: np.ndarray,
-    rename_t: np.ndarray,
     keyroots1: np.ndarray,
     keyroots2: np.ndarray,
     leaves1: np.ndarray,
@@ -353,7 +362,7 @@ def _band_distance(
     tree_dist = np.full((n1, width), np.inf)
     forest = np.full((n1 + 1, width), np.inf)
     _band_leaf_rows(leaves1, class1, leftmost2, class2, rename, tree_dist, dlo, dhi, False)
-    _band_leaf_rows(leaves2, class2, leftmost1, class1, rename_t, tree_dist, dlo, dhi, True)
+    _band_leaf_rows(leaves2, class2, leftmost1, class1, rename, tree_dist, dlo, dhi, True)
     _band_forest(
         leftmost1,
         leftmost2,
@@ -379,7 +388,7 @@ def split_keyroots(leftmost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 _BandArrays = tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray,
 ]  # fmt: skip
 
 
@@ -393,14 +402,12 @@ def _band_arguments(
     """The arrays ``_band_distance`` takes before its band, contiguous and typed for numba."""
     keyroots1, leaves1 = split_keyroots(leftmost1)
     keyroots2, leaves2 = split_keyroots(leftmost2)
-    costs = np.ascontiguousarray(rename, dtype=np.float64)
     return (
         np.ascontiguousarray(leftmost1, dtype=np.int64),
         np.ascontiguousarray(leftmost2, dtype=np.int64),
         np.ascontiguousarray(class1, dtype=np.int64),
         np.ascontiguousarray(class2, dtype=np.int64),
-        costs,
-        np.ascontiguousarray(costs.T),
+        np.ascontiguousarray(rename, dtype=np.float64),
         keyroots1,
         keyroots2,
         leaves1,

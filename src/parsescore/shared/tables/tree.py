@@ -184,9 +184,18 @@ def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
         if stack and stack[-1][2] < 0:
             stack[-1][2] = first
     check_cells(slots)
+    # Classes renumbered: td classes first, grouped by span, so that the rename-cost blocks
+    # of one span pair are contiguous (first appearance kept within a group).
+    keys = list(key_index)
+    order = sorted(
+        range(len(keys)),
+        key=lambda k: (keys[k][0] != "td", keys[k][1] or 0, keys[k][2] or 0),
+    )
+    renumber = np.empty(len(keys), dtype=np.int64)
+    renumber[order] = np.arange(len(keys), dtype=np.int64)
     return TableTree(
-        keys=tuple(key_index),
-        node_class=np.array(classes, dtype=np.int64),
+        keys=tuple(keys[k] for k in order),
+        node_class=renumber[np.array(classes, dtype=np.int64)],
         leftmost=np.array(leftmost, dtype=np.int64),
         n_nodes=len(classes),
         n_descendants=len(table.xpath(".//*")),
