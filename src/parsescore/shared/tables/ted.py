@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 #: The kernels ``ted_compiled`` compiles from this module's code objects (one source).
-BAND_KERNELS = ("_band_leaf_rows", "_band_forest", "_band_distance")
+BAND_KERNELS = ("_left_paths", "_band_leaf_rows", "_band_forest", "_band_distance")
 
 #: DP cells (n1 * n2) above which the compiled kernel runs: at this size the Python loops take
 #: about 10-30 ms, the compiled kernel's import about a second once per process.
@@ -242,6 +242,23 @@ def _band_leaf_rows(
                 tree_dist[x, (x - v) - dlo] = d
 
 
+def _left_paths(leftmost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Nodes grouped by leftmost leaf: ``nodes[offsets[l]:offsets[l + 1]]`` (increasing) are
+    the left path of the key root whose leftmost leaf is l (the nodes sharing that leaf)."""
+    n = leftmost.shape[0]
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    for v in range(n):
+        offsets[leftmost[v] + 1] += 1
+    for v in range(n):
+        offsets[v + 1] += offsets[v]
+    filled = offsets[:n].copy()
+    nodes = np.empty(n, dtype=np.int64)
+    for v in range(n):
+        nodes[filled[leftmost[v]]] = v
+        filled[leftmost[v]] += 1
+    return offsets, nodes
+
+
 def _band_forest(
     leftmost1: np.ndarray,
     leftmost2: np.ndarray,
@@ -261,14 +278,31 @@ def _band_forest(
     ``x - y - dlo``, distances likewise: memory and work grow with the band, not n1 * n2."""
     width = dhi - dlo + 1
     inf = np.inf
+    offsets1, path1 = _left_paths(leftmost1)
+    offsets2, path2 = _left_paths(leftmost2)
     for a in range(keyroots1.shape[0]):
         k1 = keyroots1[a]
         l1 = leftmost1[k1]
         for b in range(keyroots2.shape[0]):
             k2 = keyroots2[b]
             l2 = leftmost2[k2]
+            # This pair's results are its left-path pairs; only those in the band are ever
+            # read. Cells after the last of them (in x or in y) feed none: not computed.
+            x_need = -1
+            y_need = -1
+            for p in range(offsets1[l1], offsets1[l1 + 1]):
+                xp = path1[p]
+                for q in range(offsets2[l2], offsets2[l2 + 1]):
+                    yq = path2[q]
+                    if dlo <= xp - yq <= dhi:
+                        if xp > x_need:
+                            x_need = xp
+                        if yq > y_need:
+                            y_need = yq
+            if x_need < 0:
+                continue
             x_lo = l1 if l1 > l2 + dlo else l2 + dlo
-            x_hi = k1 if k1 < k2 + dhi else k2 + dhi
+            x_hi = x_need if x_need < y_need + dhi else y_need + dhi
             for x in range(x_lo, x_hi + 1):
                 i = x - l1 + 1
                 lx = leftmost1[x]
@@ -279,7 +313,7 @@ def _band_forest(
                 r = lx - l1
                 before = forest[r]
                 y_lo = l2 if l2 > x - dhi else x - dhi
-                y_hi = k2 if k2 < x - dlo else x - dlo
+                y_hi = y_need if y_need < x - dlo else x - dlo
                 # (x, y_lo - 1): column 0 (i deletions) or outside the band.
                 left = float(i) if y_lo == l2 else inf
                 if r > 0:  # x is off its key root's left path (most rows): i > 1
@@ -466,6 +500,12 @@ def pruned_tree_edit_distance(
     the same operations: R == TD bit for bit. Otherwise R is still an upper bound, and the
     band is widened (to ceil(R) when that is at most 4 w, else 4 w) until R <= w; when the
     band would cover half the cells the unpruned kernel runs instead.
+
+    Within the band, a key-root pair's forest DP is cut after the last of its results that
+    is in the band: its results are the distances of its left-path node pairs, read only
+    at the same (x, y) of other DPs, so only in the band; and every DP cell depends on
+    cells with smaller or equal x and y only. The computed cells are thus the same, and a
+    pair with no result in the band is skipped (most pairs of a table root with a row).
 
     ``compiled=False`` runs the same functions in Python (tests); ``first_width`` sets the
     first band (tests; default from the tree sizes).
