@@ -69,21 +69,24 @@ def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarr
         texts2 = [encoded2[j] for j in cols]
         lengths1 = np.array([len(t) for t in texts1], dtype=np.float64)
         lengths2 = np.array([len(t) for t in texts2], dtype=np.float64)
+        contiguous = rows[-1] - rows[0] == len(rows) - 1 and cols[-1] - cols[0] == len(cols) - 1
+        if contiguous:  # the usual case (tree.py numbers td classes by span): write in place
+            target = costs[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+        else:
+            target = np.empty((len(rows), len(cols)), dtype=np.float64)
         if lengths1.any() or lengths2.any():
-            # Distances as float64 (exact integers), divided in place; two empty cells
-            # (distance 0) are divided by 1 instead of 0, so they stay 0.
-            block = process.cdist(
+            # Distances as float64 (exact integers) divided by the longer length; two empty
+            # cells (distance 0) are divided by 1 instead of 0, so they stay 0.
+            distances = process.cdist(
                 texts1, texts2, scorer=Levenshtein.distance, dtype=np.float64, workers=1
             )
-            longest = np.maximum(lengths1[:, None], lengths2[None, :])
-            np.maximum(longest, 1.0, out=longest)
-            np.divide(block, longest, out=block)
+            np.maximum(lengths1[:, None], lengths2[None, :], out=target)
+            np.maximum(target, 1.0, out=target)
+            np.divide(distances, target, out=target)
         else:
-            block = np.zeros((len(rows), len(cols)), dtype=np.float64)
-        if rows[-1] - rows[0] == len(rows) - 1 and cols[-1] - cols[0] == len(cols) - 1:
-            costs[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1] = block  # contiguous classes
-        else:
-            costs[np.ix_(rows, cols)] = block
+            target[...] = 0.0
+        if not contiguous:
+            costs[np.ix_(rows, cols)] = target
     return costs  # type: ignore[no-any-return]
 
 
