@@ -10,8 +10,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from parsescore.shared.tables.tree import NodeKey, cell_tokens, find_table, parse_table_tree
+from parsescore.shared.tables.tree import NodeKey, find_table, parse_table_tree
 from parsescore.table.synthetic import random_pair, random_table_html
+
+
+def _tokens(element: etree._Element) -> list[str]:
+    """The spec's recursion: <tag>, text, children, </tag> (not unk), tail (not td)."""
+    out = [f"<{element.tag}>", *(element.text or "")]
+    for child in element:
+        out += _tokens(child)
+    if element.tag != "unk":
+        out.append(f"</{element.tag}>")
+    if element.tag != "td":
+        out += list(element.tail or "")
+    return out
 
 
 def _expected(text: str, structure_only: bool) -> tuple[list[NodeKey], list[int], int] | None:
@@ -24,7 +36,7 @@ def _expected(text: str, structure_only: bool) -> tuple[list[NodeKey], list[int]
 
     def visit(element: etree._Element) -> int:
         if element.tag == "td":
-            content = () if structure_only else cell_tokens(element)
+            content = () if structure_only else tuple(_tokens(element)[1:-1])
             spans = [int(element.get(name) or 1) for name in ("colspan", "rowspan")]
             labels.append(("td", spans[0], spans[1], content))
             leftmost.append(len(labels) - 1)
@@ -67,7 +79,8 @@ _PIECES = [
     "<html>", "<HTML>", "<!DOCTYPE html>", "<body>", "<table>", "</table>", "<tr>", "<td>",
     "</td>", "<th>", "<b>", "</b>", "<thead>", "<tbody>", "x", " ", "\n", "&amp;", "<!-- c -->",
     "<?pi x?>", "<td colspan='2'>", "<br>", "<table><tr><td>in</td></tr></table>", "<p>",
-    "<unk>", "</unk>", "<head><title>t</title></head>", "<body><table>",
+    "<unk>", "</unk>", "<head><title>t</title></head>", "<body><table>", "<i>", "</i>",
+    "<sup>", "</sup>", "<td><b><i>deep</i>er</b> tail",
 ]  # fmt: skip
 
 

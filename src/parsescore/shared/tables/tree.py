@@ -36,14 +36,37 @@ NodeKey = tuple[Any, int | None, int | None, tuple[str, ...] | None]
 
 
 def cell_tokens(cell: etree._Element) -> tuple[str, ...]:
-    """Content tokens of a ``td`` (iterative so deep inline nesting cannot overflow)."""
+    """Content tokens of a ``td``: its text's characters, then each child's tokens.
+
+    A child without children of its own (most inline tags) is written at once; deeper
+    content goes through :func:`_nested_tokens` (iterative, so deep nesting cannot
+    overflow). The reference's outer ``<td>``/``</td>`` are never produced.
+    """
+    text = cell.text
     if len(cell) == 0:
         # Fast path for the common cell without children: just the text's characters.
-        text = cell.text
         return tuple(text) if text else ()
-    tokens: list[str] = []
+    tokens: list[str] = list(text) if text else []
+    for child in cell:
+        if len(child) == 0:
+            tag = child.tag
+            tokens.append(f"<{tag}>")
+            if child.text is not None:
+                tokens.extend(child.text)
+            if tag != "unk":
+                tokens.append(f"</{tag}>")
+            if tag != "td" and child.tail is not None:
+                tokens.extend(child.tail)
+        else:
+            _nested_tokens(child, tokens)
+    return tuple(tokens)
+
+
+def _nested_tokens(element: etree._Element, tokens: list[str]) -> None:
+    """Append an element's tokens: ``<tag>``, text, children, ``</tag>`` (not for ``unk``),
+    then its tail (not for a ``td``)."""
     # Each stack entry: (element, phase); phase 0 = open, 1 = close.
-    stack: list[tuple[etree._Element, int]] = [(cell, 0)]
+    stack: list[tuple[etree._Element, int]] = [(element, 0)]
     while stack:
         node, phase = stack.pop()
         tag = node.tag
@@ -58,7 +81,6 @@ def cell_tokens(cell: etree._Element) -> tuple[str, ...]:
                 tokens.append(f"</{tag}>")
             if tag != "td" and node.tail is not None:
                 tokens.extend(node.tail)
-    return tuple(tokens[1:-1])
 
 
 def find_table(text: str) -> etree._Element | None:
