@@ -16,6 +16,7 @@ from parsescore.shared.tables.ted import (
     banded_distance,
     postorder_arrays,
     pruned_tree_edit_distance,
+    split_keyroots,
     tree_edit_distance,
 )
 from parsescore.shared.tables.teds import TEDS
@@ -197,3 +198,14 @@ def test_a_narrow_band_misses_the_optimum_and_the_loop_widens_it() -> None:
     assert banded_distance(l1, l1, c1, c2, costs, 2) > 2
     assert banded_distance(l1, l1, c1, c2, costs, 2 * k) == full
     assert pruned_tree_edit_distance(l1, l1, c1, c2, costs, compiled=False, first_width=2) == full
+
+
+@given(st.integers(0, 10**9), st.integers(1, 60), st.booleans())
+def test_split_keyroots_are_zhang_shasha_key_roots(seed: int, n: int, shallow: bool) -> None:
+    """Key roots: the highest node of each leftmost leaf, ascending; split by having children."""
+    leftmost, _ = _random_tree(random.Random(seed), n, 1, shallow)
+    with_children, single = split_keyroots(leftmost)
+    expected = sorted(max(v for v in range(n) if leftmost[v] == leaf) for leaf in set(leftmost))
+    assert sorted([*with_children.tolist(), *single.tolist()]) == expected
+    assert with_children.tolist() == [k for k in expected if leftmost[k] != k]
+    assert single.tolist() == [k for k in expected if leftmost[k] == k]

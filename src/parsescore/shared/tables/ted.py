@@ -415,7 +415,10 @@ def _band_distance(
 
 def split_keyroots(leftmost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Zhang–Shasha's key roots of one tree: (those with children, single-node ones)."""
-    roots = np.array(_keyroots([int(v) for v in leftmost]), dtype=np.int64)
+    # The key root of a leftmost leaf is the last node (in postorder) having it.
+    last = np.full(leftmost.shape[0], -1, dtype=np.int64)
+    np.maximum.at(last, leftmost, np.arange(leftmost.shape[0], dtype=np.int64))
+    roots = np.sort(last[last >= 0])
     single = leftmost[roots] == roots
     return np.ascontiguousarray(roots[~single]), np.ascontiguousarray(roots[single])
 
