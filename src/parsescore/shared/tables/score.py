@@ -35,15 +35,19 @@ def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarr
     label_ids: dict[object, int] = {}
     ids1 = [label_ids.setdefault(key[:3], len(label_ids)) for key in keys1]
     ids2 = [label_ids.setdefault(key[:3], len(label_ids)) for key in keys2]
-    labels1 = np.array(ids1, dtype=np.int64)
-    labels2 = np.array(ids2, dtype=np.int64)
-    costs = (labels1[:, None] != labels2[None, :]).astype(np.float64)
-
-    # td classes whose label matches and where at least one side has content.
     td1 = [i for i, k in enumerate(keys1) if k[0] == "td"]
     td2 = [j for j, k in enumerate(keys2) if k[0] == "td"]
+    # A td and another tag always differ (1); other tags are 0 or 1 by label; td pairs of
+    # one label are filled below (other td pairs differ in a span: 1).
+    costs = np.ones((len(keys1), len(keys2)), dtype=np.float64)
+    other1 = [i for i, k in enumerate(keys1) if k[0] != "td"]
+    other2 = [j for j, k in enumerate(keys2) if k[0] != "td"]
+    if other1 and other2:
+        labels1 = np.array([ids1[i] for i in other1], dtype=np.int64)
+        labels2 = np.array([ids2[j] for j in other2], dtype=np.int64)
+        costs[np.ix_(other1, other2)] = labels1[:, None] != labels2[None, :]
     if not td1 or not td2:
-        return costs  # type: ignore[no-any-return]  # numpy's comparison result is untyped
+        return costs
     # Every distinct token gets its own code point (found once over all cells, then each
     # cell encoded by C-level map/join): Levenshtein over the code strings is Levenshtein
     # over the token lists.
@@ -87,7 +91,7 @@ def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarr
             target[...] = 0.0
         if not contiguous:
             costs[np.ix_(rows, cols)] = target
-    return costs  # type: ignore[no-any-return]
+    return costs
 
 
 @dataclass(frozen=True, slots=True)
