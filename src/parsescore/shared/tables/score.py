@@ -32,56 +32,66 @@ def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarr
     1 when tag, colspan or rowspan differ; for two ``td`` where either has content, the
     Levenshtein distance of the token lists divided by the longer list's length; else 0.
     """
-    n1, n2 = len(keys1), len(keys2)
     label_ids: dict[object, int] = {}
-
-    def label_id(key: NodeKey) -> int:
-        return label_ids.setdefault((key[0], key[1], key[2]), len(label_ids))
-
-    labels1 = np.fromiter((label_id(k) for k in keys1), dtype=np.int64, count=n1)
-    labels2 = np.fromiter((label_id(k) for k in keys2), dtype=np.int64, count=n2)
-    costs = (labels1[:, None] != labels2[None, :]).astype(np.float64)
-
-    # td classes whose label matches and where at least one side has content.
+    ids1 = [label_ids.setdefault(key[:3], len(label_ids)) for key in keys1]
+    ids2 = [label_ids.setdefault(key[:3], len(label_ids)) for key in keys2]
     td1 = [i for i, k in enumerate(keys1) if k[0] == "td"]
     td2 = [j for j, k in enumerate(keys2) if k[0] == "td"]
+    # A td and another tag always differ (1); other tags are 0 or 1 by label; td pairs of
+    # one label are filled below (other td pairs differ in a span: 1).
+    costs = np.ones((len(keys1), len(keys2)), dtype=np.float64)
+    other1 = [i for i, k in enumerate(keys1) if k[0] != "td"]
+    other2 = [j for j, k in enumerate(keys2) if k[0] != "td"]
+    if other1 and other2:
+        labels1 = np.array([ids1[i] for i in other1], dtype=np.int64)
+        labels2 = np.array([ids2[j] for j in other2], dtype=np.int64)
+        costs[np.ix_(other1, other2)] = labels1[:, None] != labels2[None, :]
     if not td1 or not td2:
-        return costs  # type: ignore[no-any-return]  # numpy's comparison result is untyped
-    vocabulary: dict[str, str] = {}
-
-    def encode(tokens: tuple[str, ...]) -> str:
-        out = []
-        for token in tokens:
-            code = vocabulary.get(token)
-            if code is None:
-                code = vocabulary[token] = _code_point(len(vocabulary))
-            out.append(code)
-        return "".join(out)
+        return costs
+    # Every distinct token gets its own code point (found once over all cells, then each
+    # cell encoded by C-level map/join): Levenshtein over the code strings is Levenshtein
+    # over the token lists.
+    tokens1 = [keys1[i][3] or () for i in td1]
+    tokens2 = [keys2[j][3] or () for j in td2]
+    distinct = set().union(*tokens1, *tokens2)
+    vocabulary = {token: _code_point(index) for index, token in enumerate(distinct)}
+    code = vocabulary.__getitem__
+    encoded1 = dict(zip(td1, ("".join(map(code, t)) for t in tokens1), strict=True))
+    encoded2 = dict(zip(td2, ("".join(map(code, t)) for t in tokens2), strict=True))
 
     by_label1: dict[int, list[int]] = {}
     for i in td1:
-        by_label1.setdefault(int(labels1[i]), []).append(i)
+        by_label1.setdefault(ids1[i], []).append(i)
     by_label2: dict[int, list[int]] = {}
     for j in td2:
-        by_label2.setdefault(int(labels2[j]), []).append(j)
+        by_label2.setdefault(ids2[j], []).append(j)
     for label, rows in by_label1.items():
         cols = by_label2.get(label)
         if not cols:
             continue
-        texts1 = [encode(keys1[i][3] or ()) for i in rows]
-        texts2 = [encode(keys2[j][3] or ()) for j in cols]
+        texts1 = [encoded1[i] for i in rows]
+        texts2 = [encoded2[j] for j in cols]
         lengths1 = np.array([len(t) for t in texts1], dtype=np.float64)
         lengths2 = np.array([len(t) for t in texts2], dtype=np.float64)
-        longest = np.maximum(lengths1[:, None], lengths2[None, :])
-        block = np.zeros((len(rows), len(cols)), dtype=np.float64)
-        nonempty = longest > 0
-        if nonempty.any():
+        contiguous = rows[-1] - rows[0] == len(rows) - 1 and cols[-1] - cols[0] == len(cols) - 1
+        if contiguous:  # the usual case (tree.py numbers td classes by span): write in place
+            target = costs[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+        else:
+            target = np.empty((len(rows), len(cols)), dtype=np.float64)
+        if lengths1.any() or lengths2.any():
+            # Distances as float64 (exact integers) divided by the longer length; two empty
+            # cells (distance 0) are divided by 1 instead of 0, so they stay 0.
             distances = process.cdist(
-                texts1, texts2, scorer=Levenshtein.distance, dtype=np.int64, workers=1
-            ).astype(np.float64)
-            np.divide(distances, longest, out=block, where=nonempty)
-        costs[np.ix_(rows, cols)] = block
-    return costs  # type: ignore[no-any-return]
+                texts1, texts2, scorer=Levenshtein.distance, dtype=np.float64, workers=1
+            )
+            np.maximum(lengths1[:, None], lengths2[None, :], out=target)
+            np.maximum(target, 1.0, out=target)
+            np.divide(distances, target, out=target)
+        else:
+            target[...] = 0.0
+        if not contiguous:
+            costs[np.ix_(rows, cols)] = target
+    return costs
 
 
 @dataclass(frozen=True, slots=True)

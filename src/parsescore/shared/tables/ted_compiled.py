@@ -2,15 +2,33 @@
 
 Imported only for pairs big enough to repay numba's import and first compile (about a second
 in a fresh process); ``ted.py`` holds the same loops in plain Python for small pairs, written
-operation for operation alike so that both give the same floats.
+operation for operation alike so that both give the same floats, and the pruned kernel
+(``pruned_tree_edit_distance``), compiled here from its very code objects.
 """
 
 from __future__ import annotations
 
+import types
+from typing import Any
+
 import numpy as np
 from numba import njit
 
-__all__ = ["compiled_tree_edit_distance"]
+from parsescore.shared.tables import ted
+
+__all__ = ["compiled_tree_edit_distance", "kernels"]
+
+# The pruned kernel's functions are ted.py's own code objects, rebuilt over a namespace in
+# which the functions they call are the compiled ones (one source for both paths).
+_namespace: dict[str, Any] = dict(vars(ted))
+for _name in ted.BAND_KERNELS:
+    _python = getattr(ted, _name)
+    _namespace[_name] = njit(cache=True)(
+        types.FunctionType(_python.__code__, _namespace, _name, _python.__defaults__)
+    )
+
+#: The compiled pruned-kernel functions by name (the same names as in ted.py).
+kernels: dict[str, Any] = {name: _namespace[name] for name in ted.BAND_KERNELS}
 
 
 @njit(cache=True)

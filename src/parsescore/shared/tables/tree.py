@@ -12,6 +12,7 @@ dropped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,6 @@ import numpy as np
 from lxml import etree, html
 
 from parsescore.shared.tables.limits import check_cells, span
-from parsescore.shared.tables.ted import postorder_arrays
 
 __all__ = [
     "NodeKey",
@@ -36,14 +36,37 @@ NodeKey = tuple[Any, int | None, int | None, tuple[str, ...] | None]
 
 
 def cell_tokens(cell: etree._Element) -> tuple[str, ...]:
-    """Content tokens of a ``td`` (iterative so deep inline nesting cannot overflow)."""
+    """Content tokens of a ``td``: its text's characters, then each child's tokens.
+
+    A child without children of its own (most inline tags) is written at once; deeper
+    content goes through :func:`_nested_tokens` (iterative, so deep nesting cannot
+    overflow). The reference's outer ``<td>``/``</td>`` are never produced.
+    """
+    text = cell.text
     if len(cell) == 0:
         # Fast path for the common cell without children: just the text's characters.
-        text = cell.text
         return tuple(text) if text else ()
-    tokens: list[str] = []
+    tokens: list[str] = list(text) if text else []
+    for child in cell:
+        if len(child) == 0:
+            tag = child.tag
+            tokens.append(f"<{tag}>")
+            if child.text is not None:
+                tokens.extend(child.text)
+            if tag != "unk":
+                tokens.append(f"</{tag}>")
+            if tag != "td" and child.tail is not None:
+                tokens.extend(child.tail)
+        else:
+            _nested_tokens(child, tokens)
+    return tuple(tokens)
+
+
+def _nested_tokens(element: etree._Element, tokens: list[str]) -> None:
+    """Append an element's tokens: ``<tag>``, text, children, ``</tag>`` (not for ``unk``),
+    then its tail (not for a ``td``)."""
     # Each stack entry: (element, phase); phase 0 = open, 1 = close.
-    stack: list[tuple[etree._Element, int]] = [(cell, 0)]
+    stack: list[tuple[etree._Element, int]] = [(element, 0)]
     while stack:
         node, phase = stack.pop()
         tag = node.tag
@@ -58,7 +81,6 @@ def cell_tokens(cell: etree._Element) -> tuple[str, ...]:
                 tokens.append(f"</{tag}>")
             if tag != "td" and node.tail is not None:
                 tokens.extend(node.tail)
-    return tuple(tokens[1:-1])
 
 
 def find_table(text: str) -> etree._Element | None:
@@ -70,6 +92,33 @@ def find_table(text: str) -> etree._Element | None:
     root = html.fromstring(text, parser=parser)
     found = root.xpath("body/table")
     return found[0] if found else None
+
+
+# lxml.html.fromstring returns the parsed document itself when the text looks like a whole
+# document (this is its own test); only then is body/table reachable from what it returns.
+_LOOKS_LIKE_DOCUMENT = re.compile(r"^\s*<(?:html|!doctype)", re.I).match
+
+
+def _tree_table(text: str) -> etree._Element | None:
+    """:func:`find_table` for the TEDS tree, with plain lxml elements where it can.
+
+    ``lxml.html`` decides each element's Python class by a Python-level lookup every time
+    the walk touches an element (about 40 % of building a 1,000-node tree). For text that
+    looks like a whole document, ``html.fromstring`` is ``etree.fromstring`` with its parser
+    and nothing else (an empty result is lxml's ``ParserError``), so the same libxml2
+    parser without that lookup builds the same elements, tags, attributes, texts and tails;
+    other text keeps ``lxml.html``'s path (its fragment handling).
+    """
+    if not _LOOKS_LIKE_DOCUMENT(text):
+        return find_table(text)
+    root = etree.fromstring(text, _PLAIN_PARSER)
+    if root is None:
+        raise etree.ParserError("Document is empty")
+    found = root.xpath("body/table")
+    return found[0] if found else None
+
+
+_PLAIN_PARSER = etree.HTMLParser(remove_comments=True, encoding="utf-8")
 
 
 def fragment_table(text: str) -> etree._Element | None:
@@ -121,40 +170,56 @@ def _span(cell: etree._Element, name: str) -> int:
 
 
 def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
-    """Tree of an (already tag-stripped) table element."""
-    labels: list[NodeKey] = []
-    children: list[list[int]] = []
-    stack: list[tuple[etree._Element, int]] = [(table, -1)]
-    slots = 0
-    while stack:
-        element, parent = stack.pop()
-        node_id = len(labels)
-        tag = element.tag
-        if tag == "td":
-            content = () if structure_only else cell_tokens(element)
-            colspan, rowspan = _span(element, "colspan"), _span(element, "rowspan")
-            slots += max(colspan, 1) * max(rowspan, 1)
-            labels.append((tag, colspan, rowspan, content))
-            children.append([])
-        else:
-            labels.append((tag, None, None, None))
-            children.append([])
-        if parent >= 0:
-            children[parent].append(node_id)
-        if tag != "td":
-            stack.extend((child, node_id) for child in reversed(element))
-    check_cells(slots)
-    # The stack visits children in document order (reversed push), so child lists are ordered.
-    order, leftmost = postorder_arrays(children, 0)
+    """Tree of an (already tag-stripped) table element, walked once into postorder.
+
+    Each open element keeps its child iterator and the postorder index of its leftmost
+    leaf; a ``td`` is a leaf and is never entered. Labels are numbered by first appearance
+    in postorder.
+    """
     key_index: dict[NodeKey, int] = {}
-    node_class = np.empty(len(order), dtype=np.int64)
-    for position, node_id in enumerate(order):
-        node_class[position] = key_index.setdefault(labels[node_id], len(key_index))
+    classes: list[int] = []
+    leftmost: list[int] = []
+    slots = 0
+    # Open elements: [element, its children, leftmost leaf of the first child or -1].
+    stack: list[list[Any]] = [[table, iter(table), -1]]
+    while stack:
+        top = stack[-1]
+        child = next(top[1], None)
+        if child is None:
+            stack.pop()
+            position = len(classes)
+            first = top[2] if top[2] >= 0 else position
+            label: NodeKey = (top[0].tag, None, None, None)
+        else:
+            tag = child.tag
+            if tag != "td":
+                stack.append([child, iter(child), -1])
+                continue
+            content = () if structure_only else cell_tokens(child)
+            colspan, rowspan = _span(child, "colspan"), _span(child, "rowspan")
+            slots += max(colspan, 1) * max(rowspan, 1)
+            position = len(classes)
+            first = position
+            label = (tag, colspan, rowspan, content)
+        leftmost.append(first)
+        classes.append(key_index.setdefault(label, len(key_index)))
+        if stack and stack[-1][2] < 0:
+            stack[-1][2] = first
+    check_cells(slots)
+    # Classes renumbered: td classes first, grouped by span, so that the rename-cost blocks
+    # of one span pair are contiguous (first appearance kept within a group).
+    keys = list(key_index)
+    order = sorted(
+        range(len(keys)),
+        key=lambda k: (keys[k][0] != "td", keys[k][1] or 0, keys[k][2] or 0),
+    )
+    renumber = np.empty(len(keys), dtype=np.int64)
+    renumber[order] = np.arange(len(keys), dtype=np.int64)
     return TableTree(
-        keys=tuple(key_index),
-        node_class=node_class,
-        leftmost=leftmost,
-        n_nodes=len(order),
+        keys=tuple(keys[k] for k in order),
+        node_class=renumber[np.array(classes, dtype=np.int64)],
+        leftmost=np.array(leftmost, dtype=np.int64),
+        n_nodes=len(classes),
         n_descendants=len(table.xpath(".//*")),
     )
 
@@ -163,7 +228,7 @@ def parse_table_tree(
     text: str, *, structure_only: bool = False, ignore_nodes: Iterable[str] | None = None
 ) -> TableTree | None:
     """Parse one HTML string into its table tree; None when it has no ``body/table``."""
-    table = find_table(text)
+    table = _tree_table(text)
     if table is None:
         return None
     if ignore_nodes:

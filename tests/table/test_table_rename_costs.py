@@ -1,0 +1,45 @@
+"""score.rename_costs against the reference's rename rule written out pair by pair."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz.distance import Levenshtein
+
+from parsescore.shared.tables.score import rename_costs
+from parsescore.shared.tables.tree import NodeKey
+
+# One-character tokens include the first code points the encoding hands out and a private
+# use one; longer tokens are inline tags.
+_TOKENS = ["a", "b", " ", "\x00", "\x01", "\x02", "\ue000", "购", "<b>", "</b>", "<i>", "</i>"]
+
+
+@st.composite
+def _key(draw: st.DrawFn) -> NodeKey:
+    tag = draw(st.sampled_from(["td", "td", "td", "tr", "th", "b", "table"]))
+    if tag != "td":
+        return (tag, None, None, None)
+    spans = draw(st.sampled_from([(1, 1), (1, 1), (2, 1), (1, 2)]))
+    content = tuple(draw(st.lists(st.sampled_from(_TOKENS), max_size=6)))
+    return (tag, spans[0], spans[1], content)
+
+
+def _rule(a: NodeKey, b: NodeKey) -> float:
+    if a[:3] != b[:3]:
+        return 1.0
+    if a[0] == "td" and (a[3] or b[3]):
+        first, second = list(a[3] or ()), list(b[3] or ())
+        return Levenshtein.distance(first, second) / max(len(first), len(second))
+    return 0.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_key(), min_size=1, max_size=12), st.lists(_key(), min_size=1, max_size=12))
+def test_every_class_pair_follows_the_rule(keys1: list[NodeKey], keys2: list[NodeKey]) -> None:
+    keys1 = list(dict.fromkeys(keys1))  # classes are distinct labels
+    keys2 = list(dict.fromkeys(keys2))
+    costs = rename_costs(keys1, keys2)
+    expected = np.array([[_rule(a, b) for b in keys2] for a in keys1])
+    assert costs.shape == expected.shape
+    assert np.array_equal(costs, expected)
