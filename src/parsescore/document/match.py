@@ -441,9 +441,14 @@ def _merge_truncated(
         for _ in subset:
             indices.pop(at)
         indices.insert(at, subset)
-    lines = [" ".join(norm_pred[s[0] : s[-1] + 1]) if isinstance(s, list) else norm_pred[s]
-             for s in indices]  # fmt: skip
-    return _cost_matrix(norm_gt, lines), indices
+    # the reference recomputes the whole matrix; a single prediction's column is unchanged
+    runs = [k for k, s in enumerate(indices) if isinstance(s, list)]
+    singles = [k for k, s in enumerate(indices) if not isinstance(s, list)]
+    matrix = np.empty((cost.shape[0], len(indices)))
+    matrix[:, singles] = cost[:, [indices[k] for k in singles]]
+    lines = [" ".join(norm_pred[indices[k][0] : indices[k][-1] + 1]) for k in runs]
+    matrix[:, runs] = _cost_matrix(norm_gt, lines)
+    return matrix, indices
 
 
 def _assign(
