@@ -5,7 +5,6 @@ of the run), then the dataset pass and the ``<name>_metric_result.json`` documen
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 from collections.abc import Hashable, Mapping, Sequence
@@ -14,6 +13,7 @@ from typing import Any
 
 from parsescore.core.aggregate import totals
 from parsescore.core.errors import InputError
+from parsescore.core.files import gc_paused
 from parsescore.core.options import recorded_options
 from parsescore.core.results import Reader, Result
 from parsescore.document.options import DocumentOptions
@@ -50,17 +50,13 @@ def load_truth(path: str | Path) -> list[dict[str, Any]]:
         ) from None
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read it as UTF-8 text ({error})", path=path) from None
-    collecting = gc.isenabled()
-    gc.disable()  # parsing makes millions of objects and no cycles: collections only cost
     try:
-        pages = json.loads(text)
+        with gc_paused():  # millions of objects and no cycles: collections would only cost
+            pages = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(
             f"not JSON: {error.msg}", path=path, where=f"line {error.lineno}, column {error.colno}"
         ) from None
-    finally:
-        if collecting:
-            gc.enable()
     del text
     if not isinstance(pages, list):
         raise InputError(
