@@ -153,3 +153,52 @@ def test_merge_truncated_is_the_loop_as_written(page: tuple[list[str], list[str]
     slow_cost, slow_indices = merge_as_written(cost, gt, pred)
     assert fast_indices == slow_indices
     assert fast_cost.tolist() == slow_cost.tolist()
+
+
+# -- tables: plain HTML tokenised by one regular expression, the rest by html.parser ---------
+
+_tags = st.sampled_from(["table", "TR", "td", "Th", "thead", "tbody", "span", "br", "img", "p",
+                         "math", "sub", "script", "title", "colgroup", "col"])
+_values = st.text(alphabet='ab 1"&<>\n', max_size=6)
+_attributes = st.lists(
+    st.tuples(st.sampled_from(["colspan", "ROWSPAN", "class", "alttext", "data-x", "a_b"]),
+              _values, st.sampled_from(['"', "'", ""])),
+    max_size=3,
+)  # fmt: skip
+_spaces = st.sampled_from(["", " ", "  ", "\n", "\t"])
+_token = st.one_of(
+    st.builds(lambda t, a, w, c: f"<{t}" + "".join(f" {k}={q}{v}{q}" for k, v, q in a)
+              + w + ("/" if c else "") + ">", _tags, _attributes, _spaces, st.booleans()),
+    st.builds(lambda t, w: f"</{t}{w}>", _tags, _spaces),
+    st.text(alphabet="ab 1\n\t±&;<>#x", max_size=8),
+    st.sampled_from(["&amp;", "&lt;", "&#177;", "<!-- c -->", "<!DOCTYPE html>", "< b", "</ b>"]),
+)  # fmt: skip
+
+
+def _serialised(root: Any) -> str:
+    from parsescore.document.normalise import _serialise
+
+    out: list[str] = []
+    _serialise(root, out)
+    return "".join(out)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_token, max_size=25))
+def test_plain_html_tree_is_html_parsers(tokens: list[str]) -> None:
+    from parsescore.document.normalise import _parsed_tree, _plain_tree
+
+    text = "".join(tokens)
+    plain = _plain_tree(text)
+    if plain is not None:
+        assert _serialised(plain) == _serialised(_parsed_tree(text))
+
+
+def test_plain_html_covers_ordinary_tables() -> None:
+    from parsescore.document.normalise import _plain_tree
+
+    table = ('<table border="1">\n<thead><tr><th colspan="2">A b</th></tr></thead>\n'
+             '<tr><td rowspan="2">1 ± 2</td><td>x<br/>y</td></tr></table>')  # fmt: skip
+    assert _plain_tree(table) is not None
+    for odd in ("a &amp; b", "<script>x</script>", "a < b", "<td class=x>", "<!-- c -->"):
+        assert _plain_tree(odd) is None
