@@ -202,3 +202,17 @@ def test_plain_html_covers_ordinary_tables() -> None:
     assert _plain_tree(table) is not None
     for odd in ("a &amp; b", "<script>x</script>", "a < b", "<td class=x>", "<!-- c -->"):
         assert _plain_tree(odd) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["text_block", "title", "header", "footer", "page_number",
+                                 "equation_isolated"]), min_size=1, max_size=8), st.data())
+def test_category_is_counters_most_common(cats: list[str], data: st.DataObject) -> None:
+    from collections import Counter
+
+    from parsescore.document.match import IGNORED, _category
+
+    indices = data.draw(st.lists(st.integers(0, len(cats) - 1), min_size=1, max_size=6))
+    clean = [cats[i] for i in indices if cats[i] not in IGNORED]
+    expected = Counter(clean or [cats[i] for i in indices]).most_common(1)[0][0]
+    assert _category(indices, cats) == expected

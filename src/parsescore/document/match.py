@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from typing import Any
 
 import numpy as np
@@ -591,8 +591,15 @@ def _merge_duplicates(converted: list[Entry], n_gt: int, gt_lines: list[str]) ->
 
 
 def _category(indices: list[Any], cats: list[str]) -> str:
+    """The most frequent category of the blocks (ignored ones only when all are), the first
+    seen among equals: ``Counter.most_common(1)``, counted without building a Counter."""
     clean = [cats[i] for i in indices if cats[i] not in IGNORED]
-    return str(Counter(clean or [cats[i] for i in indices]).most_common(1)[0][0])
+    if len(indices) == 1 or len(clean) == 1:
+        return str(clean[0] if clean else cats[indices[0]])
+    counts: dict[str, int] = {}
+    for category in clean or [cats[i] for i in indices]:
+        counts[category] = counts.get(category, 0) + 1
+    return str(max(counts, key=counts.__getitem__))
 
 
 def _array_of(lines: list[str], indices: list[Any]) -> str:
