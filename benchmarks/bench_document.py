@@ -142,10 +142,12 @@ def run_ours(truth: Path, pred: Path, jobs: int) -> tuple[float, float, dict[str
 
 def fresh_peak_mib(truth: Path, pred: Path) -> float:
     """Peak memory of a new process scoring the pages (single process): what the pages cost,
-    unmixed with this process's other runs."""
-    code = ("import resource, sys, parsescore; "
+    unmixed with this process's other runs. Read from its ``VmHWM`` (ru_maxrss would start
+    from this process's peak: Linux keeps it across fork and exec)."""
+    code = ("import re, sys, parsescore; "
             "parsescore.evaluate('document', sys.argv[1], sys.argv[2], quiet=True); "
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")  # fmt: skip
+            "status = open('/proc/self/status').read(); "
+            "print(re.search(r'VmHWM:\\s*(\\d+)', status)[1])")  # fmt: skip
     done = subprocess.run([sys.executable, "-c", code, str(truth), str(pred)],
                           capture_output=True, text=True, check=True)  # fmt: skip
     return int(done.stdout.split()[-1]) / 1024
