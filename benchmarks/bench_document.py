@@ -140,6 +140,19 @@ def run_ours(truth: Path, pred: Path, jobs: int) -> tuple[float, float, dict[str
     return time.perf_counter() - wall, time.process_time() - cpu, result.native
 
 
+def fresh_peak_mib(truth: Path, pred: Path) -> float:
+    """Peak memory of a new process scoring the pages (single process): what the pages cost,
+    unmixed with this process's other runs. Read from its ``VmHWM`` (ru_maxrss would start
+    from this process's peak: Linux keeps it across fork and exec)."""
+    code = ("import re, sys, parsescore; "
+            "parsescore.evaluate('document', sys.argv[1], sys.argv[2], quiet=True); "
+            "status = open('/proc/self/status').read(); "
+            "print(re.search(r'VmHWM:\\s*(\\d+)', status)[1])")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code, str(truth), str(pred)],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    return int(done.stdout.split()[-1]) / 1024
+
+
 def differences(ours: Any, theirs: Any, path: str = "") -> list[str]:
     """Where two documents differ (NaN equals NaN)."""
     if isinstance(ours, dict) and isinstance(theirs, dict):
@@ -184,6 +197,11 @@ def main() -> None:
                 f"{not differences(jobs_doc, ours_doc)})")  # fmt: skip
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         say(f"parsescore peak memory (this process): {rss:.0f} MiB")
+        peak_half, peak_all = fresh_peak_mib(half_truth, half_pred), fresh_peak_mib(truth, pred)
+        sizes = [path.stat().st_size / 2**20 for path in (half_truth, truth)]
+        say(f"parsescore peak memory, a fresh process each: {peak_half:.0f} MiB for {half} pages, "
+            f"{peak_all:.0f} MiB for {args.pages} (truth JSON {sizes[0]:.0f} and {sizes[1]:.0f} "
+            "MiB)")  # fmt: skip
         reference = None if args.no_reference else run_reference(truth, pred, folder / "ref")
         if reference is None:
             say("OmniDocBench not found (OMNIDOCBENCH_DIR, OMNIDOCBENCH_PYTHON): no ratio")

@@ -13,6 +13,7 @@ from typing import Any
 
 from parsescore.core.aggregate import totals
 from parsescore.core.errors import InputError
+from parsescore.core.files import gc_paused
 from parsescore.core.options import recorded_options
 from parsescore.core.results import Reader, Result
 from parsescore.document.options import DocumentOptions
@@ -50,11 +51,13 @@ def load_truth(path: str | Path) -> list[dict[str, Any]]:
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read it as UTF-8 text ({error})", path=path) from None
     try:
-        pages = json.loads(text)
+        with gc_paused():  # millions of objects and no cycles: collections would only cost
+            pages = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(
             f"not JSON: {error.msg}", path=path, where=f"line {error.lineno}, column {error.colno}"
         ) from None
+    del text
     if not isinstance(pages, list):
         raise InputError(
             f"expected a JSON array of pages (OmniDocBench.json), found {type(pages).__name__}",

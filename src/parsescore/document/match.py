@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import copy
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from typing import Any
 
 import numpy as np
-from rapidfuzz import fuzz, process
+from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
@@ -290,35 +290,33 @@ def _split_pred_arrays(items: list[Item]) -> list[Item]:
 def _window_distance(long: str, short: str, threshold: float) -> float:
     """Fewest edits between ``short`` and a window of ``long`` of its length, over that length
     (``len(long) >= len(short) > 0``) — exact when it is at most ``threshold``, else some value
-    above it (the callers only compare it with ``threshold``). rapidfuzz scans the windows in C
-    with a cutoff, which is what makes it fast."""
+    above it (the callers only compare it with ``threshold``).
+
+    Neighbouring windows differ by one character dropped and one added, so their distances to
+    ``short`` differ by at most 2: a window at distance ``d`` proves the next ``(d - best) // 2``
+    windows no closer than the best so far, and they are skipped unscanned."""
     n = len(short)
     cutoff = int(threshold * n) + 1
     while cutoff > 0 and cutoff / n > threshold:
         cutoff -= 1
     if len(long) == n:
         return int(Levenshtein.distance(long, short, score_cutoff=cutoff)) / n
-    # a window's Levenshtein distance is at least half its Indel distance, which is at least
-    # n (1 - best partial ratio / 100): when that bound exceeds the cutoff (by half an edit,
-    # a margin for the ratio's rounding) no window is within it, and none is scanned
-    if n * (1 - fuzz.partial_ratio(short, long) / 100) > cutoff + 0.5:
-        return (cutoff + 1) / n
-    windows = [long[i : i + n] for i in range(len(long) - n + 1)]
-    best = process.extractOne(short, windows, scorer=Levenshtein.distance, score_cutoff=cutoff)
-    return (cutoff + 1 if best is None else int(best[1])) / n
+    best = cutoff + 1
+    start, last = 0, len(long) - n
+    distance = Levenshtein.distance
+    while start <= last:
+        found = distance(short, long[start : start + n])
+        if found < best:
+            best = found
+            if not found:
+                break
+        start += (found - best) // 2 + 1
+    return best / n
 
 
 #: quick_match's thresholds on window distances: a prediction may join a merged run below
 #: ``MERGE`` (0.6); a truth block is rescued into a prediction below ``RESCUE`` (0.4).
 MERGE, RESCUE = 0.6, 0.4
-
-
-def _sub_pred_distance(gt: str, pred: str, threshold: float = MERGE) -> float | bool:
-    """Best distance of ``pred`` to a window of ``gt`` of its length (False if longer); exact
-    up to ``threshold``."""
-    if len(gt) >= len(pred) > 0:
-        return _window_distance(gt, pred, threshold)
-    return False
 
 
 def _sub_gt_distance(pred: str, gt: str, threshold: float = RESCUE) -> float:
@@ -327,25 +325,6 @@ def _sub_gt_distance(pred: str, gt: str, threshold: float = RESCUE) -> float:
     if len(pred) >= len(gt) > 0:
         return _window_distance(pred, gt, threshold)
     return 1
-
-
-def _merge_decision(
-    gt: str, preds: list[str], sub: list[float | bool], threshold: float = MERGE
-) -> tuple[bool, bool]:
-    """Whether to merge the last of ``preds`` into the run before it, and whether to go on;
-    ``sub`` holds ``_sub_pred_distance(gt, p)`` of each of ``preds`` (computed once a row)."""
-    if len(preds) == 1:
-        return False, False
-    current = " ".join(preds[:-1])
-    merged = " ".join(preds)
-    if _distance(gt, merged) > _distance(gt, current):
-        return False, False
-    if any(d is False or d > threshold for d in sub[:-1]):
-        return False, False
-    added = sub[-1]
-    if added is False:
-        return False, False
-    return added < threshold, len(merged) <= len(gt)
 
 
 def _final_subsets(subsets: list[list[int]], costs: list[float]) -> list[list[int]]:
@@ -398,41 +377,55 @@ def _final_subsets(subsets: list[list[int]], costs: list[float]) -> list[list[in
 def _merge_truncated(
     cost: np.ndarray, norm_gt: list[str], norm_pred: list[str]
 ) -> tuple[np.ndarray, list[Any]]:
+    """The reference's merging of consecutive predictions into runs, row by row.
+
+    A run starting at prediction ``j`` grows by the next prediction while (the reference's
+    conditions, a conjunction) the joined run is no farther from the truth line than the run
+    before it, every prediction of the run fits a window of the truth line below ``MERGE``, and
+    the joined run is not yet longer than the truth line. The conditions are tested cheapest
+    first (lengths, then one distance, then window scans), which gives the same runs while
+    scanning windows only where the outcome still depends on them; a run's distance is carried
+    from the step that made it, and a single prediction's is the cost matrix's."""
     fixed = np.argwhere(cost < 0.25)
-    fixed_gt = [i[0] for i in fixed]
-    fixed_pred = [i[1] for i in fixed]
+    fixed_gt = {int(i[0]) for i in fixed}
+    fixed_pred = {int(i[1]) for i in fixed}
     free_gt = [i for i in range(cost.shape[0]) if i not in fixed_gt]
     free_pred = [j for j in range(cost.shape[1]) if j not in fixed_pred]
     subsets: list[list[int]] = []
     subset_costs: list[float] = []
     for i in free_gt:
+        gt = norm_gt[i]
         candidates: list[list[int]] = []
         distances: list[float] = []
-        sub: dict[int, float | bool] = {}  # _sub_pred_distance of each prediction, once
+        windows: dict[int, float] = {}  # each prediction's window distance, once a row
 
-        def window(k: int, gt: str = norm_gt[i], sub: dict[int, float | bool] = sub) -> Any:
-            if k not in sub:
-                sub[k] = _sub_pred_distance(gt, norm_pred[k])
-            return sub[k]
+        def window(k: int, gt: str = gt, windows: dict[int, float] = windows) -> float:
+            if k not in windows:
+                windows[k] = _window_distance(gt, norm_pred[k], MERGE)
+            return windows[k]
 
         for j in free_pred:
             step = 1
-            merged = [norm_pred[j]]
+            line = norm_pred[j]
+            line_cost = float(cost[i][j])
             while not (j + step in fixed_pred or j + step >= len(norm_pred)):
-                merged.append(norm_pred[j + step])
-                merge, go_on = _merge_decision(
-                    norm_gt[i], merged, [window(k) for k in range(j, j + step + 1)]
-                )
-                if not merge:
+                added = norm_pred[j + step]
+                if len(added) > len(gt) or (step == 1 and len(line) > len(gt)):
+                    break  # a prediction longer than the truth line fits no window of it
+                merged = line + " " + added
+                merged_cost = _distance(gt, merged)
+                if merged_cost > line_cost:
+                    break
+                if step == 1 and window(j) > MERGE:
+                    break
+                if not window(j + step) < MERGE:
                     break
                 step += 1
-                if not go_on:
+                line, line_cost = merged, merged_cost
+                if len(merged) > len(gt):
                     break
             candidates.append(list(range(j, j + step)))
-            line = " ".join(norm_pred[k] for k in range(j, j + step))
-            distances.append(
-                Levenshtein.distance(norm_gt[i], line) / max(len(line), len(norm_gt[i]))
-            )
+            distances.append(line_cost)
         if distances:
             best = min(distances)
             chosen = candidates[distances.index(best)]
@@ -448,9 +441,14 @@ def _merge_truncated(
         for _ in subset:
             indices.pop(at)
         indices.insert(at, subset)
-    lines = [" ".join(norm_pred[s[0] : s[-1] + 1]) if isinstance(s, list) else norm_pred[s]
-             for s in indices]  # fmt: skip
-    return _cost_matrix(norm_gt, lines), indices
+    # the reference recomputes the whole matrix; a single prediction's column is unchanged
+    runs = [k for k, s in enumerate(indices) if isinstance(s, list)]
+    singles = [k for k, s in enumerate(indices) if not isinstance(s, list)]
+    matrix = np.empty((cost.shape[0], len(indices)))
+    matrix[:, singles] = cost[:, [indices[k] for k in singles]]
+    lines = [" ".join(norm_pred[indices[k][0] : indices[k][-1] + 1]) for k in runs]
+    matrix[:, runs] = _cost_matrix(norm_gt, lines)
+    return matrix, indices
 
 
 def _assign(
@@ -593,8 +591,15 @@ def _merge_duplicates(converted: list[Entry], n_gt: int, gt_lines: list[str]) ->
 
 
 def _category(indices: list[Any], cats: list[str]) -> str:
+    """The most frequent category of the blocks (ignored ones only when all are), the first
+    seen among equals: ``Counter.most_common(1)``, counted without building a Counter."""
     clean = [cats[i] for i in indices if cats[i] not in IGNORED]
-    return str(Counter(clean or [cats[i] for i in indices]).most_common(1)[0][0])
+    if len(indices) == 1 or len(clean) == 1:
+        return str(clean[0] if clean else cats[indices[0]])
+    counts: dict[str, int] = {}
+    for category in clean or [cats[i] for i in indices]:
+        counts[category] = counts.get(category, 0) + 1
+    return str(max(counts, key=counts.__getitem__))
 
 
 def _array_of(lines: list[str], indices: list[Any]) -> str:

@@ -252,12 +252,84 @@ def _collapse_space(node: _Node, keep: bool = False) -> None:
             node.children[index] = "\n" if "\n" in child else " "
 
 
-def _parse(text: str) -> _Node:
+#: One token of plain HTML: a start tag with double-quoted attributes free of ``&<>``, an end
+#: tag, or text holding neither ``<`` nor ``&`` (what the standard parser passes through as is).
+_PLAIN_TOKEN = re.compile(
+    r'<([a-zA-Z][a-zA-Z0-9]*)((?:[ \t\n]+[a-zA-Z][a-zA-Z0-9_-]*="[^"&<>]*")*)[ \t\n]*(/?)>'
+    r"|</([a-zA-Z][a-zA-Z0-9]*)>"
+    r"|([^<&]+)"
+)
+_PLAIN_ATTRIBUTE = re.compile(r'([a-zA-Z][a-zA-Z0-9_-]*)="([^"]*)"')
+#: Tags whose content the standard parser reads raw (in some Python version): not plain.
+_RAW_CONTENT = frozenset(
+    ("script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes",
+     "noscript", "plaintext")
+)  # fmt: skip
+
+
+def _plain_tree(text: str) -> _Node | None:
+    """The tree :class:`_Builder` makes of ``text`` when the text is plain HTML (every
+    character in a :data:`_PLAIN_TOKEN`, no raw-content tag), built from one regular
+    expression's tokens instead of ``html.parser``'s scanner; None when it is not plain.
+    The builder's rules, inlined: tag and attribute names lower-cased, values as written (a
+    repeated attribute keeps its first place and last value), void tags never opened,
+    ``<x/>`` opened and closed, an end tag closes the nearest open tag of its name (a stray
+    one is ignored), adjacent texts joined."""
+    root = _Node("[document]", [])
+    stack = [root]
+    children = root.children
+    at = 0
+    for match in _PLAIN_TOKEN.finditer(text):
+        if match.start() != at:
+            return None
+        at = match.end()
+        name, attributes, closed, end, data = match.groups()
+        if data is not None:
+            if children and type(children[-1]) is str:
+                children[-1] += data
+            else:
+                children.append(data)
+            continue
+        tag = (name if end is None else end).lower()
+        if tag in _RAW_CONTENT:
+            return None
+        if end is None:
+            merged: dict[str, str] = {}
+            if attributes:
+                for key, value in _PLAIN_ATTRIBUTE.findall(attributes):
+                    merged[key.lower()] = value
+            node = _Node(tag, list(merged.items()))
+            children.append(node)
+            if tag in _VOID or closed:
+                continue
+            stack.append(node)
+        else:
+            for depth in range(len(stack) - 1, 0, -1):
+                if stack[depth].name == tag:
+                    del stack[depth:]
+                    break
+            else:
+                continue
+        children = stack[-1].children
+    if at != len(text):
+        return None
+    return root
+
+
+def _parsed_tree(text: str) -> _Node:
+    """The tree :class:`_Builder` makes of ``text`` through ``html.parser``."""
     builder = _Builder()
     builder.feed(text)
     builder.close()
-    _collapse_space(builder.root)
     return builder.root
+
+
+def _parse(text: str) -> _Node:
+    root = _plain_tree(text)
+    if root is None:
+        root = _parsed_tree(text)
+    _collapse_space(root)
+    return root
 
 
 def _soup_html(text: str) -> str:
