@@ -13,7 +13,7 @@ from typing import Any
 
 from parsescore.core.aggregate import totals
 from parsescore.core.errors import InputError
-from parsescore.core.files import gc_paused
+from parsescore.core.files import loads_as_json
 from parsescore.core.options import recorded_options
 from parsescore.core.results import Reader, Result
 from parsescore.document.options import DocumentOptions
@@ -51,8 +51,7 @@ def load_truth(path: str | Path) -> list[dict[str, Any]]:
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read it as UTF-8 text ({error})", path=path) from None
     try:
-        with gc_paused():  # millions of objects and no cycles: collections would only cost
-            pages = json.loads(text)
+        pages = loads_as_json(text)
     except json.JSONDecodeError as error:
         raise InputError(
             f"not JSON: {error.msg}", path=path, where=f"line {error.lineno}, column {error.colno}"
