@@ -7,21 +7,11 @@ which the kernels it calls are the compiled ones, so there is one source for bot
 
 from __future__ import annotations
 
-import types
 from typing import Any
 
-from numba import njit
-
 from parsescore.shared.tables import grits_kernels
+from parsescore.shared.tables.compile import compile_functions
 
 __all__ = ["kernels"]
 
-_namespace: dict[str, Any] = dict(vars(grits_kernels))
-for _name in grits_kernels.__all__:
-    _python = getattr(grits_kernels, _name)
-    _namespace[_name] = njit(cache=True)(
-        types.FunctionType(_python.__code__, _namespace, _name, _python.__defaults__)
-    )
-
-#: The compiled kernels by name (the same names as in grits_kernels).
-kernels: dict[str, Any] = {name: _namespace[name] for name in grits_kernels.__all__}
+kernels: dict[str, Any] = compile_functions(grits_kernels, grits_kernels.__all__)

@@ -8,27 +8,19 @@ operation for operation alike so that both give the same floats, and the pruned 
 
 from __future__ import annotations
 
-import types
 from typing import Any
 
 import numpy as np
 from numba import njit
 
 from parsescore.shared.tables import ted
+from parsescore.shared.tables.compile import compile_functions
 
 __all__ = ["compiled_tree_edit_distance", "kernels"]
 
 # The pruned kernel's functions are ted.py's own code objects, rebuilt over a namespace in
 # which the functions they call are the compiled ones (one source for both paths).
-_namespace: dict[str, Any] = dict(vars(ted))
-for _name in ted.BAND_KERNELS:
-    _python = getattr(ted, _name)
-    _namespace[_name] = njit(cache=True)(
-        types.FunctionType(_python.__code__, _namespace, _name, _python.__defaults__)
-    )
-
-#: The compiled pruned-kernel functions by name (the same names as in ted.py).
-kernels: dict[str, Any] = {name: _namespace[name] for name in ted.BAND_KERNELS}
+kernels: dict[str, Any] = compile_functions(ted, ted.BAND_KERNELS)
 
 
 @njit(cache=True)
