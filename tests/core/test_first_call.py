@@ -33,6 +33,8 @@ NOT_NEEDED = (
 #: What a kind's own dependencies load: pydantic's plugin loader reads importlib.metadata when
 #: the flowchart models' classes are built.
 LOADED_BY_DEPENDENCIES = {"flowchart": ["importlib.metadata"]}
+#: Kinds whose small pair is scored without NumPy (its import is most of a fresh call's CPU).
+WITHOUT_NUMPY = ("sequence",)
 
 _PROBE = """
 import json, sys
@@ -41,7 +43,7 @@ scores = score_pair({kind!r}, {truth!r}, {answer!r})
 kinds = sorted(m.split(".")[1] for m in sys.modules
                if m.startswith("parsescore.") and m.endswith(".kind"))
 print(json.dumps({{"scores": scores, "loaded": sorted(m for m in {heavy!r} if m in sys.modules),
-                  "kinds": kinds}}))
+                  "kinds": kinds, "modules": sorted(sys.modules)}}))
 """
 
 
@@ -61,6 +63,7 @@ def _fresh(kind: str, *, preload: bool = False) -> dict[str, object]:
 def test_a_first_call_loads_only_what_its_pair_needs(kind: str) -> None:
     lean = _fresh(kind)
     assert lean["loaded"] == LOADED_BY_DEPENDENCIES.get(kind, [])
+    assert ("numpy" not in lean["modules"]) == (kind in WITHOUT_NUMPY)
     builtin = ["flowchart", "table", "sequence", "graph", "document"]
     assert lean["kinds"] == sorted(builtin[: builtin.index(kind) + 1])
     full = _fresh(kind, preload=True)
@@ -94,3 +97,48 @@ def test_a_run_hands_the_cli_framework_only_its_command(cli) -> None:
     )
     run = cli("tabel", "--truth", "t.json")
     assert run.code == 2 and "No such command 'tabel'" in run.err and "'table'" in run.err
+
+
+_BLAS = """
+import os, sys
+import parsescore.cli.main as cli
+sys.argv = ["parsescore", "--version"]
+try:
+    cli.main({argv})
+except SystemExit:
+    pass
+print(os.environ.get("OPENBLAS_NUM_THREADS"), "numpy" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "user", "expected"),
+    [("", None, "1"), ("", "4", "4"), ("['--version']", None, "None")],
+)
+def test_the_console_script_alone_gets_one_blas_thread(
+    argv: str, user: str | None, expected: str
+) -> None:
+    """The console script (``main()``, no argv) sets OPENBLAS_NUM_THREADS=1 unless the user set
+    it, before numpy loads; ``main([...])`` from a test or a program leaves the environment."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if user is not None:
+        env["OPENBLAS_NUM_THREADS"] = user
+    done = subprocess.run(
+        [sys.executable, "-c", _BLAS.format(argv=argv)],
+        capture_output=True, text=True, timeout=120, check=True, env=env,
+    )  # fmt: skip
+    assert done.stdout.split()[-2:] == [expected, "False"]
+
+
+def test_importing_parsescore_leaves_blas_threads_alone() -> None:
+    import os
+
+    code = "import os, parsescore.cli.main; print(os.environ.get('OPENBLAS_NUM_THREADS'))"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
+        env=env,
+    )  # fmt: skip
+    assert done.stdout.strip() == "None"
