@@ -20,7 +20,7 @@ import typer
 from parsescore import __version__
 from parsescore.cli.common import ClosedPipe, ForceOption
 from parsescore.core.errors import InputError
-from parsescore.core.kinds import CommandParts, Kind, kinds, resolved
+from parsescore.core.kinds import CommandParts, Kind, kinds, resolved, without_plugins
 
 __all__ = ["App", "build_app", "guard_outputs", "main", "one_line", "path_parameters"]
 
@@ -40,7 +40,18 @@ def _version(value: bool) -> None:
 def build_app(only: str | None = None) -> App:
     """The whole CLI: every registered kind's commands, then compare, schema, report, demo and
     the predict commands. Help texts are shown as written (no markup: ``[cell]`` stays).
-    ``only``: the command a run names first (see :class:`App`)."""
+    ``only``: the command a run names first (see :class:`App`); when a built-in kind registers
+    it, the installed plugins are not read (:func:`~parsescore.core.kinds.without_plugins`: a
+    plugin's command never takes a built-in kind's command's name)."""
+    if only is not None:
+        with without_plugins():
+            app = _build_app(only)
+        if only in app.kind_commands:
+            return app
+    return _build_app(only)
+
+
+def _build_app(only: str | None) -> App:
     app = App(
         only=only,
         name="parsescore",
@@ -67,6 +78,7 @@ def build_app(only: str | None = None) -> App:
             app.command(kind.name, help=kind.command.help)(kind_command(kind))
         if kind.cli is not None:
             kind.cli(app)
+    app.kind_commands = frozenset(app.functions)
     from parsescore.cli import bench as bench_cli
     from parsescore.cli import compare as compare_cli
     from parsescore.cli import predict as predict_cli
@@ -197,6 +209,8 @@ class App(typer.Typer):
     def __init__(self, *, only: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.functions: dict[str, Callable[..., Any]] = {}
+        #: The commands the kinds registered (the rest are the core's).
+        self.kind_commands: frozenset[str] = frozenset()
         self._only = only
         self._deferred: list[Callable[[], Any]] = []
 
