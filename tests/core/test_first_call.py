@@ -70,16 +70,38 @@ def test_a_first_call_loads_only_what_its_pair_needs(kind: str) -> None:
     assert lean["scores"] == full["scores"]
 
 
+def test_one_builtin_command_reads_no_later_kind_and_no_plugin() -> None:
+    code = (
+        "import sys\n"
+        "from parsescore.cli.main import main\n"
+        "try:\n"
+        "    main(['teds', '-gt', '<table><tr><td>a</td></tr></table>', '-pred', 'x'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.endswith('.kind') or m == 'importlib.metadata'"
+        " or m.startswith('parsescore.cli.')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.splitlines()[-1] == str(
+        ["parsescore.cli.common", "parsescore.cli.main", "parsescore.flowchart.kind",
+         "parsescore.table.kind"]
+    )  # fmt: skip
+
+
 def test_kinds_keep_their_order_however_the_registry_filled() -> None:
     code = (
         "import parsescore.core.kinds as k\n"
         "k.get_kind('table'); k.get_kind('flowchart')\n"
         "print(' '.join(k.kind_names()))\n"
+        "print(' '.join(kind.name for kind in k.iter_kinds()))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
-    assert done.stdout.split() == ["flowchart", "table", "sequence", "graph", "document"]
+    order = ["flowchart", "table", "sequence", "graph", "document"]
+    assert [line.split() for line in done.stdout.splitlines()] == [order, order]
 
 
 def test_a_run_hands_the_cli_framework_only_its_command(cli) -> None:
@@ -88,9 +110,13 @@ def test_a_run_hands_the_cli_framework_only_its_command(cli) -> None:
     from parsescore.cli.main import build_app
 
     whole = build_app()
-    one = build_app(only="teds")
-    assert one.functions.keys() == whole.functions.keys()  # help texts and tests see them all
+    one = build_app(only="teds")  # a built-in kind's command: the kinds up to its own
+    assert list(one.functions) == ["flowchart", "table", "grits", "teds"]
+    assert one.functions["teds"] is whole.functions["teds"]
     assert sorted(typer.main.get_command(one).commands) == ["teds"]  # type: ignore[attr-defined]
+    core = build_app(only="compare")  # a core command: every kind's and the core's are read
+    assert core.functions.keys() == whole.functions.keys()
+    assert sorted(typer.main.get_command(core).commands) == ["compare"]  # type: ignore[attr-defined]
     unknown = build_app(only="tabel")  # no such command: all of them, for the suggestion
     assert sorted(typer.main.get_command(unknown).commands) == sorted(  # type: ignore[attr-defined]
         typer.main.get_command(whole).commands  # type: ignore[attr-defined]

@@ -20,7 +20,14 @@ import typer
 from parsescore import __version__
 from parsescore.cli.common import ClosedPipe, ForceOption
 from parsescore.core.errors import InputError
-from parsescore.core.kinds import CommandParts, Kind, kinds, resolved, without_plugins
+from parsescore.core.kinds import (
+    CommandParts,
+    Kind,
+    iter_kinds,
+    kinds,
+    resolved,
+    without_plugins,
+)
 
 __all__ = ["App", "build_app", "guard_outputs", "main", "one_line", "path_parameters"]
 
@@ -41,21 +48,25 @@ def build_app(only: str | None = None) -> App:
     """The whole CLI: every registered kind's commands, then compare, schema, report, demo and
     the predict commands. Help texts are shown as written (no markup: ``[cell]`` stays).
     ``only``: the command a run names first (see :class:`App`); when a built-in kind registers
-    it, the installed plugins are not read (:func:`~parsescore.core.kinds.without_plugins`: a
-    plugin's command never takes a built-in kind's command's name)."""
+    it, the app holds the kinds up to that one and nothing else: no later kind's description,
+    no core command, no installed plugin is read (:func:`~parsescore.core.kinds.without_plugins`:
+    a plugin's command never takes a built-in kind's command's name)."""
     if only is not None:
         with without_plugins():
-            app = _build_app(only)
+            app = _build_app(only, lean=True)
         if only in app.kind_commands:
             return app
     return _build_app(only)
 
 
-def _build_app(only: str | None) -> App:
+def _build_app(only: str | None, *, lean: bool = False) -> App:
+    """The app; ``lean``: the kinds' commands up to the first kind registering ``only``."""
     app = App(
         only=only,
         name="parsescore",
-        help="Score parsed "
+        help=None
+        if lean  # the root's help is never shown by a run of one command
+        else "Score parsed "
         + ", ".join(kind.title.lower() for kind in kinds())
         + " against ground truth.",
         no_args_is_help=True,
@@ -73,12 +84,16 @@ def _build_app(only: str | None) -> App:
     ) -> None:
         """parsescore: exact, fast evaluation of document and diagram parsers."""
 
-    for kind in kinds():
+    for kind in iter_kinds():
         if kind.command is not None:
             app.command(kind.name, help=kind.command.help)(kind_command(kind))
         if kind.cli is not None:
             kind.cli(app)
+        if lean and only in app.functions:
+            break
     app.kind_commands = frozenset(app.functions)
+    if lean:
+        return app
     from parsescore.cli import bench as bench_cli
     from parsescore.cli import compare as compare_cli
     from parsescore.cli import predict as predict_cli

@@ -54,6 +54,7 @@ __all__ = [
     "ReportParts",
     "Sum",
     "get_kind",
+    "iter_kinds",
     "kind_names",
     "kinds",
     "lazy",
@@ -450,12 +451,20 @@ def _load_builtin(until: str | None = None) -> None:
     without it), and not the installed plugins: a first call of one built-in kind
     (``score_pair("flowchart", …)``) imports neither the other kinds' descriptions nor
     ``importlib.metadata``. The registry's order is the same however it was filled."""
+    while (until is None or until not in _REGISTRY) and _load_next_builtin():
+        pass
+
+
+def _load_next_builtin() -> bool:
+    """The next built-in kind's description into the registry (False: all are there)."""
     global _builtins_loaded
-    while _builtins_loaded < len(BUILTIN_KINDS) and (until is None or until not in _REGISTRY):
-        module, _, attribute = BUILTIN_KINDS[_builtins_loaded].partition(":")
-        kind = getattr(importlib.import_module(module), attribute)
-        _builtins_loaded += 1
-        _REGISTRY.setdefault(kind.name, kind)
+    if _builtins_loaded >= len(BUILTIN_KINDS):
+        return False
+    module, _, attribute = BUILTIN_KINDS[_builtins_loaded].partition(":")
+    kind = getattr(importlib.import_module(module), attribute)
+    _builtins_loaded += 1
+    _REGISTRY.setdefault(kind.name, kind)
+    return True
 
 
 def _load_all() -> None:
@@ -509,6 +518,22 @@ def kinds() -> tuple[Kind, ...]:
     """Every registered kind, built-in ones first, in registration order."""
     _load_all()
     return tuple(_REGISTRY.values())
+
+
+def iter_kinds() -> Iterator[Kind]:
+    """:func:`kinds` one at a time: a built-in kind's description is imported when the
+    iteration reaches it, the plugins after the last built-in one, so a caller that stops
+    early (the CLI, once it has the command it runs) imports no more."""
+    index = 0
+    while True:
+        while index >= len(_REGISTRY) and _load_next_builtin():
+            pass
+        if index >= len(_REGISTRY):
+            _load_all()
+            if index >= len(_REGISTRY):
+                return
+        yield list(_REGISTRY.values())[index]
+        index += 1
 
 
 def kind_names() -> tuple[str, ...]:
