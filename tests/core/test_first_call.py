@@ -71,15 +71,17 @@ def test_a_first_call_loads_only_what_its_pair_needs(kind: str) -> None:
 
 
 def test_one_builtin_command_reads_no_later_kind_and_no_plugin() -> None:
+    """``parsescore teds`` on a small pair: the kinds up to table's, no plugin, no NumPy."""
     code = (
         "import sys\n"
         "from parsescore.cli.main import main\n"
         "try:\n"
-        "    main(['teds', '-gt', '<table><tr><td>a</td></tr></table>', '-pred', 'x'])\n"
+        "    main(['teds', '-gt', '<table><tr><td>a</td></tr></table>',\n"
+        "          '-pred', '<table><tr><td>b</td><td>c</td></tr></table>'])\n"
         "except SystemExit:\n"
         "    pass\n"
         "print(sorted(m for m in sys.modules if m.endswith('.kind') or m == 'importlib.metadata'"
-        " or m.startswith('parsescore.cli.')))\n"
+        " or m.startswith('parsescore.cli.') or m == 'numpy'))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
