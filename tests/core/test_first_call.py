@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -170,3 +171,29 @@ def test_importing_parsescore_leaves_blas_threads_alone() -> None:
         env=env,
     )  # fmt: skip
     assert done.stdout.strip() == "None"
+
+
+def test_a_lazy_reference_imports_with_the_collector_paused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kind's scoring modules are imported with the cyclic collector paused (many objects,
+    no garbage); the collector's state is restored afterwards, on or off."""
+    import gc
+
+    from parsescore.core.kinds import lazy
+
+    (tmp_path / "collector_probe.py").write_text(
+        "import gc\nDURING = gc.isenabled()\ndef during() -> bool:\n    return DURING\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert gc.isenabled()
+    assert lazy("collector_probe:during")() is False
+    assert gc.isenabled()
+    monkeypatch.delitem(sys.modules, "collector_probe")
+    gc.disable()
+    try:
+        assert lazy("collector_probe:during")() is False
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

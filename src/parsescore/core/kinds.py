@@ -415,7 +415,13 @@ def lazy(target: str) -> Callable[..., Any]:
 
     def resolve() -> Callable[..., Any]:
         if not resolved:
-            resolved.append(getattr(importlib.import_module(module), attribute))
+            from parsescore.core.files import gc_paused
+
+            # A kind's scoring modules are most of a first call's work: thousands of objects
+            # (classes, dataclasses, models, compiled patterns) whose allocation would set off
+            # collection after collection of everything allocated so far.
+            with gc_paused():
+                resolved.append(getattr(importlib.import_module(module), attribute))
         return resolved[0]
 
     def call(*args: Any, **kwargs: Any) -> Any:
