@@ -164,6 +164,16 @@ def _paths(value: Any) -> list[Path]:
     return [Path(v) for v in values if isinstance(v, str | Path) and str(v)]
 
 
+def _names_a_file(path: Path) -> bool:
+    """Whether a text parameter's value names an existing file. A text too long to be a file
+    name (``parsescore teds -gt HTML`` with a long cell) names none: ``is_file`` raises
+    ``OSError`` (ENAMETOOLONG) for it, which was a traceback."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def _names_a_path(annotation: Any) -> bool:
     """Whether a parameter's type (``Path``, ``Path | None``, ``list[Path]``, inside
     ``Annotated``) holds a path."""
@@ -199,7 +209,7 @@ def guard_outputs(function: Callable[..., Any]) -> Callable[..., Any]:
             elif name in path_options:
                 inputs[name] = paths
             else:
-                inputs[name] = [p for p in paths if p.is_file()]
+                inputs[name] = [p for p in paths if _names_a_file(p)]
         check_not_inputs(inputs, outputs)
         try:
             return function(**params)
