@@ -5,8 +5,9 @@ tables, flowcharts, sequences), CPU time and peak memory of the child processes,
 
 The aims: ≤ 0.25 s of CPU for ``parsescore --help`` (starting the CLI imports typer and the
 kind registry, never a kind's scoring code); a first small pair within 0.35 s CPU and 80 MB
-(issue 29). Then the warm path: CPU per pair of ``score_pair`` in a process that has scored
-one already, per kind, beside ``table_recognition_metric``'s ``TEDS()(gt, pred)`` on the same
+(issue 29), with a margin: 0.25 s on a quiet machine (a held-out check runs it elsewhere).
+Then the warm path: CPU per pair of ``score_pair`` in a process that has scored one already,
+per kind, beside ``table_recognition_metric``'s ``TEDS()(gt, pred)`` on the same
 table pair (aim: under 1 ms per small table pair). Lines are kept in
 ``benchmarks/results/cli.txt``.
 
@@ -138,7 +139,11 @@ def main() -> None:
     for name in ("parsescore teds pair", *(f"score_pair {kind}" for kind in PAIRS)):
         cpu, _, peak = medians[name]
         verdict = "within" if cpu <= 0.35 and peak <= 80 else "ABOVE"
-        out.print(f"{name}: {cpu:.3f} s CPU, {peak:.0f} MiB, {verdict} the 0.35 s / 80 MB aim")
+        margin = "within" if cpu <= 0.25 else "ABOVE"
+        out.print(
+            f"{name}: {cpu:.3f} s CPU, {peak:.0f} MiB, {verdict} the 0.35 s / 80 MB aim "
+            f"({margin} the 0.25 s margin)"
+        )
     warm = warm_per_pair()
     out.print("warm, CPU per pair (median of 7 rounds of 200 calls, one process):")
     for name, seconds in warm.items():

@@ -44,3 +44,26 @@ def test_big_or_non_finite_matrices_go_to_scipy() -> None:
     assert [c.tolist() for c in lap.linear_sum_assignment(cost)] == [[0, 1], [1, 0]]
     big = np.random.default_rng(1).random((70, 70))
     assert lap.linear_sum_assignment(big)[1].tolist() == scipy_assignment(big)[1].tolist()
+
+
+@settings(max_examples=400, deadline=None)
+@given(matrices)
+def test_lists_give_scipys_assignment(cost: np.ndarray) -> None:
+    rows, cols = lap.list_assignment(cost.tolist())
+    expected_rows, expected_cols = scipy_assignment(cost)
+    assert (rows, cols) == (expected_rows.tolist(), expected_cols.tolist())
+    assert all(type(i) is int for i in rows + cols)
+
+
+def test_lists_past_their_size_or_not_finite_go_to_numpy_and_scipy() -> None:
+    rng = np.random.default_rng(7)
+    for shape in ((16, 16), (17, 16), (12, 30), (30, 12)):  # around LIST_ENTRIES (256)
+        cost = rng.integers(0, 3, shape).astype(float)
+        expected_rows, expected_cols = scipy_assignment(cost)
+        assert lap.list_assignment(cost.tolist()) == (
+            expected_rows.tolist(),
+            expected_cols.tolist(),
+        )
+    assert lap.list_assignment([[np.inf, 1.0], [2.0, np.inf]]) == ([0, 1], [1, 0])
+    assert lap.list_assignment([]) == ([], [])
+    assert lap.list_assignment([[], []]) == ([], [])

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -33,6 +34,8 @@ NOT_NEEDED = (
 #: What a kind's own dependencies load: pydantic's plugin loader reads importlib.metadata when
 #: the flowchart models' classes are built.
 LOADED_BY_DEPENDENCIES = {"flowchart": ["importlib.metadata"]}
+#: Kinds whose small pair is scored without NumPy (its import is most of a fresh call's CPU).
+WITHOUT_NUMPY = ("sequence",)
 
 _PROBE = """
 import json, sys
@@ -41,7 +44,7 @@ scores = score_pair({kind!r}, {truth!r}, {answer!r})
 kinds = sorted(m.split(".")[1] for m in sys.modules
                if m.startswith("parsescore.") and m.endswith(".kind"))
 print(json.dumps({{"scores": scores, "loaded": sorted(m for m in {heavy!r} if m in sys.modules),
-                  "kinds": kinds}}))
+                  "kinds": kinds, "modules": sorted(sys.modules)}}))
 """
 
 
@@ -61,10 +64,33 @@ def _fresh(kind: str, *, preload: bool = False) -> dict[str, object]:
 def test_a_first_call_loads_only_what_its_pair_needs(kind: str) -> None:
     lean = _fresh(kind)
     assert lean["loaded"] == LOADED_BY_DEPENDENCIES.get(kind, [])
+    assert ("numpy" not in lean["modules"]) == (kind in WITHOUT_NUMPY)
     builtin = ["flowchart", "table", "sequence", "graph", "document"]
     assert lean["kinds"] == sorted(builtin[: builtin.index(kind) + 1])
     full = _fresh(kind, preload=True)
     assert lean["scores"] == full["scores"]
+
+
+def test_one_builtin_command_reads_no_later_kind_and_no_plugin() -> None:
+    """``parsescore teds`` on a small pair: the kinds up to table's, no plugin, no NumPy."""
+    code = (
+        "import sys\n"
+        "from parsescore.cli.main import main\n"
+        "try:\n"
+        "    main(['teds', '-gt', '<table><tr><td>a</td></tr></table>',\n"
+        "          '-pred', '<table><tr><td>b</td><td>c</td></tr></table>'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules if m.endswith('.kind') or m == 'importlib.metadata'"
+        " or m.startswith('parsescore.cli.') or m == 'numpy'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.splitlines()[-1] == str(
+        ["parsescore.cli.common", "parsescore.cli.main", "parsescore.flowchart.kind",
+         "parsescore.table.kind"]
+    )  # fmt: skip
 
 
 def test_kinds_keep_their_order_however_the_registry_filled() -> None:
@@ -72,11 +98,13 @@ def test_kinds_keep_their_order_however_the_registry_filled() -> None:
         "import parsescore.core.kinds as k\n"
         "k.get_kind('table'); k.get_kind('flowchart')\n"
         "print(' '.join(k.kind_names()))\n"
+        "print(' '.join(kind.name for kind in k.iter_kinds()))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
-    assert done.stdout.split() == ["flowchart", "table", "sequence", "graph", "document"]
+    order = ["flowchart", "table", "sequence", "graph", "document"]
+    assert [line.split() for line in done.stdout.splitlines()] == [order, order]
 
 
 def test_a_run_hands_the_cli_framework_only_its_command(cli) -> None:
@@ -85,12 +113,87 @@ def test_a_run_hands_the_cli_framework_only_its_command(cli) -> None:
     from parsescore.cli.main import build_app
 
     whole = build_app()
-    one = build_app(only="teds")
-    assert one.functions.keys() == whole.functions.keys()  # help texts and tests see them all
+    one = build_app(only="teds")  # a built-in kind's command: the kinds up to its own
+    assert list(one.functions) == ["flowchart", "table", "grits", "teds"]
+    assert one.functions["teds"] is whole.functions["teds"]
     assert sorted(typer.main.get_command(one).commands) == ["teds"]  # type: ignore[attr-defined]
+    core = build_app(only="compare")  # a core command: every kind's and the core's are read
+    assert core.functions.keys() == whole.functions.keys()
+    assert sorted(typer.main.get_command(core).commands) == ["compare"]  # type: ignore[attr-defined]
     unknown = build_app(only="tabel")  # no such command: all of them, for the suggestion
     assert sorted(typer.main.get_command(unknown).commands) == sorted(  # type: ignore[attr-defined]
         typer.main.get_command(whole).commands  # type: ignore[attr-defined]
     )
     run = cli("tabel", "--truth", "t.json")
     assert run.code == 2 and "No such command 'tabel'" in run.err and "'table'" in run.err
+
+
+_BLAS = """
+import os, sys
+import parsescore.cli.main as cli
+sys.argv = ["parsescore", "--version"]
+try:
+    cli.main({argv})
+except SystemExit:
+    pass
+print(os.environ.get("OPENBLAS_NUM_THREADS"), "numpy" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "user", "expected"),
+    [("", None, "1"), ("", "4", "4"), ("['--version']", None, "None")],
+)
+def test_the_console_script_alone_gets_one_blas_thread(
+    argv: str, user: str | None, expected: str
+) -> None:
+    """The console script (``main()``, no argv) sets OPENBLAS_NUM_THREADS=1 unless the user set
+    it, before numpy loads; ``main([...])`` from a test or a program leaves the environment."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if user is not None:
+        env["OPENBLAS_NUM_THREADS"] = user
+    done = subprocess.run(
+        [sys.executable, "-c", _BLAS.format(argv=argv)],
+        capture_output=True, text=True, timeout=120, check=True, env=env,
+    )  # fmt: skip
+    assert done.stdout.split()[-2:] == [expected, "False"]
+
+
+def test_importing_parsescore_leaves_blas_threads_alone() -> None:
+    import os
+
+    code = "import os, parsescore.cli.main; print(os.environ.get('OPENBLAS_NUM_THREADS'))"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
+        env=env,
+    )  # fmt: skip
+    assert done.stdout.strip() == "None"
+
+
+def test_a_lazy_reference_imports_with_the_collector_paused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kind's scoring modules are imported with the cyclic collector paused (many objects,
+    no garbage); the collector's state is restored afterwards, on or off."""
+    import gc
+
+    from parsescore.core.kinds import lazy
+
+    (tmp_path / "collector_probe.py").write_text(
+        "import gc\nDURING = gc.isenabled()\ndef during() -> bool:\n    return DURING\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert gc.isenabled()
+    assert lazy("collector_probe:during")() is False
+    assert gc.isenabled()
+    monkeypatch.delitem(sys.modules, "collector_probe")
+    gc.disable()
+    try:
+        assert lazy("collector_probe:during")() is False
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -236,6 +236,23 @@ def test_teds_command_prints_like_the_reference_cli() -> None:
     assert long_form.stdout == "0.0\n"
 
 
+def test_teds_command_takes_text_too_long_for_a_file_name() -> None:
+    """A text option is checked against the files it might name; one longer than a file name
+    may be (a long cell without a slash) names none, as for the reference: a score, no
+    traceback."""
+    html = "<table><tr><td>" + "a" * 300 + "</td></tr></table>"
+    for gt in (html, wrap("<tr><td>" + "a" * 300)):
+        ours = _run("teds", "-gt", gt, "-pred", gt)
+        ref = subprocess.run(
+            [str(BIN / "table_recognition_metric"), "-gt", gt, "-pred", gt],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert ours.returncode == 0 and "Traceback" not in ours.stderr
+        assert ours.stdout == ref.stdout
+
+
 def test_teds_command_errors() -> None:
     proc = _run("teds", "-pred", "x")
     assert proc.returncode == 2 and "gt_html must be non-empty." in proc.stderr

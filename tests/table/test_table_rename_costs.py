@@ -1,4 +1,5 @@
-"""score.rename_costs against the reference's rename rule written out pair by pair."""
+"""score.rename_costs (arrays) and score.rename_cost_rows (lists, small pairs) against the
+reference's rename rule written out pair by pair, and against each other bit for bit."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
-from parsescore.shared.tables.score import rename_costs
+from parsescore.shared.tables.score import rename_cost_rows, rename_costs
 from parsescore.shared.tables.tree import NodeKey
 
 # One-character tokens include the first code points the encoding hands out and a private
@@ -43,3 +44,13 @@ def test_every_class_pair_follows_the_rule(keys1: list[NodeKey], keys2: list[Nod
     expected = np.array([[_rule(a, b) for b in keys2] for a in keys1])
     assert costs.shape == expected.shape
     assert np.array_equal(costs, expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_key(), min_size=1, max_size=12), st.lists(_key(), min_size=1, max_size=12))
+def test_rows_are_the_arrays_floats(keys1: list[NodeKey], keys2: list[NodeKey]) -> None:
+    keys1 = list(dict.fromkeys(keys1))
+    keys2 = list(dict.fromkeys(keys2))
+    rows = rename_cost_rows(keys1, keys2)
+    assert rows == rename_costs(keys1, keys2).tolist()
+    assert all(type(value) is float for row in rows for value in row)

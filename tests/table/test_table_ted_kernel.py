@@ -114,19 +114,19 @@ def test_teds_is_the_same_on_both_sides_of_the_threshold(
     rows: int, cols: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Whichever kernel the size picks, TEDS and TEDS-S give the same numbers."""
-    from parsescore.shared.tables import ted
+    from parsescore.shared.tables import ted_small
     from parsescore.shared.tables.teds import TEDS
     from parsescore.table.synthetic import random_pair
 
     gt, pred = random_pair(rows * 13 + cols, rows, cols, spans=True)
     scores = []
-    monkeypatch.setattr(ted, "PYTHON_CELLS_BUDGET", 10**12)
+    monkeypatch.setattr(ted_small, "PYTHON_CELLS_BUDGET", 10**12)
     for small_from in (0, 10**12):  # everything compiled, then everything in Python
-        monkeypatch.setattr(ted, "COMPILED_FROM", small_from)
+        monkeypatch.setattr(ted_small, "COMPILED_FROM", small_from)
         if small_from:  # a loaded kernel is used for every pair: unload it
             monkeypatch.delitem(sys.modules, "parsescore.shared.tables.ted_compiled")
-        spent = ted._python_cells_spent
+        spent = ted_small._python_cells_spent
         scores.append((TEDS()(gt, pred), TEDS(True)(gt, pred)))
-        ran_python = ted._python_cells_spent > spent
+        ran_python = ted_small._python_cells_spent > spent
         assert ran_python == bool(small_from) or TEDS().tree(gt).same_as(TEDS().tree(pred))  # type: ignore[union-attr,arg-type]
     assert scores[0] == scores[1]

@@ -92,7 +92,8 @@ def _table_distances(
     first, second = TEDS(structure_only).tree(gt), TEDS(structure_only).tree(pred)
     assert first is not None and second is not None
     costs = rename_costs(first.keys, second.keys)
-    args = (first.leftmost, second.leftmost, first.node_class, second.node_class, costs)
+    trees = (first.leftmost, second.leftmost, first.node_class, second.node_class)
+    args = (*(np.array(a, dtype=np.int64) for a in trees), costs)
     full = tree_edit_distance(*args, compiled=True, pruned=False)
     return full, pruned_tree_edit_distance(*args, first_width=first_width)
 

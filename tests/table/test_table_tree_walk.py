@@ -60,7 +60,7 @@ def _check(text: str) -> None:
         assert tree is not None
         labels, leftmost, descendants = expected
         assert [tree.keys[c] for c in tree.node_class] == labels
-        assert tree.leftmost.tolist() == leftmost
+        assert list(tree.leftmost) == leftmost
         assert tree.n_nodes == len(labels) and tree.n_descendants == descendants
         assert sorted(map(repr, tree.keys)) == sorted(map(repr, set(labels)))  # distinct
         is_td = [key[0] == "td" for key in tree.keys]

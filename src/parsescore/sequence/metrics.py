@@ -28,8 +28,6 @@ from dataclasses import dataclass, field
 from itertools import zip_longest
 from typing import Any, Literal
 
-import numpy as np
-from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from parsescore.core.aggregate import summed_counts, totals
@@ -52,7 +50,7 @@ from parsescore.sequence.model import (
 )
 from parsescore.sequence.read import read_diagram
 from parsescore.shared.coverage import Coverage
-from parsescore.shared.lap import linear_sum_assignment
+from parsescore.shared.lap import LIST_ENTRIES, linear_sum_assignment, list_assignment
 from parsescore.shared.linediff import DiffOp, myers_diff
 from parsescore.shared.scores import safe_ratio
 
@@ -498,6 +496,38 @@ def _pair(
     """
     if not removed or not added:
         return []
+    if len(removed) * len(added) > LIST_ENTRIES:
+        return _pair_arrays(removed, added, removed_positions, added_positions, flip=flip)
+    # A small matrix on lists (no NumPy import for a small pair): the same integers as
+    # _pair_arrays, the same floats of them, scipy's assignment of them (tests compare both).
+    added_texts = [e.canonical for e in added]
+    distance = [[Levenshtein.distance(e.canonical, text) for text in added_texts] for e in removed]
+    gap = [[abs(r - a) for a in added_positions] for r in removed_positions]
+    scale = max((max(row) for row in gap), default=0) * min(len(removed), len(added)) + 1
+    cost = [
+        [float(d * scale + g) for d, g in zip(d_row, g_row, strict=True)]
+        for d_row, g_row in zip(distance, gap, strict=True)
+    ]
+    if flip:
+        added_rows, removed_cols = list_assignment([list(c) for c in zip(*cost, strict=True)])
+        rows, cols = removed_cols, added_rows
+    else:
+        rows, cols = list_assignment(cost)
+    return [(r, c, distance[r][c]) for r, c in zip(rows, cols, strict=True)]
+
+
+def _pair_arrays(
+    removed: Sequence[MetricElement],
+    added: Sequence[MetricElement],
+    removed_positions: Sequence[int],
+    added_positions: Sequence[int],
+    *,
+    flip: bool,
+) -> list[tuple[int, int, int]]:
+    """:func:`_pair` of a big matrix: distances from one ``rapidfuzz`` ``cdist`` call."""
+    import numpy as np
+    from rapidfuzz import process
+
     distance = process.cdist(
         [e.canonical for e in removed],
         [e.canonical for e in added],

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from parsescore.shared.tables.names import Denominator
-from parsescore.shared.tables.ted import tree_edit_distance
+from parsescore.shared.tables.ted_small import python_kernel_runs, zhang_shasha
 from parsescore.shared.tables.tree import NodeKey, TableTree
 
-__all__ = ["Denominator", "TedsDetail", "rename_costs", "teds_of_trees"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["Denominator", "TedsDetail", "rename_cost_rows", "rename_costs", "teds_of_trees"]
 
 
 def _code_point(index: int) -> str:
@@ -32,6 +34,9 @@ def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarr
     1 when tag, colspan or rowspan differ; for two ``td`` where either has content, the
     Levenshtein distance of the token lists divided by the longer list's length; else 0.
     """
+    import numpy as np
+    from rapidfuzz import process
+
     label_ids: dict[object, int] = {}
     ids1 = [label_ids.setdefault(key[:3], len(label_ids)) for key in keys1]
     ids2 = [label_ids.setdefault(key[:3], len(label_ids)) for key in keys2]
@@ -94,6 +99,35 @@ def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarr
     return costs
 
 
+def rename_cost_rows(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> list[list[float]]:
+    """:func:`rename_costs` as rows of Python floats, pair by pair and without NumPy (small
+    pairs): the same rule, the same integer distances (token lists mapped one-to-one to code
+    points) divided by the same longer length (at least 1), so the same floats (tests)."""
+    vocabulary: dict[str, str] = {}
+
+    def encoded(key: NodeKey) -> str:
+        return "".join(
+            vocabulary.setdefault(token, _code_point(len(vocabulary))) for token in key[3] or ()
+        )
+
+    texts1 = [encoded(key) if key[0] == "td" else "" for key in keys1]
+    texts2 = [encoded(key) if key[0] == "td" else "" for key in keys2]
+    rows: list[list[float]] = []
+    for key1, text1 in zip(keys1, texts1, strict=True):
+        label = key1[:3]
+        row = [1.0] * len(keys2)
+        for j, key2 in enumerate(keys2):
+            if key2[:3] != label:
+                continue
+            text2 = texts2[j]
+            if key1[0] != "td" or not (text1 or text2):
+                row[j] = 0.0
+            else:
+                row[j] = Levenshtein.distance(text1, text2) / max(len(text1), len(text2))
+        rows.append(row)
+    return rows
+
+
 @dataclass(frozen=True, slots=True)
 class TedsDetail:
     """One pair's TEDS with the numbers that explain it.
@@ -122,11 +156,22 @@ def teds_of_trees(
         n_norm = max(first.n_descendants, second.n_descendants)
     if first.same_as(second):
         distance = 0.0
+    elif python_kernel_runs(first.n_nodes * second.n_nodes):  # a small pair: no NumPy
+        rows = rename_cost_rows(first.keys, second.keys)
+        columns = [list(column) for column in zip(*rows, strict=True)]
+        distance = zhang_shasha(
+            list(first.leftmost), list(second.leftmost),
+            list(first.node_class), list(second.node_class), rows, columns,
+        )  # fmt: skip
     else:
+        import numpy as np
+
+        from parsescore.shared.tables.ted import tree_edit_distance
+
+        arrays = (first.leftmost, second.leftmost, first.node_class, second.node_class)
+        leftmost1, leftmost2, class1, class2 = (np.array(a, dtype=np.int64) for a in arrays)
         costs = rename_costs(first.keys, second.keys)
-        distance = tree_edit_distance(
-            first.leftmost, second.leftmost, first.node_class, second.node_class, costs
-        )
+        distance = tree_edit_distance(leftmost1, leftmost2, class1, class2, costs, compiled=True)
     # n_norm is 0 only with "all_descendants" and two empty tables (PubTabNet divides by 0).
     empty = 1.0 if distance == 0 else 0.0
     score = empty if n_norm == 0 else 1.0 - (float(distance) / n_norm)

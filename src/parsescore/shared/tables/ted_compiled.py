@@ -1,9 +1,9 @@
 """The Zhang–Shasha kernel of :mod:`parsescore.shared.tables.ted`, compiled with numba.
 
 Imported only for pairs big enough to repay numba's import and first compile (about a second
-in a fresh process); ``ted.py`` holds the same loops in plain Python for small pairs, written
-operation for operation alike so that both give the same floats, and the pruned kernel
-(``pruned_tree_edit_distance``), compiled here from its very code objects.
+in a fresh process); ``ted_small.py`` holds the same loops in plain Python for small pairs,
+written operation for operation alike so that both give the same floats, and ``ted.py`` the
+pruned kernel (``pruned_tree_edit_distance``), compiled here from its very code objects.
 """
 
 from __future__ import annotations

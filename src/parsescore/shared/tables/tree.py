@@ -17,7 +17,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 from lxml import etree, html
 
 from parsescore.shared.tables.limits import check_cells, span
@@ -137,15 +136,16 @@ class TableTree:
 
     Attributes:
         keys: distinct node labels (tag, colspan, rowspan, content tokens or None).
-        node_class: postorder node → index into ``keys``.
+        node_class: postorder node → index into ``keys`` (a tuple: a small pair is scored
+            without NumPy; the compiled kernels take it as an array).
         leftmost: postorder node → postorder index of its leftmost leaf.
         n_nodes: number of tree nodes (the reference's ``TableTree.size()``).
         n_descendants: ``len(table.xpath(".//*"))`` (PubTabNet's/OmniDocBench's denominator).
     """
 
     keys: tuple[NodeKey, ...]
-    node_class: np.ndarray
-    leftmost: np.ndarray
+    node_class: tuple[int, ...]
+    leftmost: tuple[int, ...]
     n_nodes: int
     n_descendants: int
 
@@ -153,10 +153,10 @@ class TableTree:
         """True when both trees are identical (same shape, same labels in order)."""
         if self.n_nodes != other.n_nodes:
             return False
-        if not np.array_equal(self.leftmost, other.leftmost):
+        if self.leftmost != other.leftmost:
             return False
         if self.keys == other.keys:
-            return bool(np.array_equal(self.node_class, other.node_class))
+            return self.node_class == other.node_class
         mine = [self.keys[c] for c in self.node_class]
         theirs = [other.keys[c] for c in other.node_class]
         return mine == theirs
@@ -213,12 +213,13 @@ def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
         range(len(keys)),
         key=lambda k: (keys[k][0] != "td", keys[k][1] or 0, keys[k][2] or 0),
     )
-    renumber = np.empty(len(keys), dtype=np.int64)
-    renumber[order] = np.arange(len(keys), dtype=np.int64)
+    renumber = [0] * len(keys)
+    for new_class, old_class in enumerate(order):
+        renumber[old_class] = new_class
     return TableTree(
         keys=tuple(keys[k] for k in order),
-        node_class=renumber[np.array(classes, dtype=np.int64)],
-        leftmost=np.array(leftmost, dtype=np.int64),
+        node_class=tuple(renumber[c] for c in classes),
+        leftmost=tuple(leftmost),
         n_nodes=len(classes),
         n_descendants=len(table.xpath(".//*")),
     )
