@@ -20,8 +20,11 @@ visible effects.
 from __future__ import annotations
 
 import copy
+import functools
 import re
+import sys
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -29,6 +32,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
+from parsescore.document import window as _window
 from parsescore.document.normalise import formula_key, table_cell_texts, text_key
 
 __all__ = ["IGNORED", "TEXT_CATEGORIES", "quick_match", "simple_match"]
@@ -287,30 +291,67 @@ def _split_pred_arrays(items: list[Item]) -> list[Item]:
 # --- quick_match -------------------------------------------------------------------------------
 
 
+#: Windows the plain scan compares in a process before the compiled kernel is loaded (about
+#: a second of scanning, what importing numba costs); it is loaded at once when numba is.
+SCAN_BUDGET = 3_000_000
+_scanned = 0
+_kernel: Callable[[np.ndarray, np.ndarray, int, int], int] | None = None
+
+
+def _compiled_kernel() -> Callable[[np.ndarray, np.ndarray, int, int], int] | None:
+    """:func:`parsescore.document.window.window_minimum` compiled, once it pays: numba already
+    imported (the table kernels load it), or the plain scans past ``SCAN_BUDGET``. Both paths
+    give the same integers (tests), so which one runs never changes a result."""
+    global _kernel
+    if _kernel is None and ("numba" in sys.modules or _scanned > SCAN_BUDGET):
+        from parsescore.document.window_compiled import kernels
+
+        _kernel = kernels["window_minimum"]
+    return _kernel
+
+
+@functools.lru_cache(maxsize=4096)
+def _codes(text: str) -> np.ndarray:
+    return _window.codes(text)
+
+
 def _window_distance(long: str, short: str, threshold: float) -> float:
     """Fewest edits between ``short`` and a window of ``long`` of its length, over that length
-    (``len(long) >= len(short) > 0``) — exact when it is at most ``threshold``, else some value
-    above it (the callers only compare it with ``threshold``).
+    (``len(long) >= len(short) > 0``) — or a value on the same side of ``threshold``: exact
+    when it equals ``threshold``, some value below it when it is below, above when above (the
+    callers only compare it with ``threshold``), so that the search stops at the first window
+    found below.
 
-    Neighbouring windows differ by one character dropped and one added, so their distances to
-    ``short`` differ by at most 2: a window at distance ``d`` proves the next ``(d - best) // 2``
-    windows no closer than the best so far, and they are skipped unscanned."""
+    Once loaded, the compiled kernel of :mod:`parsescore.document.window` rules most windows
+    out by a lower bound. Otherwise every window is scanned but some: neighbouring windows
+    differ by one character dropped and one added, so their distances to ``short`` differ by
+    at most 2: a window at distance ``d`` proves the next ``(d - best) // 2`` windows no closer
+    than the best so far, and they are skipped unscanned."""
+    global _scanned
     n = len(short)
+    # at most / below the threshold: the largest counts c with c / n <= / < threshold
     cutoff = int(threshold * n) + 1
     while cutoff > 0 and cutoff / n > threshold:
         cutoff -= 1
+    enough = cutoff if cutoff / n < threshold else cutoff - 1
     if len(long) == n:
         return int(Levenshtein.distance(long, short, score_cutoff=cutoff)) / n
+    kernel = _compiled_kernel()
+    if kernel is not None:
+        return int(kernel(_codes(long), _codes(short), cutoff, enough)) / n
     best = cutoff + 1
     start, last = 0, len(long) - n
     distance = Levenshtein.distance
+    scanned = 0
     while start <= last:
         found = distance(short, long[start : start + n])
+        scanned += 1
         if found < best:
             best = found
-            if not found:
+            if found <= enough:
                 break
         start += (found - best) // 2 + 1
+    _scanned += scanned
     return best / n
 
 

@@ -1,0 +1,170 @@
+"""quick_match's faster paths against the plain definitions they replace (hypothesis).
+
+- :func:`parsescore.document.window.window_minimum`, run as Python and compiled by numba,
+  against the scan of every window (short strings of one and of several 62-bit blocks);
+- ``_window_distance`` through each of its paths (plain scan, Python kernel, compiled kernel);
+- whole pages matched with the compiled kernel and with the plain scan: the same entries;
+- the compiled kernel is loaded only once it pays (a fresh process, few windows: no numba).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from rapidfuzz.distance import Levenshtein
+
+from parsescore.document import match, window
+
+Kernel = Callable[[np.ndarray, np.ndarray, int, int], int]
+
+
+def every_window(long: str, short: str) -> int:
+    n = len(short)
+    return min(Levenshtein.distance(short, long[k : k + n]) for k in range(len(long) - n + 1))
+
+
+def compiled() -> Kernel:
+    from parsescore.document.window_compiled import kernels
+
+    return kernels["window_minimum"]  # type: ignore[no-any-return]
+
+
+@st.composite
+def pairs(draw: Callable[..., Any], longest: int = 160) -> tuple[str, str]:
+    """A long string and a short one: a window of it with a few edits, or any string."""
+    alphabet = draw(st.sampled_from(["ab", "abc d", "abcdefgh ", "aé中😀 "]))
+    long = draw(st.text(alphabet=alphabet, min_size=1, max_size=longest))
+    if draw(st.booleans()):
+        start = draw(st.integers(0, len(long) - 1))
+        stop = draw(st.integers(start + 1, len(long)))
+        chars = list(long[start:stop])
+        for _ in range(draw(st.integers(0, 1 + len(chars) // 4))):
+            at = draw(st.integers(0, len(chars) - 1))
+            chars[at] = draw(st.sampled_from(alphabet + "xyz"))
+        short = "".join(chars)
+    else:
+        short = draw(st.text(alphabet=alphabet + "z", min_size=1, max_size=len(long)))
+    return long, short
+
+
+def check_minimum(kernel: Kernel, long: str, short: str, cutoff: int, enough: int) -> None:
+    exact = every_window(long, short)
+    found = kernel(window.codes(long), window.codes(short), cutoff, enough)
+    if exact <= enough:
+        assert exact <= found <= enough
+    elif exact <= cutoff:
+        assert found == exact
+    else:
+        assert found == cutoff + 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(pairs(longest=90), st.data())
+@example(("ab" * 40, "ba" * 31 + "b"), None)  # 63 characters: two blocks
+def test_python_kernel_is_the_scan_of_every_window(
+    pair: tuple[str, str], data: st.DataObject | None
+) -> None:
+    long, short = pair
+    n = len(short)
+    cutoff = data.draw(st.integers(0, n)) if data else n // 2
+    enough = data.draw(st.integers(-1, cutoff)) if data else -1
+    check_minimum(window.window_minimum, long, short, cutoff, enough)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(pairs(), st.data())
+def test_compiled_kernel_is_the_scan_of_every_window(
+    pair: tuple[str, str], data: st.DataObject
+) -> None:
+    long, short = pair
+    n = len(short)
+    cutoff = data.draw(st.integers(0, n))
+    enough = data.draw(st.integers(-1, cutoff))
+    check_minimum(compiled(), long, short, cutoff, enough)
+
+
+def test_kernel_blocks_and_characters() -> None:
+    """Block edges (62 bits, 124), characters outside the BMP, a window at either end."""
+    kernel = compiled()
+    for n in (1, 61, 62, 63, 124, 125, 130):
+        short = ("ab😀c" * 40)[:n]
+        for long in (short + "xyz" * 20, "xyz" * 20 + short, "q" * 5 + short[::-1] + "q" * 5):
+            for cutoff in (0, n // 3, n):
+                for enough in (-1, cutoff):
+                    check_minimum(kernel, long, short, cutoff, enough)
+                    check_minimum(window.window_minimum, long, short, cutoff, enough)
+
+
+@contextmanager
+def forced(path: str) -> Iterator[None]:
+    """``_window_distance`` forced through one of its paths (the plain scan, or a kernel)."""
+    saved = match._kernel, match._compiled_kernel
+    try:
+        if path == "scan":
+            match._compiled_kernel = lambda: None  # type: ignore[assignment]
+        else:
+            match._kernel = window.window_minimum if path == "python" else compiled()
+        yield
+    finally:
+        match._kernel, match._compiled_kernel = saved  # type: ignore[assignment]
+
+
+thresholds = st.sampled_from([match.MERGE, match.RESCUE, 0.25, 0.5, 0.0, 1.0, 0.7])
+
+
+@settings(max_examples=300, deadline=None)
+@given(pair=pairs(longest=70), threshold=thresholds,
+       path=st.sampled_from(["scan", "python", "compiled"]))  # fmt: skip
+def test_window_distance_on_each_path(pair: tuple[str, str], threshold: float, path: str) -> None:
+    long, short = pair
+    exact = every_window(long, short) / len(short)
+    with forced(path):
+        found = match._window_distance(long, short, threshold)
+    assert (found < threshold) == (exact < threshold)
+    assert (found > threshold) == (exact > threshold)
+    if exact <= threshold:
+        assert exact <= found <= threshold
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="abc d", min_size=1, max_size=30), min_size=1, max_size=6),
+       st.lists(st.text(alphabet="abc dx", min_size=1, max_size=30), min_size=1, max_size=8),
+       st.data())  # fmt: skip
+def test_pages_match_alike_on_every_path(
+    truth: list[str], preds: list[str], data: st.DataObject
+) -> None:
+    """quick_match's entries with the compiled kernel are the plain scan's."""
+    categories = ["text_block", "title", "header", "equation_isolated"]
+    gt_items = [{"category_type": "text_block", "text": text, "order": k + 1,
+                 "fine_category_type": data.draw(st.sampled_from(categories[:3]))}
+                for k, text in enumerate(truth)]  # fmt: skip
+    pred_items = [{"category_type": "text_all", "content": text, "position": [10 * k, 10 * k + 5]}
+                  for k, text in enumerate(preds)]  # fmt: skip
+    results = []
+    for path in ("scan", "compiled"):
+        with forced(path):
+            results.append(repr(match.quick_match(gt_items, pred_items, "page.jpg")))
+    assert results[0] == results[1]
+
+
+def _fresh(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    return done.stdout.strip()
+
+
+def test_numba_is_loaded_only_once_it_pays() -> None:
+    scan = ("import sys; from parsescore.document import match as m; "
+            "m._window_distance('abcdefgh' * 20, 'cdexgh', 0.6); ")  # fmt: skip
+    assert _fresh(scan + "print('numba' in sys.modules)") == "False"
+    over = scan.replace("m._window", "m.SCAN_BUDGET = 0; m._window") + (
+        "m._window_distance('abcdefgh' * 20, 'cdexgh', 0.6); print(m._kernel is not None)"
+    )
+    assert _fresh(over) == "True"
