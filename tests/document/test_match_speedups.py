@@ -1,9 +1,11 @@
 """quick_match's faster paths against the plain definitions they replace (hypothesis).
 
-- :func:`parsescore.document.window.window_minimum`, run as Python and compiled by numba,
+- :func:`parsescore.document.match_mk.window_minimum`, run as Python and compiled by numba,
   against the scan of every window (short strings of one and of several 62-bit blocks);
 - ``_window_distance`` through each of its paths (plain scan, Python kernel, compiled kernel);
-- whole pages matched with the compiled kernel and with the plain scan: the same entries;
+- ``_merge_truncated`` with the compiled row loop (``merge_row``), the same as Python, and the
+  Python loop: the same runs and costs;
+- whole pages matched on each path: the same entries;
 - the compiled kernel is loaded only once it pays (a fresh process, few windows: no numba).
 """
 
@@ -20,7 +22,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
-from parsescore.document import match, window
+from parsescore.document import match
+from parsescore.document import match_kernels as mk
 
 Kernel = Callable[[np.ndarray, np.ndarray, int, int], int]
 
@@ -30,10 +33,14 @@ def every_window(long: str, short: str) -> int:
     return min(Levenshtein.distance(short, long[k : k + n]) for k in range(len(long) - n + 1))
 
 
-def compiled() -> Kernel:
-    from parsescore.document.window_compiled import kernels
+def compiled_kernels() -> dict[str, Any]:
+    from parsescore.document.match_kernels_compiled import kernels
 
-    return kernels["window_minimum"]  # type: ignore[no-any-return]
+    return kernels
+
+
+def compiled() -> Kernel:
+    return compiled_kernels()["window_minimum"]  # type: ignore[no-any-return]
 
 
 @st.composite
@@ -56,7 +63,7 @@ def pairs(draw: Callable[..., Any], longest: int = 160) -> tuple[str, str]:
 
 def check_minimum(kernel: Kernel, long: str, short: str, cutoff: int, enough: int) -> None:
     exact = every_window(long, short)
-    found = kernel(window.codes(long), window.codes(short), cutoff, enough)
+    found = kernel(mk.codes(long), mk.codes(short), cutoff, enough)
     if exact <= enough:
         assert exact <= found <= enough
     elif exact <= cutoff:
@@ -75,7 +82,7 @@ def test_python_kernel_is_the_scan_of_every_window(
     n = len(short)
     cutoff = data.draw(st.integers(0, n)) if data else n // 2
     enough = data.draw(st.integers(-1, cutoff)) if data else -1
-    check_minimum(window.window_minimum, long, short, cutoff, enough)
+    check_minimum(mk.window_minimum, long, short, cutoff, enough)
 
 
 @settings(max_examples=1500, deadline=None)
@@ -99,21 +106,26 @@ def test_kernel_blocks_and_characters() -> None:
             for cutoff in (0, n // 3, n):
                 for enough in (-1, cutoff):
                     check_minimum(kernel, long, short, cutoff, enough)
-                    check_minimum(window.window_minimum, long, short, cutoff, enough)
+                    check_minimum(mk.window_minimum, long, short, cutoff, enough)
 
 
 @contextmanager
 def forced(path: str) -> Iterator[None]:
-    """``_window_distance`` forced through one of its paths (the plain scan, or a kernel)."""
-    saved = match._kernel, match._compiled_kernel
+    """quick_match forced through one of its paths: the plain Python loops and scan, the
+    kernels run as Python, or compiled."""
+    saved = match._compiled
+    if path == "scan":
+        match._compiled = lambda: None  # type: ignore[assignment]
+    elif path == "python":
+        plain = {name: getattr(mk, name) for name in mk.KERNELS}
+        match._compiled = lambda: plain  # type: ignore[assignment]
+    else:
+        loaded = compiled_kernels()
+        match._compiled = lambda: loaded  # type: ignore[assignment]
     try:
-        if path == "scan":
-            match._compiled_kernel = lambda: None  # type: ignore[assignment]
-        else:
-            match._kernel = window.window_minimum if path == "python" else compiled()
         yield
     finally:
-        match._kernel, match._compiled_kernel = saved  # type: ignore[assignment]
+        match._compiled = saved  # type: ignore[assignment]
 
 
 thresholds = st.sampled_from([match.MERGE, match.RESCUE, 0.25, 0.5, 0.0, 1.0, 0.7])
@@ -133,6 +145,49 @@ def test_window_distance_on_each_path(pair: tuple[str, str], threshold: float, p
         assert exact <= found <= threshold
 
 
+words = st.text(alphabet="abcd", min_size=1, max_size=12)
+
+
+@st.composite
+def cut_pages(draw: Callable[..., Any]) -> tuple[list[str], list[str]]:
+    """Truth lines (some longer than one block) and predictions cut from them (split,
+    dropped, misspelt, reordered) plus strays."""
+    truth = draw(st.lists(st.lists(words, min_size=1, max_size=9), min_size=1, max_size=5))
+    preds: list[str] = []
+    for line in truth:
+        cuts = sorted(draw(st.lists(st.integers(0, len(line)), max_size=3)))
+        for a, b in zip([0, *cuts], [*cuts, len(line)], strict=True):
+            part = " ".join(line[a:b])
+            if part and draw(st.booleans()):
+                if draw(st.booleans()):
+                    at = draw(st.integers(0, len(part) - 1))
+                    part = part[:at] + "x" + part[at + 1 :]
+                preds.append(part)
+    preds += draw(st.lists(words, max_size=3))
+    if not preds:
+        preds = [draw(words)]
+    if draw(st.booleans()):
+        preds = draw(st.permutations(preds))
+    return [" ".join(line) for line in truth], preds
+
+
+@settings(max_examples=400, deadline=None)
+@given(cut_pages())
+@example(page=(["abcde xyz"], ["abqqq", "xyz"]))  # a run's first prediction exactly at MERGE
+@example(page=(["abcd " * 20], ["abcd " * 8, "abcd abcd", "abcd " * 9]))  # several blocks
+def test_merge_truncated_alike_on_every_path(page: tuple[list[str], list[str]]) -> None:
+    """The compiled row loop (and the same run as Python) is the Python loop, which
+    test_fast_paths proves to be the reference's loop as written."""
+    gt, pred = page
+    cost = match._cost_matrix(gt, pred)
+    results = []
+    for path in ("scan", "python", "compiled"):
+        with forced(path):
+            merged_cost, indices = match._merge_truncated(cost, gt, pred)
+        results.append((merged_cost.tolist(), indices))
+    assert results[0] == results[1] == results[2]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(alphabet="abc d", min_size=1, max_size=30), min_size=1, max_size=6),
        st.lists(st.text(alphabet="abc dx", min_size=1, max_size=30), min_size=1, max_size=8),
@@ -148,10 +203,10 @@ def test_pages_match_alike_on_every_path(
     pred_items = [{"category_type": "text_all", "content": text, "position": [10 * k, 10 * k + 5]}
                   for k, text in enumerate(preds)]  # fmt: skip
     results = []
-    for path in ("scan", "compiled"):
+    for path in ("scan", "python", "compiled"):
         with forced(path):
             results.append(repr(match.quick_match(gt_items, pred_items, "page.jpg")))
-    assert results[0] == results[1]
+    assert results[0] == results[1] == results[2]
 
 
 def _fresh(code: str) -> str:
@@ -165,6 +220,6 @@ def test_numba_is_loaded_only_once_it_pays() -> None:
             "m._window_distance('abcdefgh' * 20, 'cdexgh', 0.6); ")  # fmt: skip
     assert _fresh(scan + "print('numba' in sys.modules)") == "False"
     over = scan.replace("m._window", "m.SCAN_BUDGET = 0; m._window") + (
-        "m._window_distance('abcdefgh' * 20, 'cdexgh', 0.6); print(m._kernel is not None)"
+        "m._window_distance('abcdefgh' * 20, 'cdexgh', 0.6); print(m._kernels_loaded is not None)"
     )
     assert _fresh(over) == "True"

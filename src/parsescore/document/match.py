@@ -24,7 +24,6 @@ import functools
 import re
 import sys
 from collections import defaultdict
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -32,7 +31,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
-from parsescore.document import window as _window
+from parsescore.document import match_kernels as _kernels
 from parsescore.document.normalise import formula_key, table_cell_texts, text_key
 
 __all__ = ["IGNORED", "TEXT_CATEGORIES", "quick_match", "simple_match"]
@@ -291,28 +290,28 @@ def _split_pred_arrays(items: list[Item]) -> list[Item]:
 # --- quick_match -------------------------------------------------------------------------------
 
 
-#: Windows the plain scan compares in a process before the compiled kernel is loaded (about
-#: a second of scanning, what importing numba costs); it is loaded at once when numba is.
+#: Windows the plain scan compares in a process before the compiled kernels are loaded (about
+#: a second of scanning, what importing numba costs); they are loaded at once when numba is.
 SCAN_BUDGET = 3_000_000
 _scanned = 0
-_kernel: Callable[[np.ndarray, np.ndarray, int, int], int] | None = None
+_kernels_loaded: dict[str, Any] | None = None
 
 
-def _compiled_kernel() -> Callable[[np.ndarray, np.ndarray, int, int], int] | None:
-    """:func:`parsescore.document.window.window_minimum` compiled, once it pays: numba already
-    imported (the table kernels load it), or the plain scans past ``SCAN_BUDGET``. Both paths
-    give the same integers (tests), so which one runs never changes a result."""
-    global _kernel
-    if _kernel is None and ("numba" in sys.modules or _scanned > SCAN_BUDGET):
-        from parsescore.document.window_compiled import kernels
+def _compiled() -> dict[str, Any] | None:
+    """The kernels of :mod:`parsescore.document.match_kernels` compiled, once they pay: numba
+    already imported (the table kernels load it), or the plain scans past ``SCAN_BUDGET``.
+    Both paths give the same numbers (tests), so which one runs never changes a result."""
+    global _kernels_loaded
+    if _kernels_loaded is None and ("numba" in sys.modules or _scanned > SCAN_BUDGET):
+        from parsescore.document.match_kernels_compiled import kernels
 
-        _kernel = kernels["window_minimum"]
-    return _kernel
+        _kernels_loaded = kernels
+    return _kernels_loaded
 
 
 @functools.lru_cache(maxsize=4096)
 def _codes(text: str) -> np.ndarray:
-    return _window.codes(text)
+    return _kernels.codes(text)
 
 
 def _window_distance(long: str, short: str, threshold: float) -> float:
@@ -322,23 +321,19 @@ def _window_distance(long: str, short: str, threshold: float) -> float:
     callers only compare it with ``threshold``), so that the search stops at the first window
     found below.
 
-    Once loaded, the compiled kernel of :mod:`parsescore.document.window` rules most windows
+    Once loaded, the compiled kernel of :mod:`parsescore.document.match_kernels` rules most windows
     out by a lower bound. Otherwise every window is scanned but some: neighbouring windows
     differ by one character dropped and one added, so their distances to ``short`` differ by
     at most 2: a window at distance ``d`` proves the next ``(d - best) // 2`` windows no closer
     than the best so far, and they are skipped unscanned."""
     global _scanned
     n = len(short)
-    # at most / below the threshold: the largest counts c with c / n <= / < threshold
-    cutoff = int(threshold * n) + 1
-    while cutoff > 0 and cutoff / n > threshold:
-        cutoff -= 1
-    enough = cutoff if cutoff / n < threshold else cutoff - 1
+    cutoff, enough = _kernels.cutoffs(threshold, n)
     if len(long) == n:
         return int(Levenshtein.distance(long, short, score_cutoff=cutoff)) / n
-    kernel = _compiled_kernel()
-    if kernel is not None:
-        return int(kernel(_codes(long), _codes(short), cutoff, enough)) / n
+    kernels = _compiled()
+    if kernels is not None:
+        return int(kernels["window_minimum"](_codes(long), _codes(short), cutoff, enough)) / n
     best = cutoff + 1
     start, last = 0, len(long) - n
     distance = Levenshtein.distance
@@ -426,7 +421,8 @@ def _merge_truncated(
     the joined run is not yet longer than the truth line. The conditions are tested cheapest
     first (lengths, then one distance, then window scans), which gives the same runs while
     scanning windows only where the outcome still depends on them; a run's distance is carried
-    from the step that made it, and a single prediction's is the cost matrix's."""
+    from the step that made it, and a single prediction's is the cost matrix's. Once the
+    kernels are loaded, each truth line's loop runs compiled (``match_kernels.merge_row``)."""
     fixed = np.argwhere(cost < 0.25)
     fixed_gt = {int(i[0]) for i in fixed}
     fixed_pred = {int(i[1]) for i in fixed}
@@ -434,6 +430,23 @@ def _merge_truncated(
     free_pred = [j for j in range(cost.shape[1]) if j not in fixed_pred]
     subsets: list[list[int]] = []
     subset_costs: list[float] = []
+    kernels = _compiled()
+    if kernels is not None and free_gt and free_pred:
+        # the same loop compiled (match_kernels.merge_row), one call a truth line
+        lengths = np.fromiter(map(len, norm_pred), np.int64, len(norm_pred))
+        starts = np.zeros(len(norm_pred), np.int64)
+        np.cumsum(lengths[:-1] + 1, out=starts[1:])
+        stops = np.zeros(len(norm_pred), np.bool_)
+        stops[sorted(fixed_pred)] = True
+        free = np.array(free_pred, np.int64)
+        joined = _kernels.codes(" ".join(norm_pred))
+        for i in free_gt:
+            j, step, best = kernels["merge_row"](
+                _codes(norm_gt[i]), joined, starts, lengths, stops, free, cost[i], MERGE
+            )
+            subsets.append(list(range(j, j + step)))
+            subset_costs.append(float(best))
+        free_gt = []
     for i in free_gt:
         gt = norm_gt[i]
         candidates: list[list[int]] = []

@@ -81,11 +81,11 @@ def _delimited(text: str, pairs: tuple[tuple[str, str], ...]) -> list[tuple[int,
         memo[needle] = (start, result)
         return result
 
-    openers = "".join(sorted({opener[0] for opener, _ in pairs}))
+    openers = {opener for opener, _ in pairs}  # a match starts where one of them does
     position = 0
     length = len(text)
     while position < length:
-        candidates = [i for i in (find(c, position) for c in openers) if i >= 0]
+        candidates = [i for i in (find(opener, position) for opener in openers) if i >= 0]
         if not candidates:
             break
         position = min(candidates)
@@ -102,18 +102,12 @@ def _delimited(text: str, pairs: tuple[tuple[str, str], ...]) -> list[tuple[int,
     return found
 
 
-def _dollar_search(line: str) -> tuple[int, str] | None:
-    """``_DOLLAR.search(line)``: the alternative (0: ``$$``, 1: ``$``, 2: ``\\(``) and content
-    of the first match."""
-    found = _delimited(line, _DOLLAR_PAIRS)
-    return None if not found else (found[0][2], found[0][3])
-
-
-def _dollar_sub(line: str, keep: tuple[int, ...]) -> str:
-    """``_DOLLAR.sub`` with ``\\[`` + the groups of ``keep`` (alternatives) + ``\\]``."""
+def _dollar_sub(line: str, keep: tuple[int, ...], found: list[tuple[int, int, int, str]]) -> str:
+    """``_DOLLAR.sub`` with ``\\[`` + the groups of ``keep`` (alternatives) + ``\\]``, given
+    ``found``, the line's ``_delimited(line, _DOLLAR_PAIRS)``."""
     out: list[str] = []
     cursor = 0
-    for start, end, index, content in _delimited(line, _DOLLAR_PAIRS):
+    for start, end, index, content in found:
         out.append(line[cursor:start])
         out.append("\\[" + (content if index in keep else "") + "\\]")
         cursor = end
@@ -241,6 +235,8 @@ def _blank(text: str, start: int, end: int) -> str:
 
 
 def _remove_fences(text: str) -> str:
+    if "```" not in text:
+        return text  # each pattern holds a fence (the scans, tried at every line, are costly)
     text = re.sub(r"^```markdown\n?", "", text, flags=re.MULTILINE)
     text = re.sub(r"^```html\n?", "", text, flags=re.MULTILINE)
     text = re.sub(r"^```latex\n?", "", text, flags=re.MULTILINE)
@@ -398,8 +394,10 @@ def split_page(text: str) -> list[Block]:
     """The page's blocks sorted by position (stable), as ``md_tex_filter`` returns them."""
     text = _remove_images(text)
     text = _remove_fences(text)
-    text = re.sub(r"_{4,}", "____", text)
-    text = re.sub(r" {4,}", "    ", text)
+    if "_____" in text:
+        text = re.sub(r"_{4,}", "____", text)
+    if "     " in text:
+        text = re.sub(r" {4,}", "    ", text)
     for tag in ("<html>", "</html>", "<body>", "</body>"):
         text = text.replace(tag, "")
     blocks: list[Block] = []
@@ -418,16 +416,16 @@ def split_page(text: str) -> list[Block]:
     for start, end, _, _ in _delimited(text, _DISPLAY_PAIRS):
         matched = text[start:end]
         line = " ".join(matched.strip().split("\n"))
-        sub = _dollar_search(line)
-        if sub is None:
+        inner = _delimited(line, _DOLLAR_PAIRS)  # _DOLLAR.search is its first
+        if not inner:
             blanked[start:end] = " " * (end - start)
             blocks.append(Block("equation_isolated", start, end, line))
-        elif sub[0] == 0 and sub[1]:
-            line = _dollar_sub(line, (0,))
+        elif inner[0][2] == 0 and inner[0][3]:
+            line = _dollar_sub(line, (0,), inner)
             blanked[start:end] = " " * (end - start)
             blocks.append(Block("equation_isolated", start, end, line))
         else:
-            line = _dollar_sub(line, (1, 2))
+            line = _dollar_sub(line, (1, 2), inner)
             blocks.append(Block("equation_isolated", start, end, line, "equation_inline"))
     text = "".join(blanked)
     if len(_table_lines(text + "\n")) >= 2:

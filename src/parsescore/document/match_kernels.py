@@ -1,5 +1,6 @@
-"""The fewest edits between a short string and a window of a longer one of the short one's
-length, with most windows ruled out by an exact lower bound instead of being compared.
+"""quick_match's costly loops as kernels: the fewest edits between a short string and a window
+of a longer one of the short one's length (most windows ruled out by an exact lower bound
+instead of being compared), and the merging of consecutive predictions for one truth line.
 
 quick_match asks, tens of thousands of times a run, whether some window of a truth line is
 close to a prediction (and the reverse); most answers are "no", which a plain scan can only
@@ -8,19 +9,24 @@ recurrence: the pattern may start anywhere in the text) give, for every position
 string, the fewest edits between the short string and any substring *ending* there, and the
 same for substrings *starting* there (run backwards). A window is a substring that starts and
 ends at known positions, so its distance is at least both numbers; only windows whose bound
-is below the best distance so far are compared (Myers' global distance).
+is below the best distance so far are compared (Myers' global distance), and the search stops
+at the first window below what the caller asks.
+
+:func:`merge_row` is ``_merge_truncated``'s loop over one truth line (``match.py``), the same
+conditions in the same order, its edit distances by the same bit-vector algorithm (an integer
+has one value whichever algorithm finds it; the ratios are the same float divisions).
 
 The kernels are plain Python over int64 arrays, the short string's rows cut in blocks of
 ``WORD`` bits and every intermediate value masked to them (a sum never reaches the sign bit):
 the same source runs as Python (tests) and compiled by numba in
-:mod:`parsescore.document.window_compiled`, with the same integers.
+:mod:`parsescore.document.match_kernels_compiled`, with the same integers.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["KERNELS", "WORD", "codes", "window_minimum"]
+__all__ = ["KERNELS", "WORD", "codes", "cutoffs", "merge_row", "window_minimum"]
 
 #: Bits of the short string per machine word (int64, sign and carry bits spared).
 WORD = 62
@@ -31,18 +37,17 @@ def codes(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
 
 
-def _alphabet(
-    short: np.ndarray, long: np.ndarray, forward: np.ndarray, backward: np.ndarray
-) -> np.ndarray:
-    """Bit masks of each distinct character's places in ``short`` (``forward[k, block]``; in
-    ``short`` reversed: ``backward``), and ``long`` as indices of those characters (-1: not
-    in ``short``), through an open-addressing table keyed by code point."""
+def _alphabet(short: np.ndarray, long: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``long`` as indices of the distinct characters of ``short`` (-1: not in it), and bit
+    masks of each one's places in ``short`` (``forward[k, block]``) and in ``short`` reversed
+    (``backward``), through an open-addressing table keyed by code point."""
     n = short.shape[0]
     slots = 2
     while slots < 2 * n:
         slots *= 2
     keys = np.full(slots, -1, dtype=np.int64)
     index = np.zeros(slots, dtype=np.int64)
+    place = np.empty(n, dtype=np.int64)
     count = 0
     for i in range(n):
         c = short[i]
@@ -53,7 +58,12 @@ def _alphabet(
             keys[slot] = c
             index[slot] = count
             count += 1
-        k = index[slot]
+        place[i] = index[slot]
+    blocks = (n + WORD - 1) // WORD
+    forward = np.zeros((count, blocks), dtype=np.int64)
+    backward = np.zeros((count, blocks), dtype=np.int64)
+    for i in range(n):
+        k = place[i]
         forward[k, i // WORD] = forward[k, i // WORD] | (1 << (i % WORD))
         r = n - 1 - i
         backward[k, r // WORD] = backward[k, r // WORD] | (1 << (r % WORD))
@@ -68,7 +78,7 @@ def _alphabet(
                 found[p] = index[slot]
                 break
             slot = (slot + 1) & (slots - 1)
-    return found
+    return found, forward, backward
 
 
 def _column(k: int, masks: np.ndarray, pv: np.ndarray, mv: np.ndarray, n: int, hin: int) -> int:
@@ -131,13 +141,14 @@ def _infix_bounds(
 
 
 def _global_distance(
-    found: np.ndarray, start: int, masks: np.ndarray, n: int, pv: np.ndarray, mv: np.ndarray
-) -> int:
-    """Levenshtein distance between the short string and the long one's window of its length
-    at ``start``: Myers' algorithm (the top row 0, 1, 2, ...)."""
+    found: np.ndarray, start: int, stop: int, masks: np.ndarray, n: int, pv: np.ndarray,
+    mv: np.ndarray,
+) -> int:  # fmt: skip
+    """Levenshtein distance between the short string (``n`` rows, ``masks``) and
+    ``found[start:stop]``: Myers' algorithm (the top row 0, 1, 2, ...)."""
     _reset(pv, mv, n)
     score = n
-    for p in range(start, start + n):
+    for p in range(start, stop):
         score += _column(found[p], masks, pv, mv, n, 1)
     return score
 
@@ -171,14 +182,16 @@ def _infix_bounds_word(
         out[p] = score
 
 
-def _global_distance_word(found: np.ndarray, start: int, masks: np.ndarray, n: int) -> int:
+def _global_distance_word(
+    found: np.ndarray, start: int, stop: int, masks: np.ndarray, n: int
+) -> int:
     """:func:`_global_distance` for a short string of one block."""
     full = (1 << n) - 1
     high = n - 1
     pv = full
     mv = 0
     score = n
-    for p in range(start, start + n):
+    for p in range(start, stop):
         k = found[p]
         eq = masks[k, 0] if k >= 0 else 0
         xv = eq | mv
@@ -206,9 +219,7 @@ def window_minimum(long: np.ndarray, short: np.ndarray, cutoff: int, enough: int
     n = short.shape[0]
     m = long.shape[0]
     blocks = (n + WORD - 1) // WORD
-    forward = np.zeros((n, blocks), dtype=np.int64)
-    backward = np.zeros((n, blocks), dtype=np.int64)
-    found = _alphabet(short, long, forward, backward)
+    found, forward, backward = _alphabet(short, long)
     pv = np.empty(blocks, dtype=np.int64)
     mv = np.empty(blocks, dtype=np.int64)
     ends = np.empty(m, dtype=np.int64)
@@ -238,9 +249,9 @@ def window_minimum(long: np.ndarray, short: np.ndarray, cutoff: int, enough: int
         start = first if k < 0 else k
         if bounds[start] < best and (k < 0 or k != first):
             if blocks == 1:
-                distance = _global_distance_word(found, start, forward, n)
+                distance = _global_distance_word(found, start, start + n, forward, n)
             else:
-                distance = _global_distance(found, start, forward, n, pv, mv)
+                distance = _global_distance(found, start, start + n, forward, n, pv, mv)
             if distance < best:
                 best = distance
                 if best <= enough:
@@ -248,6 +259,87 @@ def window_minimum(long: np.ndarray, short: np.ndarray, cutoff: int, enough: int
     return best
 
 
-#: The kernels, callees first (compiled together by ``window_compiled``).
+def cutoffs(threshold: float, n: int) -> tuple[int, int]:
+    """The most edits of ``n`` characters at most / below ``threshold``: the largest counts
+    ``c`` with ``c / n <= threshold`` and ``c / n < threshold`` (float division)."""
+    cutoff = int(threshold * n) + 1
+    while cutoff > 0 and cutoff / n > threshold:
+        cutoff -= 1
+    enough = cutoff if cutoff / n < threshold else cutoff - 1
+    return cutoff, enough
+
+
+def _window_ratio(long: np.ndarray, short: np.ndarray, threshold: float) -> float:
+    """``_window_distance`` of ``parsescore.document.match`` (``len(long) >= len(short) > 0``):
+    the window distance over the short length, or a value on the same side of ``threshold``."""
+    n = short.shape[0]
+    cutoff, enough = cutoffs(threshold, n)
+    return float(window_minimum(long, short, cutoff, enough) / n)
+
+
+def merge_row(
+    gt: np.ndarray, preds: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
+    stops: np.ndarray, free: np.ndarray, costs: np.ndarray, threshold: float,
+) -> tuple[int, int, float]:  # fmt: skip
+    """One truth line's best run of consecutive predictions, as ``_merge_truncated`` of
+    ``parsescore.document.match`` finds it (the same conditions in the same order): its first
+    prediction, its length and its distance; ``(-1, 0, inf)`` when ``free`` is empty.
+
+    ``preds`` is the predictions joined by spaces (prediction ``k`` at ``starts[k]``, of
+    ``lengths[k]``), so that a run is a slice of it; ``stops[k]``: prediction ``k`` is fixed
+    (a run stops before it); ``free``: the predictions a run may start at; ``costs``: the
+    line's row of the cost matrix; ``threshold``: ``MERGE``."""
+    n = gt.shape[0]
+    count = starts.shape[0]
+    blocks = (n + WORD - 1) // WORD
+    found, forward, _ = _alphabet(gt, preds)
+    pv = np.empty(blocks, dtype=np.int64)
+    mv = np.empty(blocks, dtype=np.int64)
+    windows = np.full(count, -1.0)  # each prediction's window ratio, once computed
+    best_j = -1
+    best_step = 0
+    best_cost = np.inf
+    for a in range(free.shape[0]):
+        j = free[a]
+        step = 1
+        line_len = lengths[j]
+        line_cost = costs[j]
+        while not (j + step >= count or stops[j + step]):
+            k = j + step
+            if lengths[k] > n or (step == 1 and line_len > n):
+                break
+            merged_len = line_len + 1 + lengths[k]
+            start = starts[j]
+            if blocks == 1:
+                edits = _global_distance_word(found, start, start + merged_len, forward, n)
+            else:
+                edits = _global_distance(found, start, start + merged_len, forward, n, pv, mv)
+            merged_cost = edits / max(n, merged_len)
+            if merged_cost > line_cost:
+                break
+            if step == 1:
+                if windows[j] < 0:
+                    windows[j] = _window_ratio(gt, preds[start : start + line_len], threshold)
+                if windows[j] > threshold:
+                    break
+            if windows[k] < 0:
+                windows[k] = _window_ratio(gt, preds[starts[k] : starts[k] + lengths[k]],
+                                           threshold)  # fmt: skip
+            if not windows[k] < threshold:
+                break
+            step += 1
+            line_len = merged_len
+            line_cost = merged_cost
+            if merged_len > n:
+                break
+        if line_cost < best_cost:
+            best_j = j
+            best_step = step
+            best_cost = line_cost
+    return best_j, best_step, best_cost
+
+
+#: The kernels, callees first (compiled together by ``match_kernels_compiled``).
 KERNELS = ("_alphabet", "_column", "_reset", "_infix_bounds", "_global_distance",
-           "_infix_bounds_word", "_global_distance_word", "window_minimum")  # fmt: skip
+           "_infix_bounds_word", "_global_distance_word", "window_minimum", "cutoffs",
+           "_window_ratio", "merge_row")  # fmt: skip
