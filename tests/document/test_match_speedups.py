@@ -223,3 +223,49 @@ def test_numba_is_loaded_only_once_it_pays() -> None:
         "m._window_distance('abcdefgh' * 20, 'cdexgh', 0.6); print(m._kernels_loaded is not None)"
     )
     assert _fresh(over) == "True"
+
+
+# -- split_page's scans against the reference's regular expressions ----------------------------
+
+_markdown = st.text(alphabet="ab$\\[]()\n _`lmthx", max_size=60)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_markdown)
+@example("\\\\[a\\]$b$\\(c\\)$$d$$")
+def test_delimited_is_the_regular_expressions_finditer(text: str) -> None:
+    from parsescore.document.split import (
+        _DISPLAY,
+        _DISPLAY_PAIRS,
+        _DOLLAR,
+        _DOLLAR_PAIRS,
+        _delimited,
+    )
+
+    for pattern, pairs in ((_DISPLAY, _DISPLAY_PAIRS), (_DOLLAR, _DOLLAR_PAIRS)):
+        expected = []
+        for found in pattern.finditer(text):
+            index = next(k for k, group in enumerate(found.groups()) if group is not None)
+            expected.append((found.start(), found.end(), index, found.group(index + 1)))
+        assert _delimited(text, pairs) == expected
+
+
+_runs = st.text(alphabet="_ a`\n", max_size=40).map(
+    lambda t: t.replace("`", "```").replace("a", "```markdown\n")
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_runs)
+def test_skipped_passes_change_nothing(text: str) -> None:
+    """The passes skipped when their literal is absent are the reference's substitutions."""
+    import re
+
+    from parsescore.document.split import _remove_fences, _shorten_runs
+
+    fences = text
+    for pattern in (r"^```markdown\n?", r"^```html\n?", r"^```latex\n?"):
+        fences = re.sub(pattern, "", fences, flags=re.MULTILINE)
+    assert _remove_fences(text) == re.sub(r"```\n?$", "", fences, flags=re.MULTILINE)
+    runs = re.sub(r" {4,}", "    ", re.sub(r"_{4,}", "____", text))
+    assert _shorten_runs(text) == runs

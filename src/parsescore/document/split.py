@@ -243,6 +243,16 @@ def _remove_fences(text: str) -> str:
     return re.sub(r"```\n?$", "", text, flags=re.MULTILINE)
 
 
+def _shorten_runs(text: str) -> str:
+    """Runs of four or more ``_`` (spaces) made four: a run of exactly four is left as it is,
+    so the scan is needed only where five follow one another."""
+    if "_____" in text:
+        text = re.sub(r"_{4,}", "____", text)
+    if "     " in text:
+        text = re.sub(r" {4,}", "    ", text)
+    return text
+
+
 #: Scans of the text the reference makes for nested tables, restarting after each unclosed
 #: opening tag; a page that needs more is unreadable (bounded time on ``<table>`` repeated).
 MAX_TABLE_RESTARTS = 100
@@ -394,10 +404,7 @@ def split_page(text: str) -> list[Block]:
     """The page's blocks sorted by position (stable), as ``md_tex_filter`` returns them."""
     text = _remove_images(text)
     text = _remove_fences(text)
-    if "_____" in text:
-        text = re.sub(r"_{4,}", "____", text)
-    if "     " in text:
-        text = re.sub(r" {4,}", "    ", text)
+    text = _shorten_runs(text)
     for tag in ("<html>", "</html>", "<body>", "</body>"):
         text = text.replace(tag, "")
     blocks: list[Block] = []
