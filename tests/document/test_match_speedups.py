@@ -5,7 +5,10 @@
 - ``_window_distance`` through each of its paths (plain scan, Python kernel, compiled kernel);
 - ``_merge_truncated`` with the compiled row loop (``merge_row``), the same as Python, and the
   Python loop: the same runs and costs;
-- whole pages matched on each path: the same entries;
+- ``_rescue`` (``rescue_hits``) alike on each path; whole pages matched on each path: the
+  same entries;
+- ``_merge_duplicates`` (grouped by key) against the reference's loop over every pair; the
+  leftover pairing's cost matrix against ``_distance`` pair by pair;
 - the compiled kernel is loaded only once it pays (a fresh process, few windows: no numba).
 """
 
@@ -223,6 +226,87 @@ def test_numba_is_loaded_only_once_it_pays() -> None:
         "m._window_distance('abcdefgh' * 20, 'cdexgh', 0.6); print(m._kernels_loaded is not None)"
     )
     assert _fresh(over) == "True"
+
+
+@settings(max_examples=300, deadline=None)
+@given(cut_pages(), st.data())
+def test_rescue_alike_on_every_path(page: tuple[list[str], list[str]], data: st.DataObject) -> None:
+    gt, pred = page
+    unmatched = data.draw(st.lists(st.sampled_from(range(len(gt))), unique=True))
+    swapped = data.draw(st.lists(st.sampled_from(range(len(pred))), unique=True))
+    results = []
+    for path in ("scan", "python", "compiled"):
+        with forced(path):  # truth lines in predictions, and the other way round
+            results.append((match._rescue(unmatched, gt, pred), match._rescue(swapped, pred, gt)))
+    assert results[0] == results[1] == results[2]
+
+
+def merge_duplicates_as_written(
+    converted: list[dict[str, Any]], n_gt: int, gt_lines: list[str]
+) -> list[dict[str, Any]]:
+    """The reference's ``merge_duplicates_add_unmatched``, every entry against every other."""
+    merged: list[dict[str, Any]] = []
+    done_pred: set[tuple[Any, ...]] = set()
+    done_gt: set[Any] = set()
+    for entry in converted:
+        key = tuple(entry["pred_idx"]) if isinstance(entry["pred_idx"], list) else (
+            entry["pred_idx"],)  # fmt: skip
+        if key in done_pred or key == ("",):
+            continue
+        new = {"gt_idx": [entry["gt_idx"]], "gt": entry["gt"], "pred_idx": entry["pred_idx"],
+               "pred": entry["pred"], "edit": entry["edit"]}  # fmt: skip
+        for other in converted:
+            other_key = tuple(other["pred_idx"]) if isinstance(other["pred_idx"], list) else (
+                other["pred_idx"],)  # fmt: skip
+            if other_key == key and other is not entry:
+                new["gt_idx"].append(other["gt_idx"])
+                new["gt"] += other["gt"]
+                done_gt.add(other["gt_idx"])
+        merged.append(new)
+        done_pred.add(key)
+        done_gt.add(entry["gt_idx"])
+    for i in range(n_gt):
+        if i not in done_gt:
+            merged.append({"gt_idx": [i], "gt": gt_lines[i], "pred_idx": [""], "pred": "",
+                           "edit": 1})  # fmt: skip
+    return merged
+
+
+_pred_idx = st.one_of(st.just(""), st.just([""]), st.lists(st.integers(0, 3), max_size=2))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.just(""), st.integers(0, 5)), _pred_idx), max_size=8))
+def test_merge_duplicates_is_the_loop_as_written(pairs: list[tuple[Any, Any]]) -> None:
+    converted = [{"gt_idx": g, "gt": f"g{g}", "pred_idx": p, "pred": f"p{p}", "edit": k / 8}
+                 for k, (g, p) in enumerate(pairs)]  # fmt: skip
+    lines = [f"line {i}" for i in range(6)]
+    assert match._merge_duplicates(converted, 6, lines) == merge_duplicates_as_written(
+        converted, 6, lines
+    )
+
+
+_lines = st.text(alphabet="ab中 ", min_size=1, max_size=70)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_lines, min_size=1, max_size=4), st.lists(_lines, min_size=1, max_size=4))
+def test_cost_matrix_is_distance_of_each_pair(gt: list[str], pred: list[str]) -> None:
+    """_convert pairs leftovers on _cost_matrix where the reference divides pair by pair."""
+    expected = [[match._distance(a, b) for b in pred] for a in gt]
+    assert match._cost_matrix(gt, pred).tolist() == expected
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab\\^_$()x ", max_size=30))
+def test_inline_formulas_need_their_delimiters(text: str) -> None:
+    """inline_to_unicode returns a text without ``$`` or ``\\(`` unscanned: the pattern finds
+    nothing there."""
+    from parsescore.document.normalise import _INLINE, inline_to_unicode
+
+    if "$" not in text and "\\(" not in text:
+        assert _INLINE.search(text) is None
+        assert inline_to_unicode(text) == text
 
 
 # -- split_page's scans against the reference's regular expressions ----------------------------

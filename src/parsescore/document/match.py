@@ -433,13 +433,10 @@ def _merge_truncated(
     kernels = _compiled()
     if kernels is not None and free_gt and free_pred:
         # the same loop compiled (match_kernels.merge_row), one call a truth line
-        lengths = np.fromiter(map(len, norm_pred), np.int64, len(norm_pred))
-        starts = np.zeros(len(norm_pred), np.int64)
-        np.cumsum(lengths[:-1] + 1, out=starts[1:])
+        joined, starts, lengths = _joined(norm_pred)
         stops = np.zeros(len(norm_pred), np.bool_)
         stops[sorted(fixed_pred)] = True
         free = np.array(free_pred, np.int64)
-        joined = _kernels.codes(" ".join(norm_pred))
         for i in free_gt:
             j, step, best = kernels["merge_row"](
                 _codes(norm_gt[i]), joined, starts, lengths, stops, free, cost[i], MERGE
@@ -530,8 +527,26 @@ def _assign(
     return matches, unmatched
 
 
+def _joined(lines: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``lines`` joined by spaces as the kernels take them: the codes, each line's start and
+    length (a run of consecutive lines is a slice)."""
+    lengths = np.fromiter(map(len, lines), np.int64, len(lines))
+    starts = np.zeros(len(lines), np.int64)
+    np.cumsum(lengths[:-1] + 1, out=starts[1:])
+    return _kernels.codes(" ".join(lines)), starts, lengths
+
+
 def _rescue(unmatched: list[int], norm_gt: list[str], norm_pred: list[str]) -> dict[int, list[int]]:
     found: dict[int, list[int]] = {}
+    kernels = _compiled()
+    if kernels is not None and unmatched and norm_pred:
+        hits = kernels["rescue_hits"](
+            *_joined(norm_pred), *_joined([norm_gt[i] for i in unmatched]), RESCUE
+        ).tolist()
+        for j, row in enumerate(hits):
+            if any(row):
+                found[j] = [i for i, hit in zip(unmatched, row, strict=True) if hit]
+        return found
     for j, pred in enumerate(norm_pred):
         hits = [i for i in unmatched if _sub_gt_distance(pred, norm_gt[i]) < RESCUE]
         if hits:
@@ -601,7 +616,8 @@ def _convert(
     if free_pred:
         if free_gt:
             gt_list, pred_list = list(free_gt), list(free_pred)
-            matrix = [[_distance(gt[i], pred[j]) for j in pred_list] for i in gt_list]
+            # _distance of each pair (lines are never empty): the same floats from one cdist
+            matrix = _cost_matrix([gt[i] for i in gt_list], [pred[j] for j in pred_list])
             rows, cols = linear_sum_assignment(matrix)
             for r, c in zip(rows, cols, strict=False):
                 i, j = gt_list[r], pred_list[c]
@@ -617,25 +633,27 @@ def _convert(
 
 
 def _merge_duplicates(converted: list[Entry], n_gt: int, gt_lines: list[str]) -> list[Entry]:
+    """Entries of the same predictions made one. The reference compares every entry with every
+    other; the entries are grouped by key here instead (the first of a group is the one kept,
+    the others appended in order: the same result, in linear time)."""
     merged: list[Entry] = []
-    done_pred: set[tuple[Any, ...]] = set()
     done_gt: set[Any] = set()
+    groups: dict[tuple[Any, ...], list[Entry]] = {}
     for entry in converted:
         key = tuple(entry["pred_idx"]) if isinstance(entry["pred_idx"], list) else (
             entry["pred_idx"],)  # fmt: skip
-        if key in done_pred or key == ("",):
+        groups.setdefault(key, []).append(entry)
+    for key, group in groups.items():
+        if key == ("",):
             continue
+        entry = group[0]
         new = {"gt_idx": [entry["gt_idx"]], "gt": entry["gt"], "pred_idx": entry["pred_idx"],
                "pred": entry["pred"], "edit": entry["edit"]}  # fmt: skip
-        for other in converted:
-            other_key = tuple(other["pred_idx"]) if isinstance(other["pred_idx"], list) else (
-                other["pred_idx"],)  # fmt: skip
-            if other_key == key and other is not entry:
-                new["gt_idx"].append(other["gt_idx"])
-                new["gt"] += other["gt"]
-                done_gt.add(other["gt_idx"])
+        for other in group[1:]:
+            new["gt_idx"].append(other["gt_idx"])
+            new["gt"] += other["gt"]
+            done_gt.add(other["gt_idx"])
         merged.append(new)
-        done_pred.add(key)
         done_gt.add(entry["gt_idx"])
     for i in range(n_gt):
         if i not in done_gt:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["KERNELS", "WORD", "codes", "cutoffs", "merge_row", "window_minimum"]
+__all__ = ["KERNELS", "WORD", "codes", "cutoffs", "merge_row", "rescue_hits", "window_minimum"]
 
 #: Bits of the short string per machine word (int64, sign and carry bits spared).
 WORD = 62
@@ -37,10 +37,10 @@ def codes(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
 
 
-def _alphabet(short: np.ndarray, long: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``long`` as indices of the distinct characters of ``short`` (-1: not in it), and bit
-    masks of each one's places in ``short`` (``forward[k, block]``) and in ``short`` reversed
-    (``backward``), through an open-addressing table keyed by code point."""
+def _table(short: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct characters of ``short`` in an open-addressing table keyed by code point
+    (``keys``, -1 for a free slot; ``index``: each one's number), and bit masks of each one's
+    places in ``short`` (``forward[k, block]``) and in ``short`` reversed (``backward``)."""
     n = short.shape[0]
     slots = 2
     while slots < 2 * n:
@@ -67,9 +67,17 @@ def _alphabet(short: np.ndarray, long: np.ndarray) -> tuple[np.ndarray, np.ndarr
         forward[k, i // WORD] = forward[k, i // WORD] | (1 << (i % WORD))
         r = n - 1 - i
         backward[k, r // WORD] = backward[k, r // WORD] | (1 << (r % WORD))
-    m = long.shape[0]
-    found = np.empty(m, dtype=np.int64)
-    for p in range(m):
+    return keys, index, forward, backward
+
+
+def _map(
+    long: np.ndarray, start: int, stop: int, keys: np.ndarray, index: np.ndarray,
+    found: np.ndarray,
+) -> None:  # fmt: skip
+    """``found[start:stop]``: ``long``'s characters there as numbers of the table's (-1: not
+    in it)."""
+    slots = keys.shape[0]
+    for p in range(start, stop):
         c = long[p]
         slot = c & (slots - 1)
         found[p] = -1
@@ -78,6 +86,14 @@ def _alphabet(short: np.ndarray, long: np.ndarray) -> tuple[np.ndarray, np.ndarr
                 found[p] = index[slot]
                 break
             slot = (slot + 1) & (slots - 1)
+
+
+def _alphabet(short: np.ndarray, long: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``long`` as numbers of the distinct characters of ``short`` (:func:`_map`) and the
+    masks of :func:`_table`."""
+    keys, index, forward, backward = _table(short)
+    found = np.empty(long.shape[0], dtype=np.int64)
+    _map(long, 0, long.shape[0], keys, index, found)
     return found, forward, backward
 
 
@@ -292,7 +308,9 @@ def merge_row(
     n = gt.shape[0]
     count = starts.shape[0]
     blocks = (n + WORD - 1) // WORD
-    found, forward, _ = _alphabet(gt, preds)
+    keys, index, forward, _ = _table(gt)
+    found = np.empty(preds.shape[0], dtype=np.int64)
+    mapped = np.zeros(count, dtype=np.bool_)  # found holds the prediction and the space after
     pv = np.empty(blocks, dtype=np.int64)
     mv = np.empty(blocks, dtype=np.int64)
     windows = np.full(count, -1.0)  # each prediction's window ratio, once computed
@@ -310,6 +328,11 @@ def merge_row(
                 break
             merged_len = line_len + 1 + lengths[k]
             start = starts[j]
+            for q in (j, k):
+                if not mapped[q]:
+                    stop = min(starts[q] + lengths[q] + 1, preds.shape[0])
+                    _map(preds, starts[q], stop, keys, index, found)
+                    mapped[q] = True
             if blocks == 1:
                 edits = _global_distance_word(found, start, start + merged_len, forward, n)
             else:
@@ -339,7 +362,24 @@ def merge_row(
     return best_j, best_step, best_cost
 
 
+def rescue_hits(
+    preds: np.ndarray, starts: np.ndarray, lengths: np.ndarray, gts: np.ndarray,
+    gt_starts: np.ndarray, gt_lengths: np.ndarray, threshold: float,
+) -> np.ndarray:  # fmt: skip
+    """``hits[j, u]``: truth line ``u`` fits a window of prediction ``j`` below ``threshold``
+    (``_sub_gt_distance`` of ``parsescore.document.match`` below ``RESCUE``: never when the
+    line is longer). Both sides joined (``preds``/``gts``, at ``starts``, of ``lengths``)."""
+    hits = np.zeros((starts.shape[0], gt_starts.shape[0]), dtype=np.bool_)
+    for j in range(starts.shape[0]):
+        pred = preds[starts[j] : starts[j] + lengths[j]]
+        for u in range(gt_starts.shape[0]):
+            if lengths[j] >= gt_lengths[u] > 0:
+                gt = gts[gt_starts[u] : gt_starts[u] + gt_lengths[u]]
+                hits[j, u] = _window_ratio(pred, gt, threshold) < threshold
+    return hits
+
+
 #: The kernels, callees first (compiled together by ``match_kernels_compiled``).
-KERNELS = ("_alphabet", "_column", "_reset", "_infix_bounds", "_global_distance",
+KERNELS = ("_table", "_map", "_alphabet", "_column", "_reset", "_infix_bounds", "_global_distance",
            "_infix_bounds_word", "_global_distance_word", "window_minimum", "cutoffs",
-           "_window_ratio", "merge_row")  # fmt: skip
+           "_window_ratio", "merge_row", "rescue_hits")  # fmt: skip
