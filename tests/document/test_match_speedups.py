@@ -353,3 +353,18 @@ def test_skipped_passes_change_nothing(text: str) -> None:
     assert _remove_fences(text) == re.sub(r"```\n?$", "", fences, flags=re.MULTILINE)
     runs = re.sub(r" {4,}", "    ", re.sub(r"_{4,}", "____", text))
     assert _shorten_runs(text) == runs
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.text(alphabet="ab\n", max_size=20),
+    st.lists(st.tuples(st.integers(-3, 25), st.integers(-3, 25)), max_size=4),
+)
+@example("abcdef", [(1, 2), (4, 6)])  # in order and apart: the slices
+def test_blank_spans_is_the_list_assignment(text: str, spans: list[tuple[int, int]]) -> None:
+    from parsescore.document.split import _blank_spans
+
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    assert _blank_spans(text, spans) == ("".join(chars) if spans else text)

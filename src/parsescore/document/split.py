@@ -13,6 +13,7 @@ Markdown-to-HTML conversion when two ``|…|`` lines exist, which drops lines ho
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -155,6 +156,14 @@ def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
     """``text`` with every span replaced by as many spaces (one pass, whatever their number)."""
     if not spans:
         return text
+    ordered = all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
+    if ordered and all(0 <= start <= end <= len(text) for start, end in spans):
+        pieces, cursor = [], 0  # in order and apart: slices, not a list of every character
+        for start, end in spans:
+            pieces += [text[cursor:start], " " * (end - start)]
+            cursor = end
+        pieces.append(text[cursor:])
+        return "".join(pieces)
     chars = list(text)
     for start, end in spans:
         chars[start:end] = " " * (end - start)
@@ -419,22 +428,22 @@ def split_page(text: str) -> list[Block]:
         blocks.append(Block("html_table", start, start + len(table), table))
         spans.append((start, start + len(table)))
     text = _blank_spans(text, spans)
-    blanked = list(text)
+    blanked: list[tuple[int, int]] = []  # display formulas, in order and apart
     for start, end, _, _ in _delimited(text, _DISPLAY_PAIRS):
         matched = text[start:end]
         line = " ".join(matched.strip().split("\n"))
         inner = _delimited(line, _DOLLAR_PAIRS)  # _DOLLAR.search is its first
         if not inner:
-            blanked[start:end] = " " * (end - start)
+            blanked.append((start, end))
             blocks.append(Block("equation_isolated", start, end, line))
         elif inner[0][2] == 0 and inner[0][3]:
             line = _dollar_sub(line, (0,), inner)
-            blanked[start:end] = " " * (end - start)
+            blanked.append((start, end))
             blocks.append(Block("equation_isolated", start, end, line))
         else:
             line = _dollar_sub(line, (1, 2), inner)
             blocks.append(Block("equation_isolated", start, end, line, "equation_inline"))
-    text = "".join(blanked)
+    text = _blank_spans(text, blanked)
     if len(_table_lines(text + "\n")) >= 2:
         text = _markdown_tables_to_html(text)
         for match in list(_HTML_TABLE.finditer(text)):
