@@ -20,7 +20,9 @@ visible effects.
 from __future__ import annotations
 
 import copy
+import functools
 import re
+import sys
 from collections import defaultdict
 from typing import Any
 
@@ -29,6 +31,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
+from parsescore.document import match_kernels as _kernels
 from parsescore.document.normalise import formula_key, table_cell_texts, text_key
 
 __all__ = ["IGNORED", "TEXT_CATEGORIES", "quick_match", "simple_match"]
@@ -287,30 +290,63 @@ def _split_pred_arrays(items: list[Item]) -> list[Item]:
 # --- quick_match -------------------------------------------------------------------------------
 
 
+#: Windows the plain scan compares in a process before the compiled kernels are loaded (about
+#: a second of scanning, what importing numba costs); they are loaded at once when numba is.
+SCAN_BUDGET = 3_000_000
+_scanned = 0
+_kernels_loaded: dict[str, Any] | None = None
+
+
+def _compiled() -> dict[str, Any] | None:
+    """The kernels of :mod:`parsescore.document.match_kernels` compiled, once they pay: numba
+    already imported (the table kernels load it), or the plain scans past ``SCAN_BUDGET``.
+    Both paths give the same numbers (tests), so which one runs never changes a result."""
+    global _kernels_loaded
+    if _kernels_loaded is None and ("numba" in sys.modules or _scanned > SCAN_BUDGET):
+        from parsescore.document.match_kernels_compiled import kernels
+
+        _kernels_loaded = kernels
+    return _kernels_loaded
+
+
+@functools.lru_cache(maxsize=4096)
+def _codes(text: str) -> np.ndarray:
+    return _kernels.codes(text)
+
+
 def _window_distance(long: str, short: str, threshold: float) -> float:
     """Fewest edits between ``short`` and a window of ``long`` of its length, over that length
-    (``len(long) >= len(short) > 0``) — exact when it is at most ``threshold``, else some value
-    above it (the callers only compare it with ``threshold``).
+    (``len(long) >= len(short) > 0``) — or a value on the same side of ``threshold``: exact
+    when it equals ``threshold``, some value below it when it is below, above when above (the
+    callers only compare it with ``threshold``), so that the search stops at the first window
+    found below.
 
-    Neighbouring windows differ by one character dropped and one added, so their distances to
-    ``short`` differ by at most 2: a window at distance ``d`` proves the next ``(d - best) // 2``
-    windows no closer than the best so far, and they are skipped unscanned."""
+    Once loaded, the compiled kernel of :mod:`parsescore.document.match_kernels` rules most windows
+    out by a lower bound. Otherwise every window is scanned but some: neighbouring windows
+    differ by one character dropped and one added, so their distances to ``short`` differ by
+    at most 2: a window at distance ``d`` proves the next ``(d - best) // 2`` windows no closer
+    than the best so far, and they are skipped unscanned."""
+    global _scanned
     n = len(short)
-    cutoff = int(threshold * n) + 1
-    while cutoff > 0 and cutoff / n > threshold:
-        cutoff -= 1
+    cutoff, enough = _kernels.cutoffs(threshold, n)
     if len(long) == n:
         return int(Levenshtein.distance(long, short, score_cutoff=cutoff)) / n
+    kernels = _compiled()
+    if kernels is not None:
+        return int(kernels["window_minimum"](_codes(long), _codes(short), cutoff, enough)) / n
     best = cutoff + 1
     start, last = 0, len(long) - n
     distance = Levenshtein.distance
+    scanned = 0
     while start <= last:
         found = distance(short, long[start : start + n])
+        scanned += 1
         if found < best:
             best = found
-            if not found:
+            if found <= enough:
                 break
         start += (found - best) // 2 + 1
+    _scanned += scanned
     return best / n
 
 
@@ -385,7 +421,8 @@ def _merge_truncated(
     the joined run is not yet longer than the truth line. The conditions are tested cheapest
     first (lengths, then one distance, then window scans), which gives the same runs while
     scanning windows only where the outcome still depends on them; a run's distance is carried
-    from the step that made it, and a single prediction's is the cost matrix's."""
+    from the step that made it, and a single prediction's is the cost matrix's. Once the
+    kernels are loaded, each truth line's loop runs compiled (``match_kernels.merge_row``)."""
     fixed = np.argwhere(cost < 0.25)
     fixed_gt = {int(i[0]) for i in fixed}
     fixed_pred = {int(i[1]) for i in fixed}
@@ -393,6 +430,20 @@ def _merge_truncated(
     free_pred = [j for j in range(cost.shape[1]) if j not in fixed_pred]
     subsets: list[list[int]] = []
     subset_costs: list[float] = []
+    kernels = _compiled()
+    if kernels is not None and free_gt and free_pred:
+        # the same loop compiled (match_kernels.merge_row), one call a truth line
+        joined, starts, lengths = _joined(norm_pred)
+        stops = np.zeros(len(norm_pred), np.bool_)
+        stops[sorted(fixed_pred)] = True
+        free = np.array(free_pred, np.int64)
+        for i in free_gt:
+            j, step, best = kernels["merge_row"](
+                _codes(norm_gt[i]), joined, starts, lengths, stops, free, cost[i], MERGE
+            )
+            subsets.append(list(range(j, j + step)))
+            subset_costs.append(float(best))
+        free_gt = []
     for i in free_gt:
         gt = norm_gt[i]
         candidates: list[list[int]] = []
@@ -476,8 +527,26 @@ def _assign(
     return matches, unmatched
 
 
+def _joined(lines: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``lines`` joined by spaces as the kernels take them: the codes, each line's start and
+    length (a run of consecutive lines is a slice)."""
+    lengths = np.fromiter(map(len, lines), np.int64, len(lines))
+    starts = np.zeros(len(lines), np.int64)
+    np.cumsum(lengths[:-1] + 1, out=starts[1:])
+    return _kernels.codes(" ".join(lines)), starts, lengths
+
+
 def _rescue(unmatched: list[int], norm_gt: list[str], norm_pred: list[str]) -> dict[int, list[int]]:
     found: dict[int, list[int]] = {}
+    kernels = _compiled()
+    if kernels is not None and unmatched and norm_pred:
+        hits = kernels["rescue_hits"](
+            *_joined(norm_pred), *_joined([norm_gt[i] for i in unmatched]), RESCUE
+        ).tolist()
+        for j, row in enumerate(hits):
+            if any(row):
+                found[j] = [i for i, hit in zip(unmatched, row, strict=True) if hit]
+        return found
     for j, pred in enumerate(norm_pred):
         hits = [i for i in unmatched if _sub_gt_distance(pred, norm_gt[i]) < RESCUE]
         if hits:
@@ -547,7 +616,8 @@ def _convert(
     if free_pred:
         if free_gt:
             gt_list, pred_list = list(free_gt), list(free_pred)
-            matrix = [[_distance(gt[i], pred[j]) for j in pred_list] for i in gt_list]
+            # _distance of each pair (lines are never empty): the same floats from one cdist
+            matrix = _cost_matrix([gt[i] for i in gt_list], [pred[j] for j in pred_list])
             rows, cols = linear_sum_assignment(matrix)
             for r, c in zip(rows, cols, strict=False):
                 i, j = gt_list[r], pred_list[c]
@@ -563,25 +633,27 @@ def _convert(
 
 
 def _merge_duplicates(converted: list[Entry], n_gt: int, gt_lines: list[str]) -> list[Entry]:
+    """Entries of the same predictions made one. The reference compares every entry with every
+    other; the entries are grouped by key here instead (the first of a group is the one kept,
+    the others appended in order: the same result, in linear time)."""
     merged: list[Entry] = []
-    done_pred: set[tuple[Any, ...]] = set()
     done_gt: set[Any] = set()
+    groups: dict[tuple[Any, ...], list[Entry]] = {}
     for entry in converted:
         key = tuple(entry["pred_idx"]) if isinstance(entry["pred_idx"], list) else (
             entry["pred_idx"],)  # fmt: skip
-        if key in done_pred or key == ("",):
+        groups.setdefault(key, []).append(entry)
+    for key, group in groups.items():
+        if key == ("",):
             continue
+        entry = group[0]
         new = {"gt_idx": [entry["gt_idx"]], "gt": entry["gt"], "pred_idx": entry["pred_idx"],
                "pred": entry["pred"], "edit": entry["edit"]}  # fmt: skip
-        for other in converted:
-            other_key = tuple(other["pred_idx"]) if isinstance(other["pred_idx"], list) else (
-                other["pred_idx"],)  # fmt: skip
-            if other_key == key and other is not entry:
-                new["gt_idx"].append(other["gt_idx"])
-                new["gt"] += other["gt"]
-                done_gt.add(other["gt_idx"])
+        for other in group[1:]:
+            new["gt_idx"].append(other["gt_idx"])
+            new["gt"] += other["gt"]
+            done_gt.add(other["gt_idx"])
         merged.append(new)
-        done_pred.add(key)
         done_gt.add(entry["gt_idx"])
     for i in range(n_gt):
         if i not in done_gt:

@@ -13,6 +13,7 @@ Markdown-to-HTML conversion when two ``|…|`` lines exist, which drops lines ho
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -81,11 +82,11 @@ def _delimited(text: str, pairs: tuple[tuple[str, str], ...]) -> list[tuple[int,
         memo[needle] = (start, result)
         return result
 
-    openers = "".join(sorted({opener[0] for opener, _ in pairs}))
+    openers = {opener for opener, _ in pairs}  # a match starts where one of them does
     position = 0
     length = len(text)
     while position < length:
-        candidates = [i for i in (find(c, position) for c in openers) if i >= 0]
+        candidates = [i for i in (find(opener, position) for opener in openers) if i >= 0]
         if not candidates:
             break
         position = min(candidates)
@@ -102,18 +103,12 @@ def _delimited(text: str, pairs: tuple[tuple[str, str], ...]) -> list[tuple[int,
     return found
 
 
-def _dollar_search(line: str) -> tuple[int, str] | None:
-    """``_DOLLAR.search(line)``: the alternative (0: ``$$``, 1: ``$``, 2: ``\\(``) and content
-    of the first match."""
-    found = _delimited(line, _DOLLAR_PAIRS)
-    return None if not found else (found[0][2], found[0][3])
-
-
-def _dollar_sub(line: str, keep: tuple[int, ...]) -> str:
-    """``_DOLLAR.sub`` with ``\\[`` + the groups of ``keep`` (alternatives) + ``\\]``."""
+def _dollar_sub(line: str, keep: tuple[int, ...], found: list[tuple[int, int, int, str]]) -> str:
+    """``_DOLLAR.sub`` with ``\\[`` + the groups of ``keep`` (alternatives) + ``\\]``, given
+    ``found``, the line's ``_delimited(line, _DOLLAR_PAIRS)``."""
     out: list[str] = []
     cursor = 0
-    for start, end, index, content in _delimited(line, _DOLLAR_PAIRS):
+    for start, end, index, content in found:
         out.append(line[cursor:start])
         out.append("\\[" + (content if index in keep else "") + "\\]")
         cursor = end
@@ -161,6 +156,14 @@ def _blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
     """``text`` with every span replaced by as many spaces (one pass, whatever their number)."""
     if not spans:
         return text
+    ordered = all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
+    if ordered and all(0 <= start <= end <= len(text) for start, end in spans):
+        pieces, cursor = [], 0  # in order and apart: slices, not a list of every character
+        for start, end in spans:
+            pieces += [text[cursor:start], " " * (end - start)]
+            cursor = end
+        pieces.append(text[cursor:])
+        return "".join(pieces)
     chars = list(text)
     for start, end in spans:
         chars[start:end] = " " * (end - start)
@@ -241,10 +244,22 @@ def _blank(text: str, start: int, end: int) -> str:
 
 
 def _remove_fences(text: str) -> str:
+    if "```" not in text:
+        return text  # each pattern holds a fence (the scans, tried at every line, are costly)
     text = re.sub(r"^```markdown\n?", "", text, flags=re.MULTILINE)
     text = re.sub(r"^```html\n?", "", text, flags=re.MULTILINE)
     text = re.sub(r"^```latex\n?", "", text, flags=re.MULTILINE)
     return re.sub(r"```\n?$", "", text, flags=re.MULTILINE)
+
+
+def _shorten_runs(text: str) -> str:
+    """Runs of four or more ``_`` (spaces) made four: a run of exactly four is left as it is,
+    so the scan is needed only where five follow one another."""
+    if "_____" in text:
+        text = re.sub(r"_{4,}", "____", text)
+    if "     " in text:
+        text = re.sub(r" {4,}", "    ", text)
+    return text
 
 
 #: Scans of the text the reference makes for nested tables, restarting after each unclosed
@@ -398,8 +413,7 @@ def split_page(text: str) -> list[Block]:
     """The page's blocks sorted by position (stable), as ``md_tex_filter`` returns them."""
     text = _remove_images(text)
     text = _remove_fences(text)
-    text = re.sub(r"_{4,}", "____", text)
-    text = re.sub(r" {4,}", "    ", text)
+    text = _shorten_runs(text)
     for tag in ("<html>", "</html>", "<body>", "</body>"):
         text = text.replace(tag, "")
     blocks: list[Block] = []
@@ -414,22 +428,22 @@ def split_page(text: str) -> list[Block]:
         blocks.append(Block("html_table", start, start + len(table), table))
         spans.append((start, start + len(table)))
     text = _blank_spans(text, spans)
-    blanked = list(text)
+    blanked: list[tuple[int, int]] = []  # display formulas, in order and apart
     for start, end, _, _ in _delimited(text, _DISPLAY_PAIRS):
         matched = text[start:end]
         line = " ".join(matched.strip().split("\n"))
-        sub = _dollar_search(line)
-        if sub is None:
-            blanked[start:end] = " " * (end - start)
+        inner = _delimited(line, _DOLLAR_PAIRS)  # _DOLLAR.search is its first
+        if not inner:
+            blanked.append((start, end))
             blocks.append(Block("equation_isolated", start, end, line))
-        elif sub[0] == 0 and sub[1]:
-            line = _dollar_sub(line, (0,))
-            blanked[start:end] = " " * (end - start)
+        elif inner[0][2] == 0 and inner[0][3]:
+            line = _dollar_sub(line, (0,), inner)
+            blanked.append((start, end))
             blocks.append(Block("equation_isolated", start, end, line))
         else:
-            line = _dollar_sub(line, (1, 2))
+            line = _dollar_sub(line, (1, 2), inner)
             blocks.append(Block("equation_isolated", start, end, line, "equation_inline"))
-    text = "".join(blanked)
+    text = _blank_spans(text, blanked)
     if len(_table_lines(text + "\n")) >= 2:
         text = _markdown_tables_to_html(text)
         for match in list(_HTML_TABLE.finditer(text)):
