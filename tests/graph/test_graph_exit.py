@@ -9,6 +9,10 @@ import sys
 import weakref
 from pathlib import Path
 
+import pytest
+
+from cli_helpers import Cli
+from parsescore.core.results import Result
 from parsescore.graph.cli import leave_to_exit
 
 
@@ -45,3 +49,25 @@ def test_atexit_and_streams_still_run(tmp_path: Path) -> None:
     assert done.returncode == 3
     assert done.stdout == "unflushed line"
     assert marker.read_text() == "ran"
+
+
+def test_command_leaves_big_evaluations_only(
+    data_dir: Path, tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``parsescore graph`` hands its result to :func:`leave_to_exit` from
+    ``LEAVE_TO_EXIT_NODES`` nodes on, after eval.json is written; a smaller one is freed."""
+    import parsescore.graph.cli as graph_cli
+
+    left: list[tuple[object, bool]] = []
+    out = tmp_path / "eval.json"
+    monkeypatch.setattr(graph_cli, "leave_to_exit", lambda *o: left.append((o[0], out.is_file())))
+    library = data_dir / "library"
+    args = ("graph", "--truth", library / "truth.json", "--pred", library / "graph.json",
+            "--template", f"{data_dir / 'library_template.py'}:Library", "--out", out)  # fmt: skip
+    assert cli(*args).code == 0
+    assert left == []  # 12 nodes: freed as usual
+    monkeypatch.setattr(graph_cli, "LEAVE_TO_EXIT_NODES", 1)
+    out.unlink()
+    assert cli(*args).code == 0
+    ((result, written),) = left
+    assert written and isinstance(result, Result) and result.kind == "graph"

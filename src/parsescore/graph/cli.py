@@ -38,7 +38,22 @@ def run(values: Mapping[str, Any]) -> None:
     listed = values.get("result") is not None
     scored = finish(evaluate(values["truth"], values["pred"], options, unmatched=listed), options)
     show_and_write(scored, values, wide_console())
-    leave_to_exit(scored)
+    if _nodes(scored.computed) >= LEAVE_TO_EXIT_NODES:
+        leave_to_exit(scored)
+
+
+LEAVE_TO_EXIT_NODES = 5_000
+"""Both graphs' nodes from which a document's evaluation is left to the exit (a smaller one is
+freed in milliseconds, and a process running the command in-process is then left as it was)."""
+
+
+def _nodes(computed: Any) -> int:
+    """The nodes of both graphs of one document's matching (0 for anything else)."""
+    from parsescore.graph.evaluate import GraphMatching
+
+    if not isinstance(computed, GraphMatching):
+        return 0
+    return len(computed.truth.nodes) + len(computed.extracted.nodes)
 
 
 def leave_to_exit(*objects: Any) -> None:
