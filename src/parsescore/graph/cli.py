@@ -66,11 +66,14 @@ def leave_to_exit(*objects: Any) -> None:
     command's CPU. Here a reference cycle holds them, and the cyclic collector is told to
     leave everything alive now alone (``gc.freeze``), so nothing frees them before the
     process ends. Exit itself is unchanged: ``atexit`` handlers run, standard streams are
-    flushed, open files are closed as usual; what is skipped is only the deallocation of
-    these plain data objects (none has a finaliser) and the final collections' scan of the
-    frozen ones. In a long-lived process (a test calling the command in-process) the cycle is
-    collected after the next ``gc.unfreeze`` (as :func:`parsescore.core.files.gc_paused`
-    does), like any garbage.
+    flushed, and what reference counting frees at teardown is freed as before (a file
+    object then closes and flushes). Skipped are the deallocation of these plain data
+    objects (dicts, lists, strings, numbers, dataclasses: none has a finaliser) and the final
+    collections' scan of what is frozen; so a reference cycle of objects alive now that only
+    becomes garbage during teardown is not collected either (its finalisers do not run, as
+    for any object still alive when the interpreter ends). In a long-lived process (a test
+    calling the command in-process) the holder is collected after the next ``gc.unfreeze``
+    (as :func:`parsescore.core.files.gc_paused` does), like any garbage.
     """
     holder: list[Any] = [*objects]
     holder.append(holder)
