@@ -9,12 +9,15 @@ random trees of these classes.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, Field
 
+from parsescore.graph.canon import canonical_identity_value
 from parsescore.graph.template import GraphData, graph_from_instance
 
 
@@ -207,3 +210,60 @@ def test_converter_invariants(team: Team) -> None:
     assert graph.nodes[-1]["__class__"] == "Team"  # the root comes after its children
     again = graph_from_instance(copy.deepcopy(team))
     assert (again.nodes, again.edges) == (graph.nodes, graph.edges)
+
+
+class Code(BaseModel):
+    """An entity identified by one field, which may also arrive as an undeclared extra."""
+
+    model_config = ConfigDict(graph_id_fields=["code"], extra="allow")
+    code: str | int | None = None
+
+
+class Keyless(BaseModel):
+    """The same identity field, never declared: an instance holds it only as an extra."""
+
+    model_config = ConfigDict(graph_id_fields=["code"], extra="allow")
+    label: str | None = None
+
+
+class Codes(BaseModel):
+    """A root holding both."""
+
+    model_config = ConfigDict(graph_id_fields=["name"])
+    name: str = "root"
+    codes: list[Code] = Field(default_factory=list)
+    loose: list[Keyless] = Field(default_factory=list)
+
+
+def plain_node_id(cls: str, values: dict[str, Any]) -> str:
+    """docling-graph's node id, written plainly: the hash of the JSON text of the canonical
+    identity values and the class name."""
+    data = {name: canonical_identity_value(name, value) for name, value in values.items()}
+    text = json.dumps(data | {"__class__": cls}, sort_keys=True, default=str)
+    return f"{cls}_{hashlib.blake2b(text.encode()).hexdigest()[:16]}"
+
+
+CODE_VALUES = st.one_of(
+    st.text(alphabet="aB1 -é_", max_size=6), st.integers(-3, 3), st.none()
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(CODE_VALUES, max_size=5), st.lists(st.text(alphabet="aB1 ", max_size=4), max_size=3)
+)
+def test_single_field_ids_equal_the_plain_definition(codes: list[Any], extras: list[str]) -> None:
+    """The one-plain-string identity's fast path (a declared field read from the instance's
+    dict, the id kept per string) gives docling-graph's id, and other values and an identity
+    held as an extra take the general path to the same definition."""
+    root = Codes(
+        codes=[Code(code=value) for value in codes],
+        loose=[Keyless(label="x", code=value) for value in extras],  # type: ignore[call-arg]
+    )
+    graph = graph_from_instance(root)
+    ids = {node["id"] for node in graph.nodes}
+    for value in codes:
+        assert plain_node_id("Code", {"code": value}) in ids
+    for value in extras:
+        assert plain_node_id("Keyless", {"code": value}) in ids
+    assert plain_node_id("Codes", {"name": "root"}) in ids

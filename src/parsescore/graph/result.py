@@ -64,9 +64,6 @@ def evaluate(
         return evaluate_dataset(truth, pred, options)
     assert not isinstance(truth, Mapping) and not isinstance(pred, Mapping)
     from parsescore.core.files import gc_paused
-    from parsescore.graph.api import match_files
-    from parsescore.graph.evaluate import build_report
-    from parsescore.graph.unmatched import unmatched_details
 
     source = options.source
     if isinstance(source, Mapping) or (source is not None and Path(source).is_dir()):
@@ -75,7 +72,11 @@ def evaluate(
             "are files: give the one document's source file",
             path=None if isinstance(source, Mapping) else source,
         )
-    with gc_paused():
+    with gc_paused():  # imports too: collections meanwhile would rescan what stays alive
+        from parsescore.graph.api import match_files
+        from parsescore.graph.evaluate import build_report
+        from parsescore.graph.unmatched import unmatched_details
+
         matching = match_files(truth=truth, pred=pred, options=options)
         report = build_report(
             matching, graph=str(pred), truth=str(truth), template=options.template

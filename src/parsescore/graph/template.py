@@ -332,7 +332,7 @@ class _Converter:
 
     def __init__(self) -> None:
         self.fingerprint_ids: dict[str, str] = {}
-        self.raw_ids: dict[tuple[Any, ...], str] = {}
+        self.raw_ids: dict[tuple[Any, Any], str] = {}  # (class, id string or id values) -> id
         self.nodes: dict[str, dict[str, Any]] = {}
         self.visited: set[str] = set()
         self.processed: set[int] = set()
@@ -344,6 +344,15 @@ class _Converter:
         """The node id of an entity instance (computed per call: a walk asks once per visit)."""
         cls = type(model)
         id_fields = _id_fields_of(cls)
+        if len(id_fields) == 1:
+            # The usual identity, one plain string (a declared field: in the instance's dict),
+            # keyed by the string itself (a tuple of values never equals it).
+            value = model.__dict__.get(id_fields[0])
+            if type(value) is str:
+                single = self.raw_ids.get((cls, value))
+                if single is None:
+                    single = self.raw_ids[cls, value] = _plain_id(cls, (value,))
+                return single
         if id_fields:
             if len(id_fields) == 1:  # the usual case, without a comprehension
                 values: tuple[Any, ...] = (getattr(model, id_fields[0], _MISSING),)
