@@ -25,10 +25,12 @@ from parsescore.shared.tables.limits import check_cells, span
 __all__ = [
     "NodeKey",
     "TableTree",
+    "build_trees",
     "cell_tokens",
     "find_table",
     "fragment_table",
     "parse_table_tree",
+    "parse_table_trees",
 ]
 
 # (tag, colspan, rowspan, content): the whole label of a node; content is None unless td.
@@ -206,6 +208,15 @@ def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
         if stack and stack[-1][2] < 0:
             stack[-1][2] = first
     check_cells(slots)
+    return _table_tree(
+        key_index, classes, np.array(leftmost, dtype=np.int64), len(table.xpath(".//*"))
+    )
+
+
+def _table_tree(
+    key_index: dict[NodeKey, int], classes: list[int], leftmost: np.ndarray, n_descendants: int
+) -> TableTree:
+    """The tree of a walk's labels (numbered by first appearance in postorder)."""
     # Classes renumbered: td classes first, grouped by span, so that the rename-cost blocks
     # of one span pair are contiguous (first appearance kept within a group).
     keys = list(key_index)
@@ -218,9 +229,55 @@ def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
     return TableTree(
         keys=tuple(keys[k] for k in order),
         node_class=renumber[np.array(classes, dtype=np.int64)],
-        leftmost=np.array(leftmost, dtype=np.int64),
+        leftmost=leftmost,
         n_nodes=len(classes),
-        n_descendants=len(table.xpath(".//*")),
+        n_descendants=n_descendants,
+    )
+
+
+def build_trees(table: etree._Element) -> tuple[TableTree, TableTree]:
+    """``(build_tree(table, structure_only=False), build_tree(table, structure_only=True))``
+    from one walk: both trees have the same nodes in the same postorder and differ only in
+    the content of a ``td``'s label, so the walk, the spans and the ``.//*`` count are
+    shared (TEDS and TEDS-S of one table then cost one walk, not two)."""
+    content_index: dict[NodeKey, int] = {}
+    structure_index: dict[NodeKey, int] = {}
+    content: list[int] = []
+    structure: list[int] = []
+    leftmost: list[int] = []
+    slots = 0
+    # Open elements: [element, its children, leftmost leaf of the first child or -1].
+    stack: list[list[Any]] = [[table, iter(table), -1]]
+    while stack:
+        top = stack[-1]
+        child = next(top[1], None)
+        if child is None:
+            stack.pop()
+            position = len(leftmost)
+            first = top[2] if top[2] >= 0 else position
+            label: NodeKey = (top[0].tag, None, None, None)
+            bare = label
+        else:
+            tag = child.tag
+            if tag != "td":
+                stack.append([child, iter(child), -1])
+                continue
+            colspan, rowspan = _span(child, "colspan"), _span(child, "rowspan")
+            slots += max(colspan, 1) * max(rowspan, 1)
+            first = len(leftmost)
+            label = (tag, colspan, rowspan, cell_tokens(child))
+            bare = (tag, colspan, rowspan, ())
+        leftmost.append(first)
+        content.append(content_index.setdefault(label, len(content_index)))
+        structure.append(structure_index.setdefault(bare, len(structure_index)))
+        if stack and stack[-1][2] < 0:
+            stack[-1][2] = first
+    check_cells(slots)
+    positions = np.array(leftmost, dtype=np.int64)
+    n_descendants = len(table.xpath(".//*"))
+    return (
+        _table_tree(content_index, content, positions, n_descendants),
+        _table_tree(structure_index, structure, positions, n_descendants),
     )
 
 
@@ -234,3 +291,16 @@ def parse_table_tree(
     if ignore_nodes:
         etree.strip_tags(table, *ignore_nodes)
     return build_tree(table, structure_only=structure_only)
+
+
+def parse_table_trees(
+    text: str, *, ignore_nodes: Iterable[str] | None = None
+) -> tuple[TableTree, TableTree] | None:
+    """``parse_table_tree`` with and without cell content from one parse and one walk
+    (:func:`build_trees`): ``(content, structure)``, or None when it has no ``body/table``."""
+    table = _tree_table(text)
+    if table is None:
+        return None
+    if ignore_nodes:
+        etree.strip_tags(table, *ignore_nodes)
+    return build_trees(table)
