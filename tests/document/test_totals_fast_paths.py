@@ -250,3 +250,36 @@ def test_pair_of_markup(one: list[str], other: list[str], frame: str) -> None:
     gt, pred = frame.format("".join(one)), _DOC.format("".join(other))
     for a, b in ((gt, pred), (pred, gt), ("", pred), (gt, "")):
         assert _bits(teds_score.pair(a, b)) == _bits(two_calls(a, b))
+
+
+# --- text keys -----------------------------------------------------------------------------------
+
+
+def plain_inline_to_unicode(text: str) -> str:
+    """``inline_to_unicode`` without its early return for texts holding no ``$`` or ``\\(``."""
+    from parsescore.document.normalise import _ESCAPED, _INLINE, latex_to_text
+
+    replacements: list[tuple[int, int, str]] = []
+    for match in _INLINE.finditer(text):
+        content = match.group(1) if match.group(1) is not None else match.group(2)
+        clean = _ESCAPED.sub("", content)
+        if any(char in clean for char in "\\^_"):
+            if clean.endswith("\\"):
+                clean += " "
+            try:
+                replacements.append((match.start(), match.end(), latex_to_text(clean)))
+            except Exception:
+                continue
+    for start, end, unicode in sorted(replacements, reverse=True):
+        text = text[:start] + unicode.strip() + text[end:]
+    return text
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet="a $\\()^_{}x\n", max_size=30))
+@example("\\(x^2\\) and $a_b$")
+@example("a \\( b")
+def test_inline_to_unicode(text: str) -> None:
+    from parsescore.document.normalise import inline_to_unicode
+
+    assert inline_to_unicode(text) == plain_inline_to_unicode(text)

@@ -48,6 +48,8 @@ def latex_to_text(latex: str) -> str:
 
 def inline_to_unicode(text: str) -> str:
     """Inline formulas holding ``\\``, ``^`` or ``_`` replaced by their Unicode text."""
+    if "$" not in text and "\\(" not in text:  # no inline formula can match: most texts
+        return text
     replacements: list[tuple[int, int, str]] = []
     for match in _INLINE.finditer(text):
         content = match.group(1) if match.group(1) is not None else match.group(2)

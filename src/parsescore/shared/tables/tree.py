@@ -240,6 +240,9 @@ def build_trees(table: etree._Element) -> tuple[TableTree, TableTree]:
     from one walk: both trees have the same nodes in the same postorder and differ only in
     the content of a ``td``'s label, so the walk, the spans and the ``.//*`` count are
     shared (TEDS and TEDS-S of one table then cost one walk, not two)."""
+    flat = _flat_trees(table)
+    if flat is not None:
+        return flat
     content_index: dict[NodeKey, int] = {}
     structure_index: dict[NodeKey, int] = {}
     content: list[int] = []
@@ -272,6 +275,63 @@ def build_trees(table: etree._Element) -> tuple[TableTree, TableTree]:
         structure.append(structure_index.setdefault(bare, len(structure_index)))
         if stack and stack[-1][2] < 0:
             stack[-1][2] = first
+    check_cells(slots)
+    positions = np.array(leftmost, dtype=np.int64)
+    n_descendants = len(table.xpath(".//*"))
+    return (
+        _table_tree(content_index, content, positions, n_descendants),
+        _table_tree(structure_index, structure, positions, n_descendants),
+    )
+
+
+def _flat_trees(table: etree._Element) -> tuple[TableTree, TableTree] | None:
+    """:func:`build_trees` of a table whose children are rows of ``td`` cells (or cells),
+    as most are (OmniDocBench's normalised tables always): the postorder is each row's cells,
+    then the row, then the table, written with two loops instead of the stack. None (before
+    any label is kept) when a row holds anything but ``td``; the walk visits the same cells
+    in the same order up to there, so a bad span raises the same error."""
+    content_index: dict[NodeKey, int] = {}
+    structure_index: dict[NodeKey, int] = {}
+    content_class = content_index.setdefault
+    structure_class = structure_index.setdefault
+    content: list[int] = []
+    structure: list[int] = []
+    leftmost: list[int] = []
+    slots = 0
+    table_first = -1
+    for row in table:
+        row_tag = row.tag
+        cells: Iterable[etree._Element] = (row,) if row_tag == "td" else row
+        row_first = -1
+        for cell in cells:
+            tag = cell.tag
+            if tag != "td":
+                return None
+            colspan, rowspan = _span(cell, "colspan"), _span(cell, "rowspan")
+            slots += max(colspan, 1) * max(rowspan, 1)
+            position = len(leftmost)
+            if row_first < 0:
+                row_first = position
+            leftmost.append(position)
+            label: NodeKey = (tag, colspan, rowspan, cell_tokens(cell))
+            content.append(content_class(label, len(content_index)))
+            bare: NodeKey = (tag, colspan, rowspan, ())
+            structure.append(structure_class(bare, len(structure_index)))
+        if row_tag != "td":
+            position = len(leftmost)
+            if row_first < 0:
+                row_first = position
+            leftmost.append(row_first)
+            label = (row_tag, None, None, None)
+            content.append(content_class(label, len(content_index)))
+            structure.append(structure_class(label, len(structure_index)))
+        if table_first < 0:
+            table_first = row_first
+    position = len(leftmost)
+    leftmost.append(table_first if table_first >= 0 else position)
+    label = (table.tag, None, None, None)
+    content.append(content_class(label, len(content_index)))
+    structure.append(structure_class(label, len(structure_index)))
     check_cells(slots)
     positions = np.array(leftmost, dtype=np.int64)
     n_descendants = len(table.xpath(".//*"))
