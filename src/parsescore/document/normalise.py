@@ -367,17 +367,14 @@ def _plain_soup(text: str) -> str | None:
     names: list[str] = []  # open elements (below the document), innermost last
     pre = 0  # open pre elements
     math = -1  # depth of the math element being replaced (-1: none open)
-    pending: list[str] = []  # adjacent texts not yet written (one text node)
+    pending: str | None = None  # adjacent texts not yet written (one text node)
     at = 0
 
-    def flush() -> None:
-        data = "".join(pending)
-        pending.clear()
-        if math >= 0 or not data:
-            return
-        if not pre and not data.translate(_ASCII_SPACES):
-            data = "\n" if "\n" in data else " "
-        out.append(data)
+    def text_node(data: str) -> None:
+        if math < 0:
+            if not pre and not data.translate(_ASCII_SPACES):
+                data = "\n" if "\n" in data else " "
+            out.append(data)
 
     def close(depth: int) -> None:
         """Close the open elements from the innermost down to ``depth``."""
@@ -394,26 +391,42 @@ def _plain_soup(text: str) -> str | None:
         del names[depth:]
 
     for match in _PLAIN_TOKEN.finditer(text):
-        if match.start() != at:
+        begin, after = match.span()
+        if begin != at:
             return None
-        at = match.end()
+        at = after
         name, attributes, closed, end, data = match.groups()
         if data is not None:
-            pending.append(data)
+            pending = data if pending is None else pending + data
             continue
-        tag = (name if end is None else end).lower()
-        if tag in _RAW_CONTENT:
-            return None
         if end is not None:
-            for depth in range(len(names) - 1, -1, -1):
+            tag = end.lower()
+            if tag in _RAW_CONTENT:
+                return None
+            if names and names[-1] == tag:  # the usual end tag: the innermost element's
+                if pending is not None:
+                    text_node(pending)
+                    pending = None
+                if math < 0 and tag not in _CLOSE_SPECIAL:
+                    names.pop()
+                    out.append(f"</{tag}>")
+                else:
+                    close(len(names) - 1)
+                continue
+            for depth in range(len(names) - 2, -1, -1):
                 if names[depth] == tag:
-                    if pending:
-                        flush()
+                    if pending is not None:
+                        text_node(pending)
+                        pending = None
                     close(depth)
                     break
             continue
-        if pending:
-            flush()
+        tag = name.lower()
+        if tag in _RAW_CONTENT:
+            return None
+        if pending is not None:
+            text_node(pending)
+            pending = None
         merged: dict[str, str] = {}
         if attributes:
             for key, value in _PLAIN_ATTRIBUTE.findall(attributes):
@@ -424,7 +437,7 @@ def _plain_soup(text: str) -> str | None:
                 out.append("$" + merged.get("alttext", "") + "$")
             elif tag not in _UNWRAPPED:
                 written = "td" if tag == "th" else tag
-                attrs = "".join(f' {k}="{v}"' for k, v in merged.items())
+                attrs = "".join(f' {k}="{v}"' for k, v in merged.items()) if merged else ""
                 if void:
                     out.append(f"<{written}{attrs}/>")
                 elif closed:
@@ -440,10 +453,14 @@ def _plain_soup(text: str) -> str | None:
         names.append(tag)
     if at != len(text):
         return None
-    if pending:
-        flush()
+    if pending is not None:
+        text_node(pending)
     close(0)
     return "".join(out)
+
+
+#: End tags :func:`_plain_soup` closes through its general rule (written otherwise, counted).
+_CLOSE_SPECIAL = _UNWRAPPED | {"th", "pre"}
 
 
 _TABLE_BODY = re.compile(r"<table\b[^>]*>(.*)</table>", re.DOTALL | re.IGNORECASE)
