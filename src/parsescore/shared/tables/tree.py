@@ -307,13 +307,24 @@ def _flat_trees(table: etree._Element) -> tuple[TableTree, TableTree] | None:
             tag = cell.tag
             if tag != "td":
                 return None
-            colspan, rowspan = _span(cell, "colspan"), _span(cell, "rowspan")
-            slots += max(colspan, 1) * max(rowspan, 1)
+            # _span and cell_tokens inlined for the usual cell: no span, no children
+            colspan_value, rowspan_value = cell.get("colspan"), cell.get("rowspan")
+            if colspan_value is None and rowspan_value is None:
+                colspan = rowspan = 1
+                slots += 1
+            else:
+                colspan, rowspan = _span(cell, "colspan"), _span(cell, "rowspan")
+                slots += max(colspan, 1) * max(rowspan, 1)
+            if len(cell):
+                tokens = cell_tokens(cell)
+            else:
+                text = cell.text
+                tokens = tuple(text) if text else ()
             position = len(leftmost)
             if row_first < 0:
                 row_first = position
             leftmost.append(position)
-            label: NodeKey = (tag, colspan, rowspan, cell_tokens(cell))
+            label: NodeKey = (tag, colspan, rowspan, tokens)
             content.append(content_class(label, len(content_index)))
             bare: NodeKey = (tag, colspan, rowspan, ())
             structure.append(structure_class(bare, len(structure_index)))
