@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from parsescore.core.errors import InputError
+from parsescore.shared.tables.score import rename_costs
 from parsescore.shared.tables.tree import (
+    NodeKey,
     TableTree,
     build_tree,
     build_trees,
@@ -119,3 +121,21 @@ def test_both_walks_are_exercised() -> None:
         assert table is not None
         assert (_flat_trees(table) is not None) == taken
         _check(text)
+
+
+_STRUCTURE_KEYS = st.sampled_from(
+    [("td", 1, 1, ()), ("td", 2, 1, ()), ("td", 1, 2, ()), ("td", 0, 1, ()), ("tr", None, None,
+     None), ("th", None, None, None), ("table", None, None, None), ("b", None, None, None)]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_STRUCTURE_KEYS, min_size=1, max_size=8, unique=True),
+       st.lists(_STRUCTURE_KEYS, min_size=1, max_size=8, unique=True))  # fmt: skip
+def test_rename_costs_without_cell_content(keys1: list[NodeKey], keys2: list[NodeKey]) -> None:
+    """The by-label shortcut (no cell has content, as in every TEDS-S tree) against the rule:
+    1 where tag or spans differ, else 0."""
+    costs = rename_costs(keys1, keys2)
+    expected = [[0.0 if a[:3] == b[:3] else 1.0 for b in keys2] for a in keys1]
+    assert costs.dtype == np.float64
+    assert costs.tolist() == expected
