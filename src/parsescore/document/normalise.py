@@ -261,6 +261,8 @@ _PLAIN_TOKEN = re.compile(
     r"|</([a-zA-Z][a-zA-Z0-9]*)>"
     r"|([^<&]+)"
 )
+#: :data:`_PLAIN_TOKEN` with the whole token as the first group (for ``findall``).
+_PLAIN_TOKENS = re.compile(f"({_PLAIN_TOKEN.pattern})")
 _PLAIN_ATTRIBUTE = re.compile(r'([a-zA-Z][a-zA-Z0-9_-]*)="([^"]*)"')
 #: Tags whose content the standard parser reads raw (in some Python version): not plain.
 _RAW_CONTENT = frozenset(
@@ -368,7 +370,7 @@ def _plain_soup(text: str) -> str | None:
     pre = 0  # open pre elements
     math = -1  # depth of the math element being replaced (-1: none open)
     pending: str | None = None  # adjacent texts not yet written (one text node)
-    at = 0
+    covered = 0
 
     def text_node(data: str) -> None:
         if math < 0:
@@ -390,16 +392,14 @@ def _plain_soup(text: str) -> str | None:
                 math = -1
         del names[depth:]
 
-    for match in _PLAIN_TOKEN.finditer(text):
-        begin, after = match.span()
-        if begin != at:
-            return None
-        at = after
-        name, attributes, closed, end, data = match.groups()
-        if data is not None:
+    # findall's tuples (no match objects); the tokens cover the text when their lengths add
+    # up to its length (they do not overlap), checked at the end
+    for whole, name, attributes, closed, end, data in _PLAIN_TOKENS.findall(text):
+        covered += len(whole)
+        if data:
             pending = data if pending is None else pending + data
             continue
-        if end is not None:
+        if end:
             tag = end.lower()
             if tag in _RAW_CONTENT:
                 return None
@@ -451,7 +451,7 @@ def _plain_soup(text: str) -> str | None:
         if tag == "pre":
             pre += 1
         names.append(tag)
-    if at != len(text):
+    if covered != len(text):
         return None
     if pending is not None:
         text_node(pending)
