@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from parsescore import __version__
 from parsescore.core.errors import InputError
-from parsescore.core.files import gc_paused, write_text
+from parsescore.core.files import write_text
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -121,8 +121,7 @@ def _normalise(record: Any) -> Record:
         import orjson
 
         try:
-            with gc_paused():  # a record holds no cycles (_orjson_safe)
-                fast: Record = orjson.loads(orjson.dumps(record, option=orjson.OPT_SERIALIZE_NUMPY))
+            fast: Record = orjson.loads(orjson.dumps(record, option=orjson.OPT_SERIALIZE_NUMPY))
             return fast
         except orjson.JSONEncodeError:  # e.g. a lone surrogate, a 65-bit integer, deep nesting
             pass
