@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import shutil
 import sys
@@ -116,8 +117,60 @@ def _normalise(record: Any) -> Record:
     """The record as the cache stores it (one JSON round trip), so fresh == cached."""
     if not isinstance(record, dict):
         raise TypeError(f"a scoring function must return a dict, got {type(record).__name__}")
+    if _orjson_safe(record):
+        import orjson
+
+        try:
+            fast: Record = orjson.loads(orjson.dumps(record, option=orjson.OPT_SERIALIZE_NUMPY))
+            return fast
+        except orjson.JSONEncodeError:  # e.g. a lone surrogate, a 65-bit integer, deep nesting
+            pass
     normalised: Record = json.loads(json.dumps(record, ensure_ascii=False))
     return normalised
+
+
+def _orjson_safe(record: dict[str, Any]) -> bool:
+    """True when orjson's round trip of ``record`` is ``json``'s (or orjson refuses it): only
+    dicts with str keys, lists, tuples, str, int, bool, None and finite floats (numpy's
+    float64 among them, which ``json`` writes as a float and orjson with its numpy option),
+    each container once. orjson would write NaN and infinities as null and numpy's other
+    scalars as numbers where ``json`` fails, so those take ``json``'s path; orjson refuses
+    what else it writes differently (lone surrogates, integers beyond 64 bits, depth)."""
+    seen: set[int] = set()
+    stack: list[Any] = [record]
+    while stack:
+        value = stack.pop()
+        if id(value) in seen:
+            return False  # shared or circular: json's path says what it makes of it
+        seen.add(id(value))
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if type(key) is not str:
+                    return False
+                kind = type(item)
+                if kind is str or kind is int or kind is bool or item is None:
+                    continue
+                if kind is float:
+                    if not math.isfinite(item):
+                        return False
+                    continue
+                stack.append(item)
+        elif type(value) is list or type(value) is tuple:
+            for item in value:
+                kind = type(item)
+                if kind is str or kind is int or kind is bool or item is None:
+                    continue
+                if kind is float:
+                    if not math.isfinite(item):
+                        return False
+                    continue
+                stack.append(item)
+        elif isinstance(value, float):  # numpy's float64 (other subclasses: orjson refuses)
+            if not math.isfinite(value):
+                return False
+        else:
+            return False
+    return True
 
 
 class ResultCache:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
@@ -25,6 +25,7 @@ from parsescore.document.split import Block, split_page
 
 __all__ = [
     "PageMatch",
+    "TableScorer",
     "dataset_samples",
     "match_page",
     "metric_result",
@@ -174,24 +175,26 @@ def match_page(page: Mapping[str, Any], markdown: str, img_name: str) -> PageMat
 _TEDS = "_teds"
 
 
-def _table_scores(
-    scorer: Callable[[str, str, bool], float], gt: str, pred: str
-) -> tuple[float, float]:
+class TableScorer(Protocol):
+    """What scores the page tables (``document.tables.teds_score``)."""
+
+    def __call__(self, gt: str, pred: str, structure_only: bool, /) -> float:
+        """TEDS (``structure_only``: TEDS-S) of one pair."""
+
+    def pair(self, gt: str, pred: str, /) -> tuple[float, float]:
+        """TEDS and TEDS-S of one pair, each as ``call_TEDS`` takes it (a failure: 0)."""
+
+
+def _table_scores(scorer: TableScorer, gt: str, pred: str) -> tuple[float, float]:
     """TEDS and TEDS-S as ``call_TEDS`` takes them: a scorer's failure scores 0."""
-    scores = []
-    for structure_only in (False, True):
-        try:
-            scores.append(scorer(gt, pred, structure_only))
-        except Exception:
-            scores.append(0)
-    return scores[0], scores[1]
+    return scorer.pair(gt, pred)
 
 
 def page_record(
     page: Mapping[str, Any],
     markdown: str,
     img_name: str,
-    teds: Callable[[str, str, bool], float],
+    teds: TableScorer,
 ) -> dict[str, Any]:
     """One page's share of the work, JSON-able (what a worker returns and the cache keeps):
     its samples, with what the dataset pass would do to its tables alone done here — predicted
@@ -304,7 +307,16 @@ def _pairwise(values: list[float], start: int, n: int) -> float:
 
 def _series_sum(values: Sequence[float]) -> float:
     """``Series.sum()`` (numpy 1.24's chunked pairwise sum, NaN skipped)."""
-    array = [0.0 if _isnan(v) else float(v) for v in values]
+    if len(values) < 8 and all(type(v) is float or type(v) is int for v in values):
+        # the usual page: fewer than 8 plain numbers, which the pairwise sum adds in order
+        # (``v != v`` is ``_isnan`` for these two types)
+        total = 0.0
+        for v in values:
+            total += 0.0 if v != v else float(v)
+        return total
+    # a plain float that is not NaN is its own float(); anything else through _isnan
+    array = [v if type(v) is float and v == v else float(v) if type(v) is int else _number(v)
+             for v in values]  # fmt: skip
     total = 0.0
     for start in range(0, len(array), _CHUNK):
         total += _pairwise(array, start, min(_CHUNK, len(array) - start))
@@ -313,7 +325,7 @@ def _series_sum(values: Sequence[float]) -> float:
 
 def _series_mean(values: Sequence[float]) -> float:
     """``Series.mean()`` (pairwise sum over the non-NaN count)."""
-    count = sum(1 for v in values if not _isnan(v))
+    count = len(values) - sum(1 for v in values if v != v and _isnan(v))
     return _series_sum(values) / count if count else NAN
 
 
@@ -334,8 +346,30 @@ def _grouped_mean(values: Sequence[float]) -> float:
     return total / count if count else NAN
 
 
+def _python_sum(values: Iterable[float]) -> float:
+    """``sum()`` as the reference's Python (3.10) computes it: left to right, from the int 0
+    (Python 3.12's ``sum`` of floats compensates its rounding, which would change last bits)."""
+    total: float = 0
+    for value in values:
+        total += value
+    return total
+
+
 def _isnan(value: float) -> bool:
     return isinstance(value, float) and math.isnan(value)
+
+
+def _weighted(score: float, upper: int) -> float:
+    """``float(np.float64(score) * upper)``: for a float and an int below 2**53 (converted
+    exactly), the same IEEE product Python's ``*`` makes, without numpy's scalar."""
+    if type(score) is float and type(upper) is int and -(2**53) < upper < 2**53:
+        return score * upper
+    return float(np.float64(score) * upper)
+
+
+def _number(value: float) -> float:
+    """A value as ``Series.sum()`` adds it: NaN skipped (as 0.0), else ``float()``."""
+    return 0.0 if _isnan(value) else float(value)
 
 
 def _image_name(img_id: Any) -> str:
@@ -353,8 +387,13 @@ def _sides(sample: Entry) -> tuple[Any, Any]:
 
 def _edit_dist(samples: list[Entry]) -> tuple[dict[str, Any], dict[str, float]]:
     """``call_Edit_dist``: per-sample distances (written into the samples) and the aggregates."""
+    names: dict[str, str] = {}  # img_id -> image name (a page's samples share it)
     for sample in samples:
-        sample["image_name"] = _image_name(sample["img_id"])
+        img_id = str(sample["img_id"])
+        name = names.get(img_id)
+        if name is None:
+            name = names[img_id] = _image_name(img_id)
+        sample["image_name"] = name
         gt, pred = _sides(sample)
         upper = max(len(pred), len(gt))
         sample["upper_len"] = upper
@@ -387,14 +426,14 @@ def _edit_dist(samples: list[Entry]) -> tuple[dict[str, Any], dict[str, float]]:
 
 
 def _divide(a: float, b: float) -> float:
-    if _isnan(a) or _isnan(b):
+    if (a != a and _isnan(a)) or (b != b and _isnan(b)):  # (x != x: only NaN is _isnan)
         return NAN
     if b == 0:
         return NAN if a == 0 else math.copysign(math.inf, a)
     return a / b
 
 
-def _teds(samples: list[Entry], scorer: Callable[[str, str, bool], float]) -> dict[str, Any]:
+def _teds(samples: list[Entry], scorer: TableScorer) -> dict[str, Any]:
     """``call_TEDS``: TEDS and TEDS-S per table (written into the samples) and their means."""
     scores, structure = [], []
     for sample in samples:
@@ -409,8 +448,8 @@ def _teds(samples: list[Entry], scorer: Callable[[str, str, bool], float]) -> di
     if not samples:
         return {"TEDS": {}, "TEDS_structure_only": {}}
     return {
-        "TEDS": {"all": sum(scores) / len(scores)},
-        "TEDS_structure_only": {"all": sum(structure) / len(structure)},
+        "TEDS": {"all": _python_sum(scores) / len(scores)},
+        "TEDS_structure_only": {"all": _python_sum(structure) / len(structure)},
     }
 
 
@@ -435,54 +474,76 @@ def _groups(samples: list[Entry]) -> dict[str, Any]:
     result: dict[str, Any] = {"sample_count": {}}
     for name, metrics in labels.items():
         for metric, scores in metrics.items():
-            result.setdefault(metric, {})[name] = sum(scores) / len(scores)
+            result.setdefault(metric, {})[name] = _python_sum(scores) / len(scores)
             result["sample_count"][name] = len(scores)
     return dict(_sorted(result))
 
 
 def _page_split(samples: list[Entry], page_info: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    """``get_page_split``: page-level means per page attribute."""
+    """``get_page_split``: page-level means per page attribute (a page's rows grouped by page
+    and attribute, pages in sorted order within an attribute, as the reference's ``groupby``)."""
     if not page_info:
         return {}
-    rows: dict[str, list[tuple[str, str, float, int]]] = defaultdict(list)
+    # metric -> attribute -> page -> [(score, upper)]
+    groups: dict[str, dict[str, dict[str, list[tuple[float, int]]]]] = {}
+    names: dict[str, str] = {}
+    labels: dict[str, list[str]] = {}
     for sample in samples:
         img_id = str(sample["img_id"])
-        name = img_id[:-4] if img_id.endswith((".jpg", ".png")) else _image_name(img_id)
+        name = names.get(img_id)
+        if name is None:
+            name = img_id[:-4] if img_id.endswith((".jpg", ".png")) else _image_name(img_id)
+            names[img_id] = name
         info = page_info[name]
-        if not sample.get("metric"):
+        metrics = sample.get("metric")
+        if not metrics:
             continue
-        for metric, score in sample["metric"].items():
-            gt, pred = _sides(sample)
-            upper = max(len(gt), len(pred))
-            rows[metric].append((name, "ALL", score, upper))
+        attributes = labels.get(name)
+        if attributes is None:
+            attributes = ["ALL"]
             for key, value in info.items():
                 if isinstance(value, list):
-                    for issue in value:
-                        if "table" not in issue:
-                            rows[metric].append((name, issue, score, upper))
+                    attributes.extend(issue for issue in value if "table" not in issue)
                 else:
-                    rows[metric].append((name, f"{key}: {value}", score, upper))
+                    attributes.append(f"{key}: {value}")
+            labels[name] = attributes
+        gt, pred = _sides(sample)
+        upper = max(len(gt), len(pred))
+        for metric, score in metrics.items():
+            by_attribute = groups.get(metric)
+            if by_attribute is None:
+                by_attribute = groups[metric] = {}
+            for attribute in attributes:
+                pages = by_attribute.get(attribute)
+                if pages is None:
+                    pages = by_attribute[attribute] = {}
+                rows = pages.get(name)
+                if rows is None:
+                    pages[name] = [(score, upper)]
+                else:
+                    rows.append((score, upper))
     result: dict[str, Any] = {}
-    for metric, metric_rows in rows.items():
-        groups: dict[tuple[str, str], list[tuple[float, int]]] = defaultdict(list)
-        for name, attribute, score, upper in metric_rows:
-            groups[(name, attribute)].append((score, upper))
-        by_attribute: dict[str, list[float]] = defaultdict(list)
-        for (_, attribute), values in sorted(groups.items()):
-            if metric == "Edit_dist":
-                weighted = _series_sum([float(np.float64(s) * u) for s, u in values])
-                total = _series_sum([float(u) for _, u in values])
-                by_attribute[attribute].append(_divide(weighted, total))
-            else:
-                by_attribute[attribute].append(_series_mean([float(s) for s, _ in values]))
-        result[metric] = {a: _grouped_mean(v) for a, v in by_attribute.items()}
+    for metric, by_attribute in groups.items():
+        means: dict[str, float] = {}
+        for attribute, pages in by_attribute.items():
+            values = []
+            for name in sorted(pages):
+                rows = pages[name]
+                if metric == "Edit_dist":
+                    weighted = _series_sum([_weighted(s, u) for s, u in rows])
+                    total = _series_sum([float(u) for _, u in rows])
+                    values.append(_divide(weighted, total))
+                else:
+                    values.append(_series_mean([float(s) for s, _ in rows]))
+            means[attribute] = _grouped_mean(values)
+        result[metric] = means
     return dict(_sorted(result))
 
 
 def metric_result(
     samples: Mapping[str, list[Entry]],
     page_info: Mapping[str, Mapping[str, Any]],
-    teds: Callable[[str, str, bool], float],
+    teds: TableScorer,
 ) -> tuple[dict[str, Any], dict[str, dict[str, float]]]:
     """The ``<name>_metric_result.json`` document and the per-page Edit_dist of each element."""
     document: dict[str, Any] = {}

@@ -261,6 +261,8 @@ _PLAIN_TOKEN = re.compile(
     r"|</([a-zA-Z][a-zA-Z0-9]*)>"
     r"|([^<&]+)"
 )
+#: :data:`_PLAIN_TOKEN` with the whole token as the first group (for ``findall``).
+_PLAIN_TOKENS = re.compile(f"({_PLAIN_TOKEN.pattern})")
 _PLAIN_ATTRIBUTE = re.compile(r'([a-zA-Z][a-zA-Z0-9_-]*)="([^"]*)"')
 #: Tags whose content the standard parser reads raw (in some Python version): not plain.
 _RAW_CONTENT = frozenset(
@@ -347,6 +349,120 @@ def _soup_html(text: str) -> str:
     return "".join(out)
 
 
+#: Tags :func:`_soup_html` unwraps (their content kept, their tags dropped).
+_UNWRAPPED = frozenset(("thead", "span"))
+
+
+def _plain_soup(text: str) -> str | None:
+    """``html.unescape(_soup_html(text))`` for plain HTML (what :func:`_plain_tree` reads), in
+    one pass over the same tokens without building the tree; None when the text is not plain.
+
+    The tree's edits become rules of the stream: a start tag is written when it opens (``th``
+    as ``td``, ``thead`` and ``span`` not at all, a void tag as ``<x/>``), an end tag when its
+    element closes (by its own end tag, an ancestor's, or the end of the text), so ``<x/>`` of
+    a non-void tag is ``<x></x>``; a ``math`` element is its ``$alttext$`` and nothing inside
+    it is written; texts joined across stray end tags are collapsed (ASCII spaces only: one
+    newline or one space) unless inside ``pre``. Plain text holds no ``&`` and plain attribute
+    values no ``&<>"``, so escaping and ``html.unescape`` cancel out and both are left out.
+    """
+    out: list[str] = []
+    names: list[str] = []  # open elements (below the document), innermost last
+    pre = 0  # open pre elements
+    math = -1  # depth of the math element being replaced (-1: none open)
+    pending: str | None = None  # adjacent texts not yet written (one text node)
+    covered = 0
+
+    def text_node(data: str) -> None:
+        if math < 0:
+            if not pre and not data.translate(_ASCII_SPACES):
+                data = "\n" if "\n" in data else " "
+            out.append(data)
+
+    def close(depth: int) -> None:
+        """Close the open elements from the innermost down to ``depth``."""
+        nonlocal pre, math
+        for index in range(len(names) - 1, depth - 1, -1):
+            name = names[index]
+            if name == "pre":
+                pre -= 1
+            if math < 0:
+                if name not in _UNWRAPPED:
+                    out.append("</td>" if name == "th" else f"</{name}>")
+            elif index == math:
+                math = -1
+        del names[depth:]
+
+    # findall's tuples (no match objects); the tokens cover the text when their lengths add
+    # up to its length (they do not overlap), checked at the end
+    for whole, name, attributes, closed, end, data in _PLAIN_TOKENS.findall(text):
+        covered += len(whole)
+        if data:
+            pending = data if pending is None else pending + data
+            continue
+        if end:
+            tag = end.lower()
+            if tag in _RAW_CONTENT:
+                return None
+            if names and names[-1] == tag:  # the usual end tag: the innermost element's
+                if pending is not None:
+                    text_node(pending)
+                    pending = None
+                if math < 0 and tag not in _CLOSE_SPECIAL:
+                    names.pop()
+                    out.append(f"</{tag}>")
+                else:
+                    close(len(names) - 1)
+                continue
+            for depth in range(len(names) - 2, -1, -1):
+                if names[depth] == tag:
+                    if pending is not None:
+                        text_node(pending)
+                        pending = None
+                    close(depth)
+                    break
+            continue
+        tag = name.lower()
+        if tag in _RAW_CONTENT:
+            return None
+        if pending is not None:
+            text_node(pending)
+            pending = None
+        merged: dict[str, str] = {}
+        if attributes:
+            for key, value in _PLAIN_ATTRIBUTE.findall(attributes):
+                merged[key.lower()] = value
+        void = tag in _VOID
+        if math < 0:
+            if tag == "math":
+                out.append("$" + merged.get("alttext", "") + "$")
+            elif tag not in _UNWRAPPED:
+                written = "td" if tag == "th" else tag
+                attrs = "".join(f' {k}="{v}"' for k, v in merged.items()) if merged else ""
+                if void:
+                    out.append(f"<{written}{attrs}/>")
+                elif closed:
+                    out.append(f"<{written}{attrs}></{written}>")
+                else:
+                    out.append(f"<{written}{attrs}>")
+        if void or closed:
+            continue
+        if tag == "math" and math < 0:
+            math = len(names)
+        if tag == "pre":
+            pre += 1
+        names.append(tag)
+    if covered != len(text):
+        return None
+    if pending is not None:
+        text_node(pending)
+    close(0)
+    return "".join(out)
+
+
+#: End tags :func:`_plain_soup` closes through its general rule (written otherwise, counted).
+_CLOSE_SPECIAL = _UNWRAPPED | {"th", "pre"}
+
+
 _TABLE_BODY = re.compile(r"<table\b[^>]*>(.*)</table>", re.DOTALL | re.IGNORECASE)
 _ATTRIBUTES = tuple(
     re.compile(p)
@@ -360,7 +476,10 @@ def table_key(text: str) -> str:
     """An HTML table as OmniDocBench normalises it (``normalized_html_table``)."""
     result = ""
     if "<table" in text.replace(" ", "").replace("'", '"'):
-        result = html.unescape(_soup_html(text)).replace("\n", "")
+        soup = _plain_soup(text)
+        if soup is None:
+            soup = html.unescape(_soup_html(text))
+        result = soup.replace("\n", "")
         result = unicodedata.normalize("NFKC", result).strip()
         result = "".join(_TABLE_BODY.findall(result))
         for pattern in _ATTRIBUTES:

@@ -27,7 +27,7 @@ from parsescore.shared.tables.grits import GritsResult, cells_from_table, grits
 from parsescore.shared.tables.names import GRITS_KEYS, Denominator, IouMode, LcsMode
 from parsescore.shared.tables.normalise import normalise_html
 from parsescore.shared.tables.score import teds_of_trees
-from parsescore.shared.tables.tree import TableTree, build_tree, find_table, fragment_table
+from parsescore.shared.tables.tree import TableTree, build_trees, find_table, fragment_table
 from parsescore.table.metrics import TEDS as TEDS_METRIC
 from parsescore.table.metrics import TEDS_S, TOTALS
 from parsescore.table.options import TableOptions
@@ -175,8 +175,7 @@ class _Side:
     def _trees(self, table: Any, options: TableOptions) -> None:
         if options.ignore_nodes:
             etree.strip_tags(table, *options.ignore_nodes)
-        self.content = build_tree(table, structure_only=False)
-        self.structure = build_tree(table, structure_only=True)
+        self.content, self.structure = build_trees(table)  # one walk for both
 
 
 def _grits_numbers(result: GritsResult | None) -> dict[str, float]:

@@ -24,10 +24,12 @@ from parsescore.shared.tables.limits import check_cells, span
 __all__ = [
     "NodeKey",
     "TableTree",
+    "build_trees",
     "cell_tokens",
     "find_table",
     "fragment_table",
     "parse_table_tree",
+    "parse_table_trees",
 ]
 
 # (tag, colspan, rowspan, content): the whole label of a node; content is None unless td.
@@ -206,6 +208,16 @@ def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
         if stack and stack[-1][2] < 0:
             stack[-1][2] = first
     check_cells(slots)
+    return _table_tree(key_index, classes, tuple(leftmost), len(table.xpath(".//*")))
+
+
+def _table_tree(
+    key_index: dict[NodeKey, int],
+    classes: list[int],
+    leftmost: tuple[int, ...],
+    n_descendants: int,
+) -> TableTree:
+    """The tree of a walk's labels (numbered by first appearance in postorder)."""
     # Classes renumbered: td classes first, grouped by span, so that the rename-cost blocks
     # of one span pair are contiguous (first appearance kept within a group).
     keys = list(key_index)
@@ -219,9 +231,126 @@ def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
     return TableTree(
         keys=tuple(keys[k] for k in order),
         node_class=tuple(renumber[c] for c in classes),
-        leftmost=tuple(leftmost),
+        leftmost=leftmost,
         n_nodes=len(classes),
-        n_descendants=len(table.xpath(".//*")),
+        n_descendants=n_descendants,
+    )
+
+
+def build_trees(table: etree._Element) -> tuple[TableTree, TableTree]:
+    """``(build_tree(table, structure_only=False), build_tree(table, structure_only=True))``
+    from one walk: both trees have the same nodes in the same postorder and differ only in
+    the content of a ``td``'s label, so the walk, the spans and the ``.//*`` count are
+    shared (TEDS and TEDS-S of one table then cost one walk, not two)."""
+    flat = _flat_trees(table)
+    if flat is not None:
+        return flat
+    content_index: dict[NodeKey, int] = {}
+    structure_index: dict[NodeKey, int] = {}
+    content: list[int] = []
+    structure: list[int] = []
+    leftmost: list[int] = []
+    slots = 0
+    # Open elements: [element, its children, leftmost leaf of the first child or -1].
+    stack: list[list[Any]] = [[table, iter(table), -1]]
+    while stack:
+        top = stack[-1]
+        child = next(top[1], None)
+        if child is None:
+            stack.pop()
+            position = len(leftmost)
+            first = top[2] if top[2] >= 0 else position
+            label: NodeKey = (top[0].tag, None, None, None)
+            bare = label
+        else:
+            tag = child.tag
+            if tag != "td":
+                stack.append([child, iter(child), -1])
+                continue
+            colspan, rowspan = _span(child, "colspan"), _span(child, "rowspan")
+            slots += max(colspan, 1) * max(rowspan, 1)
+            first = len(leftmost)
+            label = (tag, colspan, rowspan, cell_tokens(child))
+            bare = (tag, colspan, rowspan, ())
+        leftmost.append(first)
+        content.append(content_index.setdefault(label, len(content_index)))
+        structure.append(structure_index.setdefault(bare, len(structure_index)))
+        if stack and stack[-1][2] < 0:
+            stack[-1][2] = first
+    check_cells(slots)
+    positions = tuple(leftmost)
+    n_descendants = len(table.xpath(".//*"))
+    return (
+        _table_tree(content_index, content, positions, n_descendants),
+        _table_tree(structure_index, structure, positions, n_descendants),
+    )
+
+
+def _flat_trees(table: etree._Element) -> tuple[TableTree, TableTree] | None:
+    """:func:`build_trees` of a table whose children are rows of ``td`` cells (or cells),
+    as most are (OmniDocBench's normalised tables always): the postorder is each row's cells,
+    then the row, then the table, written with two loops instead of the stack. None (before
+    any label is kept) when a row holds anything but ``td``; the walk visits the same cells
+    in the same order up to there, so a bad span raises the same error."""
+    content_index: dict[NodeKey, int] = {}
+    structure_index: dict[NodeKey, int] = {}
+    content_class = content_index.setdefault
+    structure_class = structure_index.setdefault
+    content: list[int] = []
+    structure: list[int] = []
+    leftmost: list[int] = []
+    slots = 0
+    table_first = -1
+    for row in table:
+        row_tag = row.tag
+        cells: Iterable[etree._Element] = (row,) if row_tag == "td" else row
+        row_first = -1
+        for cell in cells:
+            tag = cell.tag
+            if tag != "td":
+                return None
+            # _span and cell_tokens inlined for the usual cell: no span, no children
+            colspan_value, rowspan_value = cell.get("colspan"), cell.get("rowspan")
+            if colspan_value is None and rowspan_value is None:
+                colspan = rowspan = 1
+                slots += 1
+            else:
+                colspan, rowspan = _span(cell, "colspan"), _span(cell, "rowspan")
+                slots += max(colspan, 1) * max(rowspan, 1)
+            if len(cell):
+                tokens = cell_tokens(cell)
+            else:
+                text = cell.text
+                tokens = tuple(text) if text else ()
+            position = len(leftmost)
+            if row_first < 0:
+                row_first = position
+            leftmost.append(position)
+            label: NodeKey = (tag, colspan, rowspan, tokens)
+            content.append(content_class(label, len(content_index)))
+            bare: NodeKey = (tag, colspan, rowspan, ())
+            structure.append(structure_class(bare, len(structure_index)))
+        if row_tag != "td":
+            position = len(leftmost)
+            if row_first < 0:
+                row_first = position
+            leftmost.append(row_first)
+            label = (row_tag, None, None, None)
+            content.append(content_class(label, len(content_index)))
+            structure.append(structure_class(label, len(structure_index)))
+        if table_first < 0:
+            table_first = row_first
+    position = len(leftmost)
+    leftmost.append(table_first if table_first >= 0 else position)
+    label = (table.tag, None, None, None)
+    content.append(content_class(label, len(content_index)))
+    structure.append(structure_class(label, len(structure_index)))
+    check_cells(slots)
+    positions = tuple(leftmost)
+    n_descendants = len(table.xpath(".//*"))
+    return (
+        _table_tree(content_index, content, positions, n_descendants),
+        _table_tree(structure_index, structure, positions, n_descendants),
     )
 
 
@@ -235,3 +364,16 @@ def parse_table_tree(
     if ignore_nodes:
         etree.strip_tags(table, *ignore_nodes)
     return build_tree(table, structure_only=structure_only)
+
+
+def parse_table_trees(
+    text: str, *, ignore_nodes: Iterable[str] | None = None
+) -> tuple[TableTree, TableTree] | None:
+    """``parse_table_tree`` with and without cell content from one parse and one walk
+    (:func:`build_trees`): ``(content, structure)``, or None when it has no ``body/table``."""
+    table = _tree_table(text)
+    if table is None:
+        return None
+    if ignore_nodes:
+        etree.strip_tags(table, *ignore_nodes)
+    return build_trees(table)
