@@ -541,7 +541,7 @@ def _rescue(unmatched: list[int], norm_gt: list[str], norm_pred: list[str]) -> d
     kernels = _compiled()
     if kernels is not None and unmatched and norm_pred:
         hits = kernels["rescue_hits"](
-            *_joined(norm_pred), *_joined([norm_gt[i] for i in unmatched]), RESCUE
+            *_joined([norm_gt[i] for i in unmatched]), *_joined(norm_pred), RESCUE
         ).tolist()
         for j, row in enumerate(hits):
             if any(row):

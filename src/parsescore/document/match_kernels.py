@@ -363,17 +363,18 @@ def merge_row(
 
 
 def rescue_hits(
-    preds: np.ndarray, starts: np.ndarray, lengths: np.ndarray, gts: np.ndarray,
-    gt_starts: np.ndarray, gt_lengths: np.ndarray, threshold: float,
+    gts: np.ndarray, gt_starts: np.ndarray, gt_lengths: np.ndarray,
+    preds: np.ndarray, pred_starts: np.ndarray, pred_lengths: np.ndarray, threshold: float,
 ) -> np.ndarray:  # fmt: skip
     """``hits[j, u]``: truth line ``u`` fits a window of prediction ``j`` below ``threshold``
     (``_sub_gt_distance`` of ``parsescore.document.match`` below ``RESCUE``: never when the
-    line is longer). Both sides joined (``preds``/``gts``, at ``starts``, of ``lengths``)."""
-    hits = np.zeros((starts.shape[0], gt_starts.shape[0]), dtype=np.bool_)
-    for j in range(starts.shape[0]):
-        pred = preds[starts[j] : starts[j] + lengths[j]]
+    line is longer). Both sides joined (``gts``/``preds``, at their starts, of their
+    lengths); truth first, as everywhere."""
+    hits = np.zeros((pred_starts.shape[0], gt_starts.shape[0]), dtype=np.bool_)
+    for j in range(pred_starts.shape[0]):
+        pred = preds[pred_starts[j] : pred_starts[j] + pred_lengths[j]]
         for u in range(gt_starts.shape[0]):
-            if lengths[j] >= gt_lengths[u] > 0:
+            if pred_lengths[j] >= gt_lengths[u] > 0:
                 gt = gts[gt_starts[u] : gt_starts[u] + gt_lengths[u]]
                 hits[j, u] = _window_ratio(pred, gt, threshold) < threshold
     return hits
