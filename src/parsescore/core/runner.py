@@ -278,9 +278,11 @@ def _checksum(record: Record) -> str:
 
 
 def _score_chunk(fn: ScoreFn, items: Sequence[Any]) -> list[Record]:
-    """Score a chunk in a worker (module level, so it pickles by reference)."""
+    """Score a chunk in a worker (module level, so it pickles by reference), each record
+    normalised there: the JSON round trip runs in parallel, and what travels back is plain
+    data without containers shared with the item."""
     try:
-        return [fn(item) for item in items]
+        return [_normalise(fn(item)) for item in items]
     except Exception as exc:
         # ``raise ... from None`` hides the context but keeps it; Dask pickles it with the
         # error, and an unpicklable one (an lxml error) would turn ours into a bare Exception.
@@ -346,9 +348,13 @@ def _watch_parent(expected: int | None) -> None:
     another process, so its parent pid changes) and ends the worker at once. ``expected`` is
     the parent's pid when known (fork and spawn: the command's process), to catch a parent
     that ended before this ran."""
+    import gc
     import signal
     import threading
 
+    # a forked worker holds a copy of the parent's objects (its truth, its modules): frozen,
+    # the collector never scans them again (each full collection would walk them all)
+    gc.freeze()
     # Ctrl-C reaches every process of the terminal's group: the command stops the workers
     # itself (a worker's own KeyboardInterrupt would only print a traceback)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -577,7 +583,6 @@ def _run(
 
         def finish(indices: Sequence[int], chunk_records: Sequence[Record]) -> None:
             for index, record in zip(indices, chunk_records, strict=True):
-                record = _normalise(record)
                 records[index] = record
                 if cache is not None:
                     cache.put(keys[index], record)
@@ -588,7 +593,7 @@ def _run(
         workers = 1 if client is None or not todo else _dask_threads(client)
         if client is None and (jobs == 1 or len(todo) <= 1):
             for index in todo:
-                finish([index], [fn(items[index])])
+                finish([index], [_normalise(fn(items[index]))])
         elif todo:
             index_chunks = _chunks(todo, jobs if client is None else workers)
             chunks = [[items[i] for i in chunk] for chunk in index_chunks]
