@@ -115,6 +115,7 @@ def test_across_the_threshold(truth: list[GridCell], answer: list[GridCell], lim
     assert picked == ["lists" if slot_pairs <= limit else "arrays"]
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), 1e39])
 def test_boxes_beyond_float32_take_the_array_path(value: float) -> None:
     """NaN, infinite and float32-overflowing boxes are scored on arrays (NumPy's own casts and
