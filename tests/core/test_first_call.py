@@ -35,7 +35,7 @@ NOT_NEEDED = (
 #: the flowchart models' classes are built.
 LOADED_BY_DEPENDENCIES = {"flowchart": ["importlib.metadata"]}
 #: Kinds whose small pair is scored without NumPy (its import is most of a fresh call's CPU).
-WITHOUT_NUMPY = ("sequence",)
+WITHOUT_NUMPY = ("sequence", "table")
 
 _PROBE = """
 import json, sys
@@ -69,6 +69,31 @@ def test_a_first_call_loads_only_what_its_pair_needs(kind: str) -> None:
     assert lean["kinds"] == sorted(builtin[: builtin.index(kind) + 1])
     full = _fresh(kind, preload=True)
     assert lean["scores"] == full["scores"]
+
+
+def test_grits_of_a_small_pair_with_boxes_loads_no_numpy() -> None:
+    """GriTS-Top, -Con and -Loc of a small pair (also ``parsescore grits``'s path) run on
+    lists: neither NumPy nor numba is imported, and the numbers are the array path's."""
+    code = (
+        "import json, sys\n"
+        "from parsescore.shared.tables.grits import GridCell, grits\n"
+        "truth = [GridCell((0,), (0, 1), 'total', (0.1, 0.2, 3.3, 1.0)),\n"
+        "         GridCell((1,), (0,), '1,000', (0.1, 1.0, 1.7, 2.0))]\n"
+        "answer = [GridCell((0,), (0,), 'tota1', (0.0, 0.2, 3.0, 1.1)),\n"
+        "          GridCell((1,), (0, 1), '1.000', (0.1, 1.0, 3.3, 2.0))]\n"
+        "small = grits(truth, answer).as_dict()\n"
+        "lean = sorted(m for m in ('numpy', 'numba') if m in sys.modules)\n"
+        "import parsescore.shared.tables.grits as g\n"
+        "g.COMPILED_FROM = -1\n"
+        "print(json.dumps([lean, small == grits(truth, answer).as_dict(), small['grits_loc']]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    lean, same, loc = json.loads(done.stdout.strip().splitlines()[-1])
+    assert lean == []
+    assert same
+    assert 0 < loc < 1
 
 
 def test_one_builtin_command_reads_no_later_kind_and_no_plugin() -> None:
