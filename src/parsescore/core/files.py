@@ -153,6 +153,30 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+@contextmanager
+def full_collections_paused() -> Iterator[None]:
+    """Keep the cyclic collector's young collections but pause its full ones, restoring its
+    thresholds afterwards.
+
+    A run that keeps a record per item (a thousand pages, each with its matched blocks) grows
+    the oldest generation steadily; every time it grows by a quarter the collector walks all
+    of it again (on 1,000 document pages one full collection, 0.3 s of 3.6 s; 0.6 s at 2,000)
+    and finds nothing there to free: what an item leaves in cycles dies young, and the young
+    collections still free it (the same peak memory either way at 1,000 and 2,000 pages).
+    Process-wide while it lasts, like ``gc.disable``.
+    """
+    young, middle, old = gc.get_threshold()
+    gc.set_threshold(young, middle, _NEVER)
+    try:
+        yield
+    finally:
+        gc.set_threshold(young, middle, old)
+
+
+#: A full-collection threshold no run reaches (the collector keeps it in a C int).
+_NEVER = 2**31 - 1
+
+
 def _bracket_depth(text: str) -> int:
     """The deepest nesting of arrays/objects in JSON text, counted on the brackets outside
     strings (for text too deep for ``json`` to parse, to say how deep it is)."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from parsescore.core.aggregate import totals
 from parsescore.core.errors import InputError
-from parsescore.core.files import loads_as_json
+from parsescore.core.files import full_collections_paused, loads_as_json
 from parsescore.core.options import recorded_options
 from parsescore.core.results import Reader, Result
 from parsescore.document.options import DocumentOptions
@@ -286,6 +286,12 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
         from parsescore.document.better import evaluate as evaluate_parsescore
 
         return evaluate_parsescore(truth, pred, options)
+    with full_collections_paused():
+        return _evaluate_omnidocbench(Path(truth), Path(pred), options)
+
+
+def _evaluate_omnidocbench(truth: Path, pred: Path, options: DocumentOptions) -> Result:
+    """The ``omnidocbench`` profile's run (see :func:`evaluate`)."""
     from functools import partial
 
     from parsescore.core.runner import run_items
@@ -294,7 +300,6 @@ def evaluate(truth: str | Path, pred: str | Path, options: DocumentOptions) -> R
     from parsescore.document.present import page_details
     from parsescore.document.tables import teds_score
 
-    truth, pred = Path(truth), Path(pred)
     if not pred.is_dir():
         raise InputError("expected a folder of page Markdown files (<image stem>.md)", path=pred)
     pages = load_truth(truth)
