@@ -35,7 +35,7 @@ NOT_NEEDED = (
 #: the flowchart models' classes are built.
 LOADED_BY_DEPENDENCIES = {"flowchart": ["importlib.metadata"]}
 #: Kinds whose small pair is scored without NumPy (its import is most of a fresh call's CPU).
-WITHOUT_NUMPY = ("sequence", "table")
+WITHOUT_NUMPY = ("flowchart", "sequence", "table")
 
 _PROBE = """
 import json, sys
