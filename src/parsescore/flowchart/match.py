@@ -16,6 +16,10 @@ later stages as dense MILPs over all n² pairs. We keep exactly the same optimum
   difference, exact for integer label costs; two stages otherwise);
 - keep scipy's text assignment when it is lexicographically optimal, so results coincide with
   Flowde's wherever its solver has no real choice.
+- solve a small option (at most ``LIST_ENTRIES`` entries in the augmented matrix) on Python
+  lists up to the point where a MILP needs arrays: a small pair whose text-optimal matching is
+  unique is then scored without importing NumPy (most of a fresh process's first call); the
+  same costs, assignment and support as on arrays (property tests force either path).
 
 Maximising matched edges over node bijections is NP-hard in general (a true cycle is matched
 in full exactly when the prediction has a Hamiltonian cycle), so a noisy prediction of a flow

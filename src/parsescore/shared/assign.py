@@ -7,6 +7,9 @@ construction, so that ties
 fall the same way. For lexicographic objectives the text-optimal matchings are found exactly by
 duality: the choices used by some optimal matching all have zero reduced cost, and the optimal
 matchings are precisely the perfect matchings on them, which shrinks an n² model to its tie groups.
+The ``*_lists`` variants take and give Python lists and run the very same float operations, so
+that a small pair is matched without importing NumPy; NumPy and scipy are imported only by the
+functions that need them.
 """
 
 from __future__ import annotations
