@@ -71,6 +71,26 @@ def test_a_first_call_loads_only_what_its_pair_needs(kind: str) -> None:
     assert lean["scores"] == full["scores"]
 
 
+def test_a_small_flowchart_with_repeated_texts_loads_no_numpy() -> None:
+    """Several text-optimal matchings (repeated texts and labels), decided by the bounds on
+    flow and labels alone: still no NumPy, and the numbers of a process that loaded it."""
+    truth = "flowchart TD\n  A[Same] -->|yes| B[Same]\n  B --> C[End]\n  A --> C"
+    answer = "flowchart TD\n  X[Same] --> Y[Same]\n  Y -->|yes| Z[End]\n  X --> Z"
+    code = (
+        "import json, sys\n"
+        "from parsescore import score_pair\n"
+        f"lean = score_pair('flowchart', {truth!r}, {answer!r})\n"
+        "loaded = sorted(m for m in ('numpy', 'scipy') if m in sys.modules)\n"
+        "import numpy, parsescore.flowchart.match as m\n"
+        "m.LIST_ENTRIES = -1\n"
+        f"print(json.dumps([loaded, lean == score_pair('flowchart', {truth!r}, {answer!r})]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [[], True]
+
+
 def test_grits_of_a_small_pair_with_boxes_loads_no_numpy() -> None:
     """GriTS-Top, -Con and -Loc of a small pair (also ``parsescore grits``'s path) run on
     lists: neither NumPy nor numba is imported, and the numbers are the array path's."""

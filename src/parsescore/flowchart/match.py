@@ -46,6 +46,7 @@ from parsescore.flowchart.models import (
 from parsescore.shared.assign import (
     ConstraintRows,
     ListPair,
+    SupportLists,
     TextOptimalSupport,
     augmented_assignment,
     augmented_assignment_lists,
@@ -306,13 +307,78 @@ class _OptionMatcher:
             if not (self.use_flow or self.use_labels) or n_true == 0 or n_pred == 0:
                 return fallback
             minimum = sum(r.cost for r in records)
-            if text_optimal_support_lists(
+            support = text_optimal_support_lists(
                 lists.paired, lists.unmatched_true, lists.unmatched_pred, minimum
-            ).unique():
-                return fallback  # the text-optimal matching is unique
-            # Several text-optimal matchings: the later stages run on arrays (the same
-            # assignment and support, recomputed there).
+            )
+            if support.unique() or self._fallback_at_its_bounds(support, fallback):
+                return fallback
+            # A later stage has a real choice: it runs on arrays (the same assignment and
+            # support, recomputed there).
         return self._solve_arrays()
+
+    def _fallback_at_its_bounds(self, support: SupportLists, fallback: _Assignment) -> bool:
+        """Whether the text-optimal ``fallback`` provably wins the later stages, from the
+        bounds :meth:`_solve_arrays` checks first (then it returns the fallback too): its flow
+        reaches the flow upper bound (each true edge's heaviest candidate among the allowed
+        pairs) and, with labels, its label cost the lower bound (each true, or each predicted,
+        node's cheapest choice). Label costs must be (not too large) integers here, so that sums
+        in any order are exact (the array path adds them with NumPy)."""
+        n_true, n_pred = len(self.true_nodes), len(self.pred_nodes)
+        allowed = [[j for j in range(n_pred) if support.pairs[i][j]] for i in range(n_true)]
+        pred_of = fallback.pred_of
+        if self.use_flow:
+            pred_edge_count: dict[tuple[int, int], int] = {}
+            for edge in _edges(self.pred_nodes):
+                pred_edge_count[edge] = pred_edge_count.get(edge, 0) + 1
+            pred_targets: list[list[tuple[int, int]]] = [[] for _ in range(n_pred)]
+            for (c, d), count in pred_edge_count.items():
+                pred_targets[c].append((d, count))
+            flow_bound = flow = 0
+            for a, b in _edges(self.true_nodes):
+                flow_bound += max(
+                    (
+                        count
+                        for c in allowed[a]
+                        for d, count in pred_targets[c]
+                        if support.pairs[b][d]
+                    ),
+                    default=0,
+                )
+                if pred_of[a] >= 0 and pred_of[b] >= 0:
+                    flow += pred_edge_count.get((pred_of[a], pred_of[b]), 0)
+            if flow < flow_bound:
+                return False
+        if not self.use_labels:
+            return True
+        t_labels = [n.labels or [] for n in self.true_nodes]
+        p_labels = [n.labels or [] for n in self.pred_nodes]
+        of_true = [
+            [self._label_cost(t_labels[i], p_labels[j]) for j in allowed[i]]
+            + ([self._label_cost(t_labels[i], [])] if support.true_alone[i] else [])
+            for i in range(n_true)
+        ]
+        of_pred = [
+            [
+                self._label_cost(t_labels[i], p_labels[j])
+                for i in range(n_true)
+                if support.pairs[i][j]
+            ]
+            + ([self._label_cost([], p_labels[j])] if support.pred_alone[j] else [])
+            for j in range(n_pred)
+        ]
+        every = [c for costs in (*of_true, *of_pred) for c in costs]
+        if not all(c == round(c) for c in every) or sum(every) >= 2.0**52:
+            return False  # sums of such integers are exact in any order
+        lower = max(
+            sum(min(costs) for costs in of_true if costs),
+            sum(min(costs) for costs in of_pred if costs),
+        )
+        matched = set(pred_of)
+        cost = sum(
+            self._label_cost(t_labels[i], p_labels[j] if j >= 0 else [])
+            for i, j in enumerate(pred_of)
+        ) + sum(self._label_cost([], p_labels[j]) for j in range(n_pred) if j not in matched)
+        return cost <= lower
 
     def _solve_arrays(self) -> _Assignment:
         import numpy as np
