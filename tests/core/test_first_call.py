@@ -72,8 +72,8 @@ def test_a_first_call_loads_only_what_its_pair_needs(kind: str) -> None:
 
 
 def test_a_small_flowchart_with_repeated_texts_loads_no_numpy() -> None:
-    """Several text-optimal matchings (repeated texts and labels), decided by the bounds on
-    flow and labels alone: still no NumPy, and the numbers of a process that loaded it."""
+    """Several text-optimal matchings (repeated texts), decided by the bounds on flow and
+    labels alone: still no NumPy, and the numbers of the array path (NumPy loaded)."""
     truth = "flowchart TD\n  A[Same] -->|yes| B[Same]\n  B --> C[End]\n  A --> C"
     answer = "flowchart TD\n  X[Same] --> Y[Same]\n  Y -->|yes| Z[End]\n  X --> Z"
     code = (
