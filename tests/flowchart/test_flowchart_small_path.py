@@ -56,9 +56,9 @@ def test_lists_and_arrays_match_alike(
     assert _matches([truth], pred, ON_LISTS) == _matches([truth], pred, ON_ARRAYS)
 
 
-@pytest.mark.parametrize("n", [3, 7, 8, 9, 12])
+@pytest.mark.parametrize("n", [3, 8, 9, 15, 16, 17, 24])
 def test_both_sides_of_the_threshold_match_alike(n: int) -> None:
-    """Repeated texts and a noisy flow around the default threshold (16 nodes in all)."""
+    """Repeated texts and a noisy flow around the default threshold (32 nodes in all)."""
     texts = [["Same", "Other", "Same!"][i % 3] for i in range(n)]
     edges = sorted({(i, i + 1) for i in range(1, n)} | {(1, n)})
     truth = Option(texts, edges, labels=[["x"] if i % 2 else [] for i in range(n)])

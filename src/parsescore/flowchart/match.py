@@ -62,7 +62,6 @@ from parsescore.shared.distance import (
     text_cost_lists,
     text_costs,
 )
-from parsescore.shared.lap import LIST_ENTRIES
 
 if TYPE_CHECKING:
     import numpy as np
@@ -76,6 +75,11 @@ __all__ = [
 ]
 
 _SELECTED = 0.5
+#: Options whose augmented matrix (true + predicted nodes, squared) has at most this many
+#: entries are matched on lists: no NumPy import, and faster than arrays at these sizes in a
+#: warm process too (assignment and support of 16 + 16 nodes: 2.1 ms on lists, 3.2 ms on
+#: arrays; 24 + 24: 4.4 and 5.3 ms).
+LIST_ENTRIES = 32 * 32
 
 
 def _match_text_list_records(

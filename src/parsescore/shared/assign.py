@@ -133,13 +133,13 @@ def augmented_assignment_lists(
     forbidden_cost: float | None = None,
 ) -> list[ListPair]:
     """:func:`augmented_assignment` of costs given as lists (``paired[i][j]``): the same
-    records, solved by :func:`~parsescore.shared.lap.list_assignment` without NumPy while the
-    square matrix has at most ``LIST_ENTRIES`` entries."""
+    records, solved by :func:`~parsescore.shared.lap.list_assignment` on lists whatever the
+    size (callers choose this for small inputs)."""
     n_true, n_pred = len(unmatched_true), len(unmatched_pred)
     if n_true + n_pred == 0:
         return []
     cost = _augmented_rows(paired, unmatched_true, unmatched_pred, forbidden_cost)
-    rows, cols = list_assignment(cost)
+    rows, cols = list_assignment(cost, limit=len(cost) ** 2)
     records: list[ListPair] = []
     for r, c in zip(rows, cols, strict=True):
         if r < n_true and c < n_pred:
@@ -373,12 +373,12 @@ def text_optimal_support_lists(
     minimum_cost: float,
 ) -> SupportLists:
     """:func:`text_optimal_support` on lists, step by step the same float operations (so the
-    same tolerances decide the same way) without NumPy; for a square matrix of at most
-    ``LIST_ENTRIES`` entries (bigger ones work, slowly)."""
+    same tolerances decide the same way) without NumPy, whatever the size (callers choose
+    this for small inputs)."""
     n_true, n_pred = len(unmatched_true), len(unmatched_pred)
     cost = _augmented_rows(paired, unmatched_true, unmatched_pred, None)
     size = len(cost)
-    _, col_of = list_assignment(cost)
+    _, col_of = list_assignment(cost, limit=size * size)
     exchange = [[c - row[col_of[i]] for c in row] for i, row in enumerate(cost)]
     scale = max(1.0, max((abs(c) for row in cost for c in row), default=0.0))
     tolerance = 1e-9 * scale
