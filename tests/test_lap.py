@@ -67,3 +67,13 @@ def test_lists_past_their_size_or_not_finite_go_to_numpy_and_scipy() -> None:
     assert lap.list_assignment([[np.inf, 1.0], [2.0, np.inf]]) == ([0, 1], [1, 0])
     assert lap.list_assignment([]) == ([], [])
     assert lap.list_assignment([[], []]) == ([], [])
+
+
+def test_lists_with_a_raised_limit_give_scipys_assignment() -> None:
+    """A caller may keep bigger matrices on lists (``limit``): still scipy's assignment."""
+    rng = np.random.default_rng(11)
+    for shape in ((17, 16), (32, 32), (20, 45), (45, 20)):
+        cost = rng.integers(0, 3, shape).astype(float)
+        expected_rows, expected_cols = scipy_assignment(cost)
+        on_lists = lap.list_assignment(cost.tolist(), limit=cost.size)
+        assert on_lists == (expected_rows.tolist(), expected_cols.tolist())

@@ -35,7 +35,7 @@ NOT_NEEDED = (
 #: the flowchart models' classes are built.
 LOADED_BY_DEPENDENCIES = {"flowchart": ["importlib.metadata"]}
 #: Kinds whose small pair is scored without NumPy (its import is most of a fresh call's CPU).
-WITHOUT_NUMPY = ("sequence", "table")
+WITHOUT_NUMPY = ("flowchart", "sequence", "table")
 
 _PROBE = """
 import json, sys
@@ -69,6 +69,26 @@ def test_a_first_call_loads_only_what_its_pair_needs(kind: str) -> None:
     assert lean["kinds"] == sorted(builtin[: builtin.index(kind) + 1])
     full = _fresh(kind, preload=True)
     assert lean["scores"] == full["scores"]
+
+
+def test_a_small_flowchart_with_repeated_texts_loads_no_numpy() -> None:
+    """Several text-optimal matchings (repeated texts), decided by the bounds on flow and
+    labels alone: still no NumPy, and the numbers of the array path (NumPy loaded)."""
+    truth = "flowchart TD\n  A[Same] -->|yes| B[Same]\n  B --> C[End]\n  A --> C"
+    answer = "flowchart TD\n  X[Same] --> Y[Same]\n  Y -->|yes| Z[End]\n  X --> Z"
+    code = (
+        "import json, sys\n"
+        "from parsescore import score_pair\n"
+        f"lean = score_pair('flowchart', {truth!r}, {answer!r})\n"
+        "loaded = sorted(m for m in ('numpy', 'scipy') if m in sys.modules)\n"
+        "import numpy, parsescore.flowchart.match as m\n"
+        "m.LIST_ENTRIES = -1\n"
+        f"print(json.dumps([loaded, lean == score_pair('flowchart', {truth!r}, {answer!r})]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [[], True]
 
 
 def test_grits_of_a_small_pair_with_boxes_loads_no_numpy() -> None:

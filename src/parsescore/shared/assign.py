@@ -7,6 +7,9 @@ construction, so that ties
 fall the same way. For lexicographic objectives the text-optimal matchings are found exactly by
 duality: the choices used by some optimal matching all have zero reduced cost, and the optimal
 matchings are precisely the perfect matchings on them, which shrinks an n² model to its tie groups.
+The ``*_lists`` variants take and give Python lists and run the very same float operations, so
+that a small pair is matched without importing NumPy; NumPy and scipy are imported only by the
+functions that need them.
 """
 
 from __future__ import annotations
@@ -15,21 +18,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from parsescore.shared.distance import DistanceFnProtocol, text_costs
-from parsescore.shared.lap import SMALL_ENTRIES, linear_sum_assignment
+from parsescore.shared.distance import DistanceFnProtocol, text_cost_lists, text_costs
+from parsescore.shared.lap import (
+    LIST_ENTRIES,
+    SMALL_ENTRIES,
+    linear_sum_assignment,
+    list_assignment,
+)
 
 if TYPE_CHECKING:
+    import numpy as np
     from scipy.optimize import LinearConstraint, OptimizeResult
 
 __all__ = [
     "ListPair",
+    "SupportLists",
     "TextOptimalSupport",
     "augmented_assignment",
+    "augmented_assignment_lists",
     "match_text_lists",
     "solve_binary_milp",
     "text_optimal_support",
+    "text_optimal_support_lists",
 ]
 
 TEXT_LIST_FORBIDDEN_COST = 10.0**9
@@ -56,6 +66,8 @@ def augmented_assignment(
     Records come in row order: true items in order (paired or not), then unmatched predictions
     ascending. ``forbidden_cost`` defaults to ``(max cost + 1) * (size + 1)``.
     """
+    import numpy as np
+
     n_true, n_pred = paired.shape
     size = n_true + n_pred
     if size == 0:
@@ -90,6 +102,59 @@ def augmented_assignment(
     return records
 
 
+def _augmented_rows(
+    paired: Sequence[Sequence[float]],
+    unmatched_true: Sequence[float],
+    unmatched_pred: Sequence[float],
+    forbidden_cost: float | None,
+) -> list[list[float]]:
+    """The square matrix of :func:`augmented_assignment` as rows of floats (same numbers)."""
+    n_true, n_pred = len(unmatched_true), len(unmatched_pred)
+    size = n_true + n_pred
+    if forbidden_cost is None:
+        largest = max((c for row in paired for c in row), default=0.0)
+        largest = max(largest, *unmatched_true, *unmatched_pred, 0.0)
+        forbidden_cost = (float(largest) + 1.0) * (size + 1)
+    cost = [[forbidden_cost] * size for _ in range(size)]
+    for i in range(n_true):
+        cost[i][:n_pred] = [float(c) for c in paired[i]]
+        cost[i][n_pred + i] = float(unmatched_true[i])
+    for j in range(n_pred):
+        cost[n_true + j][j] = float(unmatched_pred[j])
+        cost[n_true + j][n_pred:] = [0.0] * n_true
+    return cost
+
+
+def augmented_assignment_lists(
+    paired: Sequence[Sequence[float]],
+    unmatched_true: Sequence[float],
+    unmatched_pred: Sequence[float],
+    *,
+    forbidden_cost: float | None = None,
+) -> list[ListPair]:
+    """:func:`augmented_assignment` of costs given as lists (``paired[i][j]``): the same
+    records, solved by :func:`~parsescore.shared.lap.list_assignment` on lists whatever the
+    size (callers choose this for small inputs)."""
+    n_true, n_pred = len(unmatched_true), len(unmatched_pred)
+    if n_true + n_pred == 0:
+        return []
+    cost = _augmented_rows(paired, unmatched_true, unmatched_pred, forbidden_cost)
+    rows, cols = list_assignment(cost, limit=len(cost) ** 2)
+    records: list[ListPair] = []
+    for r, c in zip(rows, cols, strict=True):
+        if r < n_true and c < n_pred:
+            records.append(ListPair(r, c, float(paired[r][c])))
+        elif r < n_true and c == n_pred + r:
+            records.append(ListPair(r, None, float(unmatched_true[r])))
+        elif c < n_pred and r == n_true + c:
+            records.append(ListPair(None, c, float(unmatched_pred[c])))
+        elif r < n_true or c < n_pred:  # as in augmented_assignment
+            records.append(
+                ListPair(r if r < n_true else None, c if c < n_pred else None, cost[r][c])
+            )
+    return records
+
+
 def match_text_lists(
     true_texts: Sequence[str], pred_texts: Sequence[str], distance_fn: DistanceFnProtocol
 ) -> list[ListPair]:
@@ -102,6 +167,15 @@ def match_text_lists(
     """
     if not true_texts and not pred_texts:
         return []
+    size = len(true_texts) + len(pred_texts)
+    if size * size <= LIST_ENTRIES:  # a few texts: the same records without NumPy
+        lists = text_cost_lists(true_texts, pred_texts, distance_fn)
+        return augmented_assignment_lists(
+            lists.paired,
+            lists.unmatched_true,
+            lists.unmatched_pred,
+            forbidden_cost=TEXT_LIST_FORBIDDEN_COST,
+        )
     costs = text_costs(true_texts, pred_texts, distance_fn)
     return augmented_assignment(
         costs.paired,
@@ -134,6 +208,8 @@ def _augmented_matrix(
     paired: np.ndarray, unmatched_true: np.ndarray, unmatched_pred: np.ndarray
 ) -> np.ndarray:
     """The square matrix of :func:`augmented_assignment` (default forbidden cost)."""
+    import numpy as np
+
     n_true, n_pred = paired.shape
     size = n_true + n_pred
     all_costs = np.concatenate((paired.ravel(), unmatched_true, unmatched_pred))
@@ -164,6 +240,8 @@ def text_optimal_support(
     zero-reduced-cost arcs (a cycle through it exists). Distances are computed by vectorised
     Bellman-Ford (a few passes over the n² matrix in practice), far cheaper than an LP solve.
     """
+    import numpy as np
+
     n_true, n_pred = paired.shape
     cost = _augmented_matrix(paired, unmatched_true, unmatched_pred)
     size = cost.shape[0]
@@ -204,6 +282,8 @@ def strong_components(size: int, sources: np.ndarray, targets: np.ndarray) -> np
     Small graphs in Python (iterative Tarjan), bigger ones with scipy's csgraph: importing
     scipy.sparse is dearer than the whole search on a small pair.
     """
+    import numpy as np
+
     if size * size > SMALL_ENTRIES:
         from scipy.sparse import csc_array
         from scipy.sparse.csgraph import connected_components
@@ -211,14 +291,20 @@ def strong_components(size: int, sources: np.ndarray, targets: np.ndarray) -> np
         graph = csc_array((np.ones(sources.size), (sources, targets)), shape=(size, size))
         _, labels = connected_components(graph, directed=True, connection="strong")
         return np.asarray(labels)
+    component = strong_components_lists(size, sources.tolist(), targets.tolist())
+    return np.array(component, dtype=np.int64)
+
+
+def strong_components_lists(size: int, sources: Sequence[int], targets: Sequence[int]) -> list[int]:
+    """:func:`strong_components` of a small graph on lists (iterative Tarjan)."""
     successors: list[list[int]] = [[] for _ in range(size)]
-    for a, b in zip(sources.tolist(), targets.tolist(), strict=True):
+    for a, b in zip(sources, targets, strict=True):
         successors[a].append(b)
     index = [-1] * size
     low = [0] * size
     on_stack = [False] * size
     stack: list[int] = []
-    component = np.full(size, -1, dtype=np.int64)
+    component = [-1] * size
     counter = n_components = 0
     for root in range(size):
         if index[root] >= 0:
@@ -258,6 +344,83 @@ def strong_components(size: int, sources: np.ndarray, targets: np.ndarray) -> np
     return component
 
 
+@dataclass(frozen=True, slots=True)
+class SupportLists:
+    """:class:`TextOptimalSupport` as lists: ``pairs[i][j]``, ``true_alone[i]``,
+    ``pred_alone[j]``, ``exact`` — the same values, for a small pair scored without NumPy."""
+
+    pairs: list[list[bool]]
+    true_alone: list[bool]
+    pred_alone: list[bool]
+    minimum_cost: float
+    exact: bool = False
+
+    def unique(self) -> bool:
+        """Whether exactly one matching reaches the minimum: one choice per node, each side."""
+        per_true = [
+            sum(row) + alone for row, alone in zip(self.pairs, self.true_alone, strict=True)
+        ]
+        per_pred = [
+            sum(row[j] for row in self.pairs) + alone for j, alone in enumerate(self.pred_alone)
+        ]
+        return all(n == 1 for n in per_true) and all(n == 1 for n in per_pred)
+
+
+def text_optimal_support_lists(
+    paired: Sequence[Sequence[float]],
+    unmatched_true: Sequence[float],
+    unmatched_pred: Sequence[float],
+    minimum_cost: float,
+) -> SupportLists:
+    """:func:`text_optimal_support` on lists, step by step the same float operations (so the
+    same tolerances decide the same way) without NumPy, whatever the size (callers choose
+    this for small inputs)."""
+    n_true, n_pred = len(unmatched_true), len(unmatched_pred)
+    cost = _augmented_rows(paired, unmatched_true, unmatched_pred, None)
+    size = len(cost)
+    _, col_of = list_assignment(cost, limit=size * size)
+    exchange = [[c - row[col_of[i]] for c in row] for i, row in enumerate(cost)]
+    scale = max(1.0, max((abs(c) for row in cost for c in row), default=0.0))
+    tolerance = 1e-9 * scale
+    dist = [0.0] * size
+    for _ in range(size):
+        through = [dist[col_of[i]] for i in range(size)]
+        updated = [
+            min(dist[j], min(through[i] + exchange[i][j] for i in range(size))) for j in range(size)
+        ]
+        if not any(new < old - tolerance for new, old in zip(updated, dist, strict=True)):
+            dist = updated
+            break
+        dist = updated
+    reduced = [
+        [exchange[i][j] + dist[col_of[i]] - dist[j] for j in range(size)] for i in range(size)
+    ]
+    admit = 1e-7 * scale
+    tight = [[value <= admit for value in row] for row in reduced]
+    sources = [col_of[i] for i in range(size) for j in range(size) if tight[i][j]]
+    targets = [j for i in range(size) for j in range(size) if tight[i][j]]
+    component = strong_components_lists(size, sources, targets)
+    used = [
+        [tight[i][j] and component[col_of[i]] == component[j] for j in range(size)]
+        for i in range(size)
+    ]
+    for i in range(size):
+        used[i][col_of[i]] = True
+    largest_admitted = max(
+        0.0,
+        max((reduced[i][j] for i in range(size) for j in range(size) if used[i][j]), default=0.0),
+    )
+    integral = all(c == round(c) for row in cost for c in row)
+    exact = integral and size * max(largest_admitted, 0.0) < 0.5
+    return SupportLists(
+        pairs=[used[i][:n_pred] for i in range(n_true)],
+        true_alone=[used[i][n_pred + i] for i in range(n_true)],
+        pred_alone=[used[n_true + j][j] for j in range(n_pred)],
+        minimum_cost=minimum_cost,
+        exact=exact,
+    )
+
+
 class ConstraintRows:
     """Collects sparse rows ``lower <= sum(coef * x[col]) <= upper`` for a MILP."""
 
@@ -277,6 +440,7 @@ class ConstraintRows:
         self.upper.append(upper)
 
     def build(self, n_vars: int) -> LinearConstraint:
+        import numpy as np
         from scipy.optimize import LinearConstraint
         from scipy.sparse import coo_array
 
@@ -295,6 +459,7 @@ def solve_binary_milp(
     presolve: bool = True,
 ) -> OptimizeResult:
     """Solve a 0/1 MILP to proven optimality (HiGHS, zero gap) or raise RuntimeError."""
+    import numpy as np
     from scipy.optimize import Bounds, milp
 
     n_vars = objective.size

@@ -13,11 +13,12 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-import numpy as np
-from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "BULLET_CHARS",
@@ -28,6 +29,7 @@ __all__ = [
     "SINGLE_QUOTES",
     "DistanceFnProtocol",
     "ErrorCounts",
+    "TextCostLists",
     "TextCosts",
     "checked_distance",
     "error_counts",
@@ -35,6 +37,7 @@ __all__ = [
     "levenshtein",
     "levenshtein_with_text_normalisation",
     "normalise_text",
+    "text_cost_lists",
     "text_costs",
 ]
 
@@ -245,6 +248,43 @@ _BUILTIN_PREPROCESSORS: dict[object, Callable[[str], str] | None] = {
 }
 
 
+class TextCostLists:
+    """:class:`TextCosts` as Python lists (a small pair's, scored without importing NumPy)."""
+
+    __slots__ = ("paired", "unmatched_pred", "unmatched_true")
+
+    def __init__(
+        self, paired: list[list[float]], unmatched_true: list[float], unmatched_pred: list[float]
+    ) -> None:
+        self.paired = paired
+        self.unmatched_true = unmatched_true
+        self.unmatched_pred = unmatched_pred
+
+    def as_arrays(self) -> TextCosts:
+        """The same numbers as the arrays :func:`text_costs` makes."""
+        import numpy as np
+
+        n_true, n_pred = len(self.unmatched_true), len(self.unmatched_pred)
+        return TextCosts(
+            np.array(self.paired, dtype=np.float64).reshape(n_true, n_pred),
+            np.array(self.unmatched_true, dtype=np.float64),
+            np.array(self.unmatched_pred, dtype=np.float64),
+        )
+
+
+def _cached_cost(distance_fn: DistanceFnProtocol) -> Callable[[str | None, str | None], float]:
+    """``distance_fn`` checked and remembered per pair of texts (repeated texts are common)."""
+    cache: dict[tuple[str | None, str | None], float] = {}
+
+    def cost(true_text: str | None, pred_text: str | None) -> float:
+        key = (true_text, pred_text)
+        if key not in cache:
+            cache[key] = checked_distance(distance_fn, true_text=true_text, pred_text=pred_text)
+        return cache[key]
+
+    return cost
+
+
 def text_costs(
     true_texts: Sequence[str], pred_texts: Sequence[str], distance_fn: DistanceFnProtocol
 ) -> TextCosts:
@@ -253,6 +293,9 @@ def text_costs(
     For the built-in Levenshtein distances each text is normalised once and the matrix comes
     from ``rapidfuzz.process.cdist`` — the same numbers as calling the function per pair.
     """
+    import numpy as np
+    from rapidfuzz import process
+
     n_true, n_pred = len(true_texts), len(pred_texts)
     if distance_fn in _BUILTIN_PREPROCESSORS:
         prep = _BUILTIN_PREPROCESSORS[distance_fn]
@@ -268,14 +311,7 @@ def text_costs(
         unmatched_pred = np.array([len(t) for t in pred_norm], dtype=np.float64)
         return TextCosts(paired, unmatched_true, unmatched_pred)
 
-    cache: dict[tuple[str | None, str | None], float] = {}
-
-    def cost(true_text: str | None, pred_text: str | None) -> float:
-        key = (true_text, pred_text)
-        if key not in cache:
-            cache[key] = checked_distance(distance_fn, true_text=true_text, pred_text=pred_text)
-        return cache[key]
-
+    cost = _cached_cost(distance_fn)
     paired = np.empty((n_true, n_pred), dtype=np.float64)
     for i, t in enumerate(true_texts):
         for j, p in enumerate(pred_texts):
@@ -283,6 +319,29 @@ def text_costs(
     unmatched_true = np.array([cost(t, None) for t in true_texts], dtype=np.float64)
     unmatched_pred = np.array([cost(None, p) for p in pred_texts], dtype=np.float64)
     return TextCosts(paired, unmatched_true, unmatched_pred)
+
+
+def text_cost_lists(
+    true_texts: Sequence[str], pred_texts: Sequence[str], distance_fn: DistanceFnProtocol
+) -> TextCostLists:
+    """:func:`text_costs` on Python lists, for a few texts: the same numbers (Levenshtein per
+    pair instead of ``cdist``), without importing NumPy."""
+    if distance_fn in _BUILTIN_PREPROCESSORS:
+        prep = _BUILTIN_PREPROCESSORS[distance_fn]
+        true_norm = [prep(t) for t in true_texts] if prep else list(true_texts)
+        pred_norm = [prep(t) for t in pred_texts] if prep else list(pred_texts)
+        distance = Levenshtein.distance
+        return TextCostLists(
+            [[float(distance(t, p)) for p in pred_norm] for t in true_norm],
+            [float(len(t)) for t in true_norm],
+            [float(len(p)) for p in pred_norm],
+        )
+    cost = _cached_cost(distance_fn)
+    return TextCostLists(
+        [[cost(t, p) for p in pred_texts] for t in true_texts],
+        [cost(t, None) for t in true_texts],
+        [cost(None, p) for p in pred_texts],
+    )
 
 
 def jiwer_words(text: str) -> list[str]:

@@ -118,14 +118,16 @@ def _solve(cost: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
     return col4row
 
 
-def list_assignment(cost: Sequence[Sequence[float]]) -> tuple[list[int], list[int]]:
+def list_assignment(
+    cost: Sequence[Sequence[float]], *, limit: int = LIST_ENTRIES
+) -> tuple[list[int], list[int]]:
     """:func:`linear_sum_assignment` of a small matrix given as rows of finite floats, on
     Python lists (no NumPy): scipy's very ``(rows, cols)``, as lists of ints. A matrix of more
-    than ``LIST_ENTRIES`` entries, or with a non-finite entry, goes to
-    :func:`linear_sum_assignment` (NumPy, then scipy)."""
+    than ``limit`` entries (a caller that measured lists faster at its sizes may raise it), or
+    with a non-finite entry, goes to :func:`linear_sum_assignment` (NumPy, then scipy)."""
     n_rows = len(cost)
     n_cols = len(cost[0]) if n_rows else 0
-    if n_rows * n_cols > LIST_ENTRIES or not all(
+    if n_rows * n_cols > limit or not all(
         len(row) == n_cols and all(math.isfinite(value) for value in row) for row in cost
     ):
         import numpy as np
