@@ -33,7 +33,7 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -144,32 +144,26 @@ def _orjson_safe(record: dict[str, Any]) -> bool:
             return False  # shared or circular: json's path says what it makes of it
         seen.add(id(value))
         if isinstance(value, dict):
-            for key, item in value.items():
-                if type(key) is not str:
-                    return False
-                kind = type(item)
-                if kind is str or kind is int or kind is bool or item is None:
-                    continue
-                if kind is float:
-                    if not math.isfinite(item):
-                        return False
-                    continue
-                stack.append(item)
+            if any(type(key) is not str for key in value):
+                return False
+            items: Iterable[Any] = value.values()
         elif type(value) is list or type(value) is tuple:
-            for item in value:
-                kind = type(item)
-                if kind is str or kind is int or kind is bool or item is None:
-                    continue
-                if kind is float:
-                    if not math.isfinite(item):
-                        return False
-                    continue
-                stack.append(item)
+            items = value
         elif isinstance(value, float):  # numpy's float64 (other subclasses: orjson refuses)
             if not math.isfinite(value):
                 return False
+            continue
         else:
             return False
+        for item in items:
+            kind = type(item)
+            if kind is str or kind is int or kind is bool or item is None:
+                continue
+            if kind is float:
+                if not math.isfinite(item):
+                    return False
+                continue
+            stack.append(item)
     return True
 
 
