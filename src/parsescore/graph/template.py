@@ -16,16 +16,22 @@ The conversion follows docling-graph 1.9.1's graph converter (without depending 
 
 from __future__ import annotations
 
+import datetime
+import decimal
+import enum
 import hashlib
 import importlib
 import importlib.util
 import json
 import sys
+import types
+import typing
+import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -229,10 +235,14 @@ def _field_edge_info(model_type: type[BaseModel], field_name: str) -> tuple[str,
     return (label if isinstance(label, str) and label else field_name), closed
 
 
+_SIZED = (str, list, dict)
+"""The values that are empty when of length 0 (and None)."""
+
+
 def _is_empty(value: Any) -> bool:
     if value is None:
         return True
-    if isinstance(value, str | list | dict):
+    if isinstance(value, _SIZED):
         return len(value) == 0
     return False
 
@@ -295,7 +305,7 @@ def _plain_id(model_type: type, values: tuple[str, ...]) -> str:
 
 def _digest(fingerprint: str) -> str:
     """The hash part of a node id."""
-    return hashlib.blake2b(fingerprint.encode()).hexdigest()[:16]
+    return hashlib.blake2b(fingerprint.encode()).digest()[:8].hex()  # hexdigest()[:16]
 
 
 @lru_cache(maxsize=4096)
@@ -320,6 +330,113 @@ def _plain_template(model_type: type) -> tuple[str, tuple[tuple[str, str, int], 
     return f"{model_type.__name__}_", tuple(steps), text + "}"
 
 
+_SETTLED_PLAIN: frozenset[Any] = frozenset(
+    {str, int, float, bool, bytes, type(None), decimal.Decimal, datetime.date,
+     datetime.datetime, datetime.time, datetime.timedelta, uuid.UUID,
+     dict, tuple, set, frozenset}
+)  # fmt: skip
+"""Annotations whose validated values are plain to the walk: never a model nor a list
+(containers other than lists are kept whole, whatever they hold)."""
+
+
+def _settled(annotation: Any) -> type | bool | None:
+    """What a validated value of a field annotated ``annotation`` is to the walk: None when it
+    is always plain, a type when that type (a model class, or list) is the only non-plain
+    thing it can be, False when the annotation leaves it open (``Any``, a union of models,
+    ``Annotated``, a class the walk does not know)."""
+    if annotation is None:
+        return None
+    if isinstance(annotation, type):
+        if annotation in _SETTLED_PLAIN or issubclass(annotation, enum.Enum):
+            return None
+        if annotation is list or issubclass(annotation, BaseModel):
+            return annotation
+        return False
+    origin = get_origin(annotation)
+    if origin is typing.Literal:
+        plain = all(
+            type(v) in _SETTLED_PLAIN or isinstance(v, enum.Enum) for v in get_args(annotation)
+        )
+        return None if plain else False
+    if origin is list:
+        return list
+    if origin in (dict, tuple, set, frozenset):
+        return None
+    if origin is typing.Union or origin is types.UnionType:
+        found: type | None = None
+        for arg in get_args(annotation):
+            kind = _settled(arg)
+            if kind is False or (kind is not None and found not in (None, kind)):
+                return False
+            if kind is not None:
+                found = kind  # type: ignore[assignment]  # a type (bool ruled out above)
+        return found
+    return False
+
+
+def _validation_keeps_types(model_type: type[BaseModel]) -> bool:
+    """Whether a validated instance's values are of their fields' annotated types: none of
+    the template's code runs on a field after pydantic validated it (no after, wrap or plain
+    field validator, no model validator but 'before' ones, no ``__init__`` or
+    ``model_post_init`` of its own). Anything unexpected counts as code."""
+    if (
+        model_type.__init__ is not BaseModel.__init__
+        or model_type.model_post_init is not BaseModel.model_post_init
+    ):
+        return False
+    decorators = getattr(model_type, "__pydantic_decorators__", None)
+    field_validators = getattr(decorators, "field_validators", None)
+    model_validators = getattr(decorators, "model_validators", None)
+    if not isinstance(field_validators, Mapping) or not isinstance(model_validators, Mapping):
+        return False
+    if getattr(decorators, "validators", True) or getattr(decorators, "root_validators", True):
+        return False  # pydantic v1-style validators (or an unknown layout)
+    return all(
+        getattr(getattr(decorator, "info", None), "mode", None) == "before"
+        for decorator in (*field_validators.values(), *model_validators.values())
+    )
+
+
+_Slot = tuple[str, Any, int, str, bool]
+"""A field the walk must look at: name, the type its value has when the annotation settles
+it (None: tested per value) and that type's kind, edge label, closed-catalog marker."""
+
+
+@lru_cache(maxsize=4096)
+def _class_plan(model_type: type[BaseModel]) -> tuple[int, tuple[_Slot, ...]]:
+    """A model class's conversion plan: how many fields it declares, and in order those that
+    may hold a model or a list (the walk passes over the others without looking)."""
+    trusted = _validation_keeps_types(model_type)
+    slots: list[_Slot] = []
+    for name, info in model_type.model_fields.items():
+        expected = _settled(info.annotation) if trusted and not info.metadata else False
+        if expected is None:
+            continue  # always plain
+        label, closed = _field_edge_info(model_type, name)
+        if expected is False:
+            slots.append((name, None, _PLAIN, label, closed))
+        else:
+            slots.append((name, expected, _kind_of(expected), label, closed))  # type: ignore[arg-type]
+    return len(_declared_fields(model_type)), tuple(slots)
+
+
+class _Plan:
+    """How one converter reads a model class: its static plan (:func:`_class_plan`) and the
+    node ids of the one-string identities it met."""
+
+    __slots__ = ("entity", "ids", "label", "single", "size", "slots", "text")
+
+    def __init__(self, model_type: type[BaseModel]) -> None:
+        self.size, self.slots = _class_plan(model_type)
+        self.entity = _is_entity_type(model_type)
+        self.label = _class_name(model_type)
+        id_fields = _id_fields_of(model_type)
+        self.single = id_fields[0] if len(id_fields) == 1 else None
+        self.ids: dict[str, str] = {}
+        prefix, steps, tail = _plain_template(model_type)
+        self.text = (prefix, steps[0][0] if self.single else "", tail)  # around the one value
+
+
 class _Converter:
     """One conversion of a root instance: nodes, enrichment and edges in a single walk.
 
@@ -328,31 +445,57 @@ class _Converter:
     listing edges (every instance, pre-order). :meth:`visit` does both in one pass; each of
     its two outputs keeps its own walk's order, rules and skips, so the result is the same
     (the two outputs share no state but the node ids, which depend only on the instance).
+
+    Each model is read through its class's plan: a validated instance holds values of its
+    fields' annotated types, so a field annotated with plain types only is never looked at
+    and a field annotated ``Model | None`` is tested against that one class. An instance
+    with extras or missing fields is read field by field, testing every value.
     """
 
     def __init__(self) -> None:
         self.fingerprint_ids: dict[str, str] = {}
-        self.raw_ids: dict[tuple[Any, Any], str] = {}  # (class, id string or id values) -> id
+        self.raw_ids: dict[tuple[Any, Any], str] = {}  # (class, id values) -> id
         self.nodes: dict[str, dict[str, Any]] = {}
         self.visited: set[str] = set()
         self.processed: set[int] = set()
-        self.leaves: set[int] = set()  # id() of components holding only plain values
         self.edges = _EdgeTable()
         self.kinds = dict(_KNOWN_KINDS)  # value type -> _kind_of(type)
+        self.plans: dict[type, _Plan] = {}
+
+    def plan(self, model_type: type[BaseModel]) -> _Plan:
+        plan = self.plans.get(model_type)
+        if plan is None:
+            plan = self.plans[model_type] = _Plan(model_type)
+        return plan
+
+    def read(self, model: BaseModel, plan: _Plan) -> tuple[dict[str, Any], tuple[_Slot, ...]]:
+        """The model's fields (name -> value, in order) and the slots to look at: the plan's,
+        or when the instance holds extras or lacks a field, every field (tested per
+        value)."""
+        attributes = model.__dict__
+        if len(attributes) == plan.size and not model.__pydantic_extra__:
+            return attributes, plan.slots
+        fields = dict(_fields(model))
+        cls = type(model)
+        return fields, tuple((name, None, _PLAIN, *_field_edge_info(cls, name)) for name in fields)
 
     def node_id(self, model: BaseModel) -> str:
         """The node id of an entity instance (computed per call: a walk asks once per visit)."""
         cls = type(model)
-        id_fields = _id_fields_of(cls)
-        if len(id_fields) == 1:
+        plan = self.plans.get(cls) or self.plan(cls)
+        if plan.single is not None:
             # The usual identity, one plain string (a declared field: in the instance's dict),
-            # keyed by the string itself (a tuple of values never equals it).
-            value = model.__dict__.get(id_fields[0])
+            # kept per string.
+            value = model.__dict__.get(plan.single)
             if type(value) is str:
-                single = self.raw_ids.get((cls, value))
+                single = plan.ids.get(value)
                 if single is None:
-                    single = self.raw_ids[cls, value] = _plain_id(cls, (value,))
+                    prefix, head, tail = plan.text
+                    canonical = canonical_identity_value(plan.single, value)
+                    fingerprint = head + _JSON_STRING(canonical) + tail
+                    single = plan.ids[value] = prefix + _digest(fingerprint)
                 return single
+        id_fields = _id_fields_of(cls)
         if id_fields:
             if len(id_fields) == 1:  # the usual case, without a comprehension
                 values: tuple[Any, ...] = (getattr(model, id_fields[0], _MISSING),)
@@ -397,43 +540,39 @@ class _Converter:
             kind = self.kinds[type(value)] = _kind_of(type(value))
         return kind
 
-    def list_models(self, items: list[Any]) -> tuple[list[Any], bool]:
-        """The models of a list (in order) and whether the first of them is an entity."""
-        models = [item for item in items if self.kind(item) >= _ENTITY]
-        return models, bool(models) and self.kind(models[0]) == _ENTITY
-
-    def component_attrs(self, component: BaseModel) -> dict[str, Any]:
-        """A component's attributes as embedded in its parent node (entities in it nulled).
-
-        A component holding no model at all is noted in ``leaves``: walking it adds nothing.
-        """
-        out: dict[str, Any] = {}
+    def component_attrs(self, component: BaseModel) -> tuple[dict[str, Any], bool]:
+        """A component's attributes as embedded in its parent node (entities in it nulled),
+        and whether it holds no model at all (then walking it adds nothing)."""
+        cls = type(component)
+        fields, slots = self.read(component, self.plans.get(cls) or self.plan(cls))
+        out = dict(fields)
         leaf = True
         kinds = self.kinds
-        for name, value in _fields(component):
-            kind = kinds.get(type(value))
-            if kind is None:
-                kind = self.kind(value)
+        for name, expected, kind, _, _ in slots:
+            value = fields[name]
+            if type(value) is not expected:
+                found = kinds.get(type(value))
+                kind = self.kind(value) if found is None else found
             if kind == _PLAIN:
-                out[name] = value
-            elif kind == _ENTITY:
+                continue
+            if kind == _ENTITY:
                 leaf = False
                 out[name] = None
             elif kind == _COMPONENT:
                 leaf = False
-                out[name] = self.component_attrs(value)
+                out[name] = self.component_attrs(value)[0]
             else:
-                models, entities = self.list_models(value)
+                models = [item for item in value if self.kind(item) >= _ENTITY]
                 if models:
                     leaf = False
-                    out[name] = None if entities else [self.component_attrs(v) for v in models]
-                else:
-                    out[name] = value
-        if leaf:
-            self.leaves.add(id(component))
-        return out
+                    out[name] = (
+                        None
+                        if self.kind(models[0]) == _ENTITY
+                        else [self.component_attrs(v)[0] for v in models]
+                    )
+        return out, leaf
 
-    def enrich(self, node_id: str, fields: Iterable[tuple[str, Any]]) -> None:
+    def enrich(self, node_id: str, fields: dict[str, Any]) -> None:
         """Fill the empty attributes of an existing node from a repeated entity's fields.
 
         Done whole before the walk goes below the repeat (as docling-graph does): a repeat
@@ -442,18 +581,19 @@ class _Converter:
         existing = self.nodes.get(node_id)
         if existing is None:
             return  # an ancestor of this repeat: its node is added after its children
-        for name, value in fields:
-            if not _is_empty(existing.get(name)):
+        for name, value in fields.items():
+            old = existing.get(name)
+            if old is not None and (not isinstance(old, _SIZED) or len(old)):
                 continue  # filled: the first non-empty value wins (the new one is not needed)
             kind = self.kind(value)
             if kind == _ENTITY:
                 continue
             if kind == _COMPONENT:
-                new: Any = self.component_attrs(value)
+                new: Any = self.component_attrs(value)[0]
             elif kind == _LIST and value and self.kind(value[0]) in (_ENTITY, _COMPONENT):
                 if self.kind(value[0]) == _ENTITY:
                     continue
-                new = [self.component_attrs(v) for v in value if self.kind(v) >= _ENTITY]
+                new = [self.component_attrs(v)[0] for v in value if self.kind(v) >= _ENTITY]
             else:
                 new = value
             if not _is_empty(new):
@@ -467,11 +607,7 @@ class _Converter:
         key = (source, target)
         attrs = self.edges.data.get(key)
         if attrs is None:
-            attrs = self.edges.data[key] = {
-                "source": source,
-                "target": target,
-                "label": label,
-            }
+            attrs = self.edges.data[key] = {"source": source, "target": target, "label": label}
         else:
             attrs["label"] = label  # one edge per pair: a later label overwrites
         if closed:
@@ -493,40 +629,52 @@ class _Converter:
                 add = False  # the node walk skips an instance object seen before
             else:
                 self.processed.add(id(model))
-        kinds = self.kinds
-        entity = bool(node_id) or self.kind(model) == _ENTITY
-        if entity and not node_id:
+        cls = type(model)
+        plan = self.plans.get(cls) or self.plan(cls)
+        if not node_id and plan.entity:
             node_id = self.node_id(model)
         own = mode is _OWN
         if own:
             mode = node_id or None
         if not add and mode is None:
             return
-        fields = _fields(model)
+        fields: dict[str, Any] = model.__dict__
+        if len(fields) == plan.size and not model.__pydantic_extra__:
+            slots = plan.slots  # (what :meth:`read` answers, without the call)
+        else:
+            fields, slots = self.read(model, plan)
         attrs: dict[str, Any] | None = None  # the node this visit builds, if any
-        if add and entity:
+        if add and node_id:
             if node_id in self.visited:
                 self.enrich(node_id, fields)
             else:
                 self.visited.add(node_id)
-                label = _class_name(type(model))
+                label = plan.label
                 attrs = {"id": node_id, "label": label, "type": "entity", "__class__": label}
                 attrs.update(fields)  # the key order; model and list values are replaced below
-        for name, value in fields:
-            kind = kinds.get(type(value))
-            if kind is None:
-                kind = self.kind(value)
-            if kind == _PLAIN:
-                continue
+        kinds = self.kinds
+        for name, expected, kind, label, closed in slots:
+            value = fields[name]
+            if type(value) is not expected:
+                found = kinds.get(type(value))
+                kind = self.kind(value) if found is None else found
+                if kind == _PLAIN:
+                    continue
             if kind != _LIST:
-                child_entity = kind == _ENTITY
-                if attrs is not None:
-                    attrs[name] = None if child_entity else self.component_attrs(value)
-                if mode is not None and child_entity:
-                    child_id = self.node_id(value)
-                    self.edge(mode, child_id, *_field_edge_info(type(model), name))
-                    self.visit(value, add, _OWN, child_id)
-                elif child_entity or id(value) not in self.leaves:  # a leaf's walk adds nothing
+                if kind == _ENTITY:
+                    if attrs is not None:
+                        attrs[name] = None
+                    if mode is not None:
+                        child_id = self.node_id(value)
+                        self.edge(mode, child_id, label, closed)
+                        self.visit(value, add, _OWN, child_id)
+                    else:
+                        self.visit(value, add, None)
+                elif attrs is not None:
+                    attrs[name], leaf = self.component_attrs(value)
+                    if not leaf:  # a leaf's walk adds nothing
+                        self.visit(value, add, mode)
+                else:
                     self.visit(value, add, mode)
                 continue
             first = self.kind(value[0]) if value else _PLAIN
@@ -538,12 +686,10 @@ class _Converter:
                     attrs[name] = None
                 else:
                     attrs[name] = [
-                        self.component_attrs(v) for v in value if self.kind(v) >= _ENTITY
+                        self.component_attrs(v)[0] for v in value if self.kind(v) >= _ENTITY
                     ]
             # A new node's own walk enters only lists that start with a model.
             add_items = add and (first_model or attrs is None)
-            if mode is not None:
-                label, closed = _field_edge_info(type(model), name)
             if own and mode is not None:
                 if not first_model:
                     if add_items:
@@ -735,10 +881,19 @@ def _enforce_bounds(
 
 
 def graph_from_instance(instance: BaseModel) -> GraphData:
-    """Convert a validated root instance into nodes and edges by the converter's rules."""
+    """Convert a validated root instance into nodes and edges by the converter's rules.
+
+    The instance is read as pydantic validated it (see :class:`_Converter`): one built
+    without validation (``model_construct``, assignments) must hold values of its fields'
+    annotated types.
+    """
     converter = _Converter()
     converter.visit(instance, True, _OWN)
-    nodes, edges = converter.nodes, converter.edges
+    return _finish(converter.nodes, converter.edges, instance)
+
+
+def _finish(nodes: dict[str, dict[str, Any]], edges: _EdgeTable, instance: BaseModel) -> GraphData:
+    """The walk's nodes and edges with closed catalogs and bounds enforced, edges in order."""
     _enforce_closed_catalogs(nodes, edges)
     _enforce_bounds(nodes, edges, instance)
     # Edges listed as a directed graph lists them: by source node order, then first insertion.
