@@ -22,7 +22,9 @@ import enum
 import hashlib
 import importlib
 import importlib.util
+import itertools
 import json
+import operator
 import sys
 import types
 import typing
@@ -30,6 +32,7 @@ import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, get_args, get_origin
 
@@ -424,11 +427,12 @@ class _Plan:
     """How one converter reads a model class: its static plan (:func:`_class_plan`) and the
     node ids of the one-string identities it met."""
 
-    __slots__ = ("entity", "ids", "label", "single", "size", "slots", "text")
+    __slots__ = ("entity", "ids", "label", "leaf", "single", "size", "slots", "text")
 
     def __init__(self, model_type: type[BaseModel]) -> None:
         self.size, self.slots = _class_plan(model_type)
         self.entity = _is_entity_type(model_type)
+        self.leaf = self.entity and not self.slots  # an entity without model fields
         self.label = _class_name(model_type)
         id_fields = _id_fields_of(model_type)
         self.single = id_fields[0] if len(id_fields) == 1 else None
@@ -459,6 +463,7 @@ class _Converter:
         self.visited: set[str] = set()
         self.processed: set[int] = set()
         self.edges = _EdgeTable()
+        self.edge_data = self.edges.data
         self.kinds = dict(_KNOWN_KINDS)  # value type -> _kind_of(type)
         self.plans: dict[type, _Plan] = {}
 
@@ -488,13 +493,7 @@ class _Converter:
             # kept per string.
             value = model.__dict__.get(plan.single)
             if type(value) is str:
-                single = plan.ids.get(value)
-                if single is None:
-                    prefix, head, tail = plan.text
-                    canonical = canonical_identity_value(plan.single, value)
-                    fingerprint = head + _JSON_STRING(canonical) + tail
-                    single = plan.ids[value] = prefix + _digest(fingerprint)
-                return single
+                return plan.ids.get(value) or self.single_id(plan, value)
         id_fields = _id_fields_of(cls)
         if id_fields:
             if len(id_fields) == 1:  # the usual case, without a comprehension
@@ -527,6 +526,61 @@ class _Converter:
         data["__class__"] = cls.__name__
         return self._hashed(cls, _FINGERPRINT_JSON.encode(data))
 
+    def single_id(self, plan: _Plan, value: str) -> str:
+        """The node id of a one-string identity met for the first time (kept in the plan)."""
+        prefix, head, tail = plan.text
+        canonical = canonical_identity_value(plan.single or "", value)  # (single is set)
+        fingerprint = head + _JSON_STRING(canonical) + tail
+        digest = hashlib.blake2b(fingerprint.encode()).digest()[:8].hex()  # _digest, inlined
+        known = plan.ids[value] = prefix + digest
+        return known
+
+    def child(self, source: str, item: BaseModel, label: str, closed: bool, add: bool) -> None:
+        """An entity-valued field's edge from ``source`` to ``item`` and the walk of ``item``
+        (:meth:`node_id` and :meth:`edge` without their calls in the usual case)."""
+        cls = type(item)
+        plan = self.plans.get(cls) or self.plan(cls)
+        fields: dict[str, Any] = item.__dict__
+        value = fields.get(plan.single) if plan.single is not None else None
+        if type(value) is str:
+            child_id = plan.ids.get(value) or self.single_id(plan, value)
+        else:
+            child_id = self.node_id(item)
+        if source != child_id:  # a self-loop is never kept
+            key = (source, child_id)
+            edges = self.edge_data
+            attrs = edges.get(key)
+            if attrs is None:
+                attrs = edges[key] = {"source": source, "target": child_id, "label": label}
+            else:
+                attrs["label"] = label  # one edge per pair: a later label overwrites
+            if closed:
+                attrs["_closed_catalog"] = label
+        if plan.leaf and len(fields) == plan.size and not item.__pydantic_extra__:
+            # an entity without model fields: its walk at most adds its node
+            if add:
+                instance = id(item)
+                if instance not in self.processed:
+                    self.processed.add(instance)
+                    attrs = self.new_node(child_id, plan, fields)
+                    if attrs is not None:
+                        self.nodes[child_id] = attrs
+            return
+        # an entity-first list's other items are edge targets too, but walked as what they are
+        self.visit(item, add, _OWN, child_id if plan.entity else "")
+
+    def new_node(self, node_id: str, plan: _Plan, fields: dict[str, Any]) -> dict[str, Any] | None:
+        """The attributes of an entity's node, or None when the node exists (then the entity
+        fills its empty attributes)."""
+        if node_id in self.visited:
+            self.enrich(node_id, fields)
+            return None
+        self.visited.add(node_id)
+        label = plan.label
+        attrs = {"id": node_id, "label": label, "type": "entity", "__class__": label}
+        attrs.update(fields)  # the key order; model and list values are replaced by the walk
+        return attrs
+
     def _hashed(self, cls: type, fingerprint: str) -> str:
         known = self.fingerprint_ids.get(fingerprint)
         if known is None:
@@ -544,7 +598,12 @@ class _Converter:
         """A component's attributes as embedded in its parent node (entities in it nulled),
         and whether it holds no model at all (then walking it adds nothing)."""
         cls = type(component)
-        fields, slots = self.read(component, self.plans.get(cls) or self.plan(cls))
+        plan = self.plans.get(cls) or self.plan(cls)
+        fields: dict[str, Any] = component.__dict__
+        if len(fields) == plan.size and not component.__pydantic_extra__:
+            slots = plan.slots  # (what :meth:`read` answers, without the call)
+        else:
+            fields, slots = self.read(component, plan)
         out = dict(fields)
         leaf = True
         kinds = self.kinds
@@ -599,20 +658,6 @@ class _Converter:
             if not _is_empty(new):
                 existing[name] = new
 
-    def edge(self, source: str, target: str, label: str, closed: bool) -> None:
-        """Add an edge (label and marker from :func:`_field_edge_info`); a self-loop is never
-        kept, so not added."""
-        if source == target:
-            return
-        key = (source, target)
-        attrs = self.edges.data.get(key)
-        if attrs is None:
-            attrs = self.edges.data[key] = {"source": source, "target": target, "label": label}
-        else:
-            attrs["label"] = label  # one edge per pair: a later label overwrites
-        if closed:
-            attrs["_closed_catalog"] = label
-
     def visit(self, model: BaseModel, add: bool, mode: str | None, node_id: str = "") -> None:
         """Walk ``model``: add its nodes when ``add`` and list its edges by ``mode``.
 
@@ -625,10 +670,11 @@ class _Converter:
         when the caller has it and knows the model is an entity.
         """
         if add:
-            if id(model) in self.processed:
+            key = id(model)
+            if key in self.processed:
                 add = False  # the node walk skips an instance object seen before
             else:
-                self.processed.add(id(model))
+                self.processed.add(key)
         cls = type(model)
         plan = self.plans.get(cls) or self.plan(cls)
         if not node_id and plan.entity:
@@ -643,15 +689,8 @@ class _Converter:
             slots = plan.slots  # (what :meth:`read` answers, without the call)
         else:
             fields, slots = self.read(model, plan)
-        attrs: dict[str, Any] | None = None  # the node this visit builds, if any
-        if add and node_id:
-            if node_id in self.visited:
-                self.enrich(node_id, fields)
-            else:
-                self.visited.add(node_id)
-                label = plan.label
-                attrs = {"id": node_id, "label": label, "type": "entity", "__class__": label}
-                attrs.update(fields)  # the key order; model and list values are replaced below
+        # the node this visit builds, if any
+        attrs = self.new_node(node_id, plan, fields) if add and node_id else None
         kinds = self.kinds
         for name, expected, kind, label, closed in slots:
             value = fields[name]
@@ -665,12 +704,20 @@ class _Converter:
                     if attrs is not None:
                         attrs[name] = None
                     if mode is not None:
-                        child_id = self.node_id(value)
-                        self.edge(mode, child_id, label, closed)
-                        self.visit(value, add, _OWN, child_id)
+                        self.child(mode, value, label, closed, add)
                     else:
                         self.visit(value, add, None)
                 elif attrs is not None:
+                    inner = self.plans.get(type(value))
+                    if (
+                        inner is not None
+                        and not inner.slots
+                        and len(value.__dict__) == inner.size
+                        and not value.__pydantic_extra__
+                    ):  # a component of plain fields (as :meth:`read` tells): embedded whole,
+                        # and its walk adds nothing
+                        attrs[name] = dict(value.__dict__)
+                        continue
                     attrs[name], leaf = self.component_attrs(value)
                     if not leaf:  # a leaf's walk adds nothing
                         self.visit(value, add, mode)
@@ -696,19 +743,14 @@ class _Converter:
                         self.visit_items(value, None)
                 elif first == _ENTITY:
                     for item in value:  # every item is an edge target, as in the reference
-                        child_id = self.node_id(item)
-                        self.edge(mode, child_id, label, closed)
-                        entity_item = kinds.get(type(item)) == _ENTITY  # a mixed list's are not
-                        self.visit(item, add_items, _OWN, child_id if entity_item else "")
+                        self.child(mode, item, label, closed, add_items)
                 else:
                     self.visit_items(value, mode, add_items)
             elif mode is not None:
                 for item in value:
                     item_kind = self.kind(item)
                     if item_kind == _ENTITY:
-                        child_id = self.node_id(item)
-                        self.edge(mode, child_id, label, closed)
-                        self.visit(item, add_items, _OWN, child_id)
+                        self.child(mode, item, label, closed, add_items)
                     elif item_kind == _COMPONENT:
                         self.visit(item, add_items, mode)
             elif add_items:
@@ -751,7 +793,7 @@ class _EdgeTable:
 def _enforce_closed_catalogs(nodes: dict[str, dict[str, Any]], edges: _EdgeTable) -> None:
     """Drop closed-catalog reference edges to targets no other edge anchors (then the target
     too when it is left unconnected), unless that would wipe every node of the class."""
-    if not any("_closed_catalog" in attrs for attrs in edges.data.values()):
+    if not any(map(operator.contains, edges.data.values(), itertools.repeat("_closed_catalog"))):
         return  # no closed-catalog field in this template: nothing to drop or to clean
     incoming: dict[str, list[tuple[str, str]]] = {}
     for pair in edges.data:
@@ -896,15 +938,14 @@ def _finish(nodes: dict[str, dict[str, Any]], edges: _EdgeTable, instance: BaseM
     """The walk's nodes and edges with closed catalogs and bounds enforced, edges in order."""
     _enforce_closed_catalogs(nodes, edges)
     _enforce_bounds(nodes, edges, instance)
-    # Edges listed as a directed graph lists them: by source node order, then first insertion.
-    by_source: dict[str, list[tuple[str, str]]] = {}
-    for pair in edges.data:
-        by_source.setdefault(pair[0], []).append(pair)
-    listed = [pair for node_id in nodes for pair in by_source.pop(node_id, ())]
-    listed += [pair for pair in edges.data if pair[0] in by_source]  # sources without a node
+    # Edges listed as a directed graph lists them: by source node order, then first insertion
+    # (a stable sort by the source's position; sources without a node last), in C loops.
+    position = dict(zip(nodes, itertools.count()))
+    ranks = list(map(position.get, map(itemgetter(0), edges.data), itertools.repeat(len(nodes))))
+    listed = list(edges.data.values())
     return GraphData(
         nodes=list(nodes.values()),
-        edges=[edges.data[pair] for pair in listed],
+        edges=list(map(listed.__getitem__, sorted(range(len(ranks)), key=ranks.__getitem__))),
         graph={"template_name": type(instance).__name__},
     )
 
