@@ -427,12 +427,14 @@ class _Plan:
     """How one converter reads a model class: its static plan (:func:`_class_plan`) and the
     node ids of the one-string identities it met."""
 
-    __slots__ = ("entity", "ids", "label", "leaf", "single", "size", "slots", "text")
+    __slots__ = ("entity", "extras", "ids", "label", "leaf", "single", "size", "slots", "text")
 
     def __init__(self, model_type: type[BaseModel]) -> None:
         self.size, self.slots = _class_plan(model_type)
         self.entity = _is_entity_type(model_type)
         self.leaf = self.entity and not self.slots  # an entity without model fields
+        # whether an instance may hold extras (pydantic keeps them only with extra="allow")
+        self.extras = _config(model_type, "extra", None) not in (None, "ignore", "forbid")
         self.label = _class_name(model_type)
         id_fields = _id_fields_of(model_type)
         self.single = id_fields[0] if len(id_fields) == 1 else None
@@ -478,7 +480,7 @@ class _Converter:
         or when the instance holds extras or lacks a field, every field (tested per
         value)."""
         attributes = model.__dict__
-        if len(attributes) == plan.size and not model.__pydantic_extra__:
+        if len(attributes) == plan.size and not (plan.extras and model.__pydantic_extra__):
             return attributes, plan.slots
         fields = dict(_fields(model))
         cls = type(model)
@@ -556,7 +558,7 @@ class _Converter:
                 attrs["label"] = label  # one edge per pair: a later label overwrites
             if closed:
                 attrs["_closed_catalog"] = label
-        if plan.leaf and len(fields) == plan.size and not item.__pydantic_extra__:
+        if plan.leaf and len(fields) == plan.size and not (plan.extras and item.__pydantic_extra__):
             # an entity without model fields: its walk at most adds its node
             if add:
                 instance = id(item)
@@ -600,7 +602,7 @@ class _Converter:
         cls = type(component)
         plan = self.plans.get(cls) or self.plan(cls)
         fields: dict[str, Any] = component.__dict__
-        if len(fields) == plan.size and not component.__pydantic_extra__:
+        if len(fields) == plan.size and not (plan.extras and component.__pydantic_extra__):
             slots = plan.slots  # (what :meth:`read` answers, without the call)
         else:
             fields, slots = self.read(component, plan)
@@ -685,7 +687,7 @@ class _Converter:
         if not add and mode is None:
             return
         fields: dict[str, Any] = model.__dict__
-        if len(fields) == plan.size and not model.__pydantic_extra__:
+        if len(fields) == plan.size and not (plan.extras and model.__pydantic_extra__):
             slots = plan.slots  # (what :meth:`read` answers, without the call)
         else:
             fields, slots = self.read(model, plan)
@@ -713,7 +715,7 @@ class _Converter:
                         inner is not None
                         and not inner.slots
                         and len(value.__dict__) == inner.size
-                        and not value.__pydantic_extra__
+                        and not (inner.extras and value.__pydantic_extra__)
                     ):  # a component of plain fields (as :meth:`read` tells): embedded whole,
                         # and its walk adds nothing
                         attrs[name] = dict(value.__dict__)
