@@ -207,3 +207,24 @@ def test_annotations_settle_what_validation_guarantees() -> None:
     assert _settled(M | list[str]) is False  # two non-plain types: tested per value
     assert _settled(Any) is False
     assert _settled(Annotated[str, "meta"] | None) is False
+
+
+class ClassKeyed(BaseModel):
+    """An identity naming ``__class__``, whose value the fingerprint never reads."""
+
+    model_config = ConfigDict(graph_id_fields=["__class__"])
+    x: str = "v"
+
+
+class EmptyKeyed(BaseModel):
+    model_config = ConfigDict(graph_id_fields=[""])
+    x: str = "v"
+
+
+class Keyed(BaseModel):
+    a: ClassKeyed = Field(default_factory=ClassKeyed)
+    b: list[EmptyKeyed] = Field(default_factory=lambda: [EmptyKeyed(), EmptyKeyed(x="w")])
+
+
+def test_odd_one_field_identities_equal_the_general_walk() -> None:
+    _same(graph_from_instance(Keyed()), general_graph(Keyed()))

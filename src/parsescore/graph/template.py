@@ -436,11 +436,11 @@ class _Plan:
         # whether an instance may hold extras (pydantic keeps them only with extra="allow")
         self.extras = _config(model_type, "extra", None) not in (None, "ignore", "forbid")
         self.label = _class_name(model_type)
-        id_fields = _id_fields_of(model_type)
-        self.single = id_fields[0] if len(id_fields) == 1 else None
         self.ids: dict[str, str] = {}
         prefix, steps, tail = _plain_template(model_type)
-        self.text = (prefix, steps[0][0] if self.single else "", tail)  # around the one value
+        # one id field (not named __class__, whose value the fingerprint never reads)
+        self.single = steps[0][1] if len(_id_fields_of(model_type)) == 1 and steps else None
+        self.text = (prefix, steps[0][0] if steps else "", tail)  # around the one value
 
 
 class _Converter:
