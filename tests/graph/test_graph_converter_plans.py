@@ -183,9 +183,11 @@ def test_plans_equal_the_general_walk_on_random_templates(instance: BaseModel) -
     try:
         want = general_graph(instance)
     except Exception as exc:  # a shape the reference cannot convert: the same failure
-        with pytest.raises(type(exc)):
-            graph_from_instance(instance)
+        for validated in (True, False):
+            with pytest.raises(type(exc)):
+                graph_from_instance(instance, validated=validated)
         return
+    _same(graph_from_instance(instance, validated=True), want)
     _same(graph_from_instance(instance), want)
 
 
@@ -228,3 +230,27 @@ class Keyed(BaseModel):
 
 def test_odd_one_field_identities_equal_the_general_walk() -> None:
     _same(graph_from_instance(Keyed()), general_graph(Keyed()))
+
+
+class Leaf(BaseModel):
+    model_config = ConfigDict(graph_id_fields=["name"])
+    name: str = "leaf"
+
+
+class Holder(BaseModel):
+    model_config = ConfigDict(graph_id_fields=["name"])
+    name: str = "holder"
+    note: str | None = None
+    leaves: list[str] = Field(default_factory=list)
+
+
+def test_an_unvalidated_instance_is_tested_per_value() -> None:
+    """``model_construct`` and assignments may put models where plain types are declared:
+    the default conversion still finds them, as the general walk does."""
+    built = Holder.model_construct(name="h", note=Leaf(name="a"), leaves=[Leaf(name="b")])
+    assigned = Holder(name="h")
+    assigned.note = Leaf(name="c")  # type: ignore[assignment]  # what validation would refuse
+    for instance in (built, assigned):
+        want = general_graph(instance)
+        assert len(want.nodes) > 1  # the models are nodes
+        _same(graph_from_instance(instance), want)

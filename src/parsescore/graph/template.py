@@ -406,10 +406,12 @@ it (None: tested per value) and that type's kind, edge label, closed-catalog mar
 
 
 @lru_cache(maxsize=4096)
-def _class_plan(model_type: type[BaseModel]) -> tuple[int, tuple[_Slot, ...]]:
+def _class_plan(model_type: type[BaseModel], validated: bool) -> tuple[int, tuple[_Slot, ...]]:
     """A model class's conversion plan: how many fields it declares, and in order those that
-    may hold a model or a list (the walk passes over the others without looking)."""
-    trusted = _validation_keeps_types(model_type)
+    may hold a model or a list (the walk passes over the others without looking). Only an
+    instance validated by pydantic is known to hold its annotated types: for any other every
+    field is tested per value."""
+    trusted = validated and _validation_keeps_types(model_type)
     slots: list[_Slot] = []
     for name, info in model_type.model_fields.items():
         expected = _settled(info.annotation) if trusted and not info.metadata else False
@@ -429,8 +431,8 @@ class _Plan:
 
     __slots__ = ("entity", "extras", "ids", "label", "leaf", "single", "size", "slots", "text")
 
-    def __init__(self, model_type: type[BaseModel]) -> None:
-        self.size, self.slots = _class_plan(model_type)
+    def __init__(self, model_type: type[BaseModel], validated: bool) -> None:
+        self.size, self.slots = _class_plan(model_type, validated)
         self.entity = _is_entity_type(model_type)
         self.leaf = self.entity and not self.slots  # an entity without model fields
         # whether an instance may hold extras (pydantic keeps them only with extra="allow")
@@ -452,13 +454,15 @@ class _Converter:
     its two outputs keeps its own walk's order, rules and skips, so the result is the same
     (the two outputs share no state but the node ids, which depend only on the instance).
 
-    Each model is read through its class's plan: a validated instance holds values of its
-    fields' annotated types, so a field annotated with plain types only is never looked at
-    and a field annotated ``Model | None`` is tested against that one class. An instance
-    with extras or missing fields is read field by field, testing every value.
+    Each model is read through its class's plan: an instance pydantic validated from plain
+    data holds values of its fields' annotated types, so a field annotated with plain types
+    only is never looked at and a field annotated ``Model | None`` is tested against that one
+    class. An instance with extras or missing fields, or not known to be validated, is read
+    testing every value.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, validated: bool) -> None:
+        self.validated = validated
         self.fingerprint_ids: dict[str, str] = {}
         self.raw_ids: dict[tuple[Any, Any], str] = {}  # (class, id values) -> id
         self.nodes: dict[str, dict[str, Any]] = {}
@@ -472,7 +476,7 @@ class _Converter:
     def plan(self, model_type: type[BaseModel]) -> _Plan:
         plan = self.plans.get(model_type)
         if plan is None:
-            plan = self.plans[model_type] = _Plan(model_type)
+            plan = self.plans[model_type] = _Plan(model_type, self.validated)
         return plan
 
     def read(self, model: BaseModel, plan: _Plan) -> tuple[dict[str, Any], tuple[_Slot, ...]]:
@@ -924,14 +928,16 @@ def _enforce_bounds(
             edges.remove_node(node_id)
 
 
-def graph_from_instance(instance: BaseModel) -> GraphData:
-    """Convert a validated root instance into nodes and edges by the converter's rules.
+def graph_from_instance(instance: BaseModel, *, validated: bool = False) -> GraphData:
+    """Convert a root instance into nodes and edges by the converter's rules.
 
-    The instance is read as pydantic validated it (see :class:`_Converter`): one built
-    without validation (``model_construct``, assignments) must hold values of its fields'
-    annotated types.
+    ``validated=True`` says that pydantic built the instance from plain data just now (as
+    :func:`truth_graph_from_data` does), so its values are of their fields' annotated types
+    and the walk skips the fields that cannot hold a model (see :class:`_Converter`). Any
+    other instance (``model_construct``, assignments, a copy with updates) may hold anything
+    anywhere, so every value is tested.
     """
-    converter = _Converter()
+    converter = _Converter(validated)
     converter.visit(instance, True, _OWN)
     return _finish(converter.nodes, converter.edges, instance)
 
@@ -978,4 +984,4 @@ def truth_graph_from_data(data: Any, path: str | Path, template: type[BaseModel]
             f"{_validation_summary(exc)}{hint}",
             path=path,
         ) from None
-    return graph_from_instance(instance)
+    return graph_from_instance(instance, validated=True)
