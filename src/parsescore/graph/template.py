@@ -16,16 +16,25 @@ The conversion follows docling-graph 1.9.1's graph converter (without depending 
 
 from __future__ import annotations
 
+import datetime
+import decimal
+import enum
 import hashlib
 import importlib
 import importlib.util
+import itertools
 import json
+import operator
 import sys
+import types
+import typing
+import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -229,10 +238,14 @@ def _field_edge_info(model_type: type[BaseModel], field_name: str) -> tuple[str,
     return (label if isinstance(label, str) and label else field_name), closed
 
 
+_SIZED = (str, list, dict)
+"""The values that are empty when of length 0 (and None)."""
+
+
 def _is_empty(value: Any) -> bool:
     if value is None:
         return True
-    if isinstance(value, str | list | dict):
+    if isinstance(value, _SIZED):
         return len(value) == 0
     return False
 
@@ -295,7 +308,7 @@ def _plain_id(model_type: type, values: tuple[str, ...]) -> str:
 
 def _digest(fingerprint: str) -> str:
     """The hash part of a node id."""
-    return hashlib.blake2b(fingerprint.encode()).hexdigest()[:16]
+    return hashlib.blake2b(fingerprint.encode()).digest()[:8].hex()  # hexdigest()[:16]
 
 
 @lru_cache(maxsize=4096)
@@ -320,6 +333,118 @@ def _plain_template(model_type: type) -> tuple[str, tuple[tuple[str, str, int], 
     return f"{model_type.__name__}_", tuple(steps), text + "}"
 
 
+_SETTLED_PLAIN: frozenset[Any] = frozenset(
+    {str, int, float, bool, bytes, type(None), decimal.Decimal, datetime.date,
+     datetime.datetime, datetime.time, datetime.timedelta, uuid.UUID,
+     dict, tuple, set, frozenset}
+)  # fmt: skip
+"""Annotations whose validated values are plain to the walk: never a model nor a list
+(containers other than lists are kept whole, whatever they hold)."""
+
+
+def _settled(annotation: Any) -> type | bool | None:
+    """What a validated value of a field annotated ``annotation`` is to the walk: None when it
+    is always plain, a type when that type (a model class, or list) is the only non-plain
+    thing it can be, False when the annotation leaves it open (``Any``, a union of models,
+    ``Annotated``, a class the walk does not know)."""
+    if annotation is None:
+        return None
+    if isinstance(annotation, type):
+        if annotation in _SETTLED_PLAIN or issubclass(annotation, enum.Enum):
+            return None
+        if annotation is list or issubclass(annotation, BaseModel):
+            return annotation
+        return False
+    origin = get_origin(annotation)
+    if origin is typing.Literal:
+        plain = all(
+            type(v) in _SETTLED_PLAIN or isinstance(v, enum.Enum) for v in get_args(annotation)
+        )
+        return None if plain else False
+    if origin is list:
+        return list
+    if origin in (dict, tuple, set, frozenset):
+        return None
+    if origin is typing.Union or origin is types.UnionType:
+        found: type | None = None
+        for arg in get_args(annotation):
+            kind = _settled(arg)
+            if kind is False or (kind is not None and found not in (None, kind)):
+                return False
+            if kind is not None:
+                found = kind  # type: ignore[assignment]  # a type (bool ruled out above)
+        return found
+    return False
+
+
+def _validation_keeps_types(model_type: type[BaseModel]) -> bool:
+    """Whether a validated instance's values are of their fields' annotated types: none of
+    the template's code runs on a field after pydantic validated it (no after, wrap or plain
+    field validator, no model validator but 'before' ones, no ``__init__`` or
+    ``model_post_init`` of its own). Anything unexpected counts as code."""
+    if (
+        model_type.__init__ is not BaseModel.__init__
+        or model_type.model_post_init is not BaseModel.model_post_init
+    ):
+        return False
+    decorators = getattr(model_type, "__pydantic_decorators__", None)
+    field_validators = getattr(decorators, "field_validators", None)
+    model_validators = getattr(decorators, "model_validators", None)
+    if not isinstance(field_validators, Mapping) or not isinstance(model_validators, Mapping):
+        return False
+    if getattr(decorators, "validators", True) or getattr(decorators, "root_validators", True):
+        return False  # pydantic v1-style validators (or an unknown layout)
+    return all(
+        getattr(getattr(decorator, "info", None), "mode", None) == "before"
+        for decorator in (*field_validators.values(), *model_validators.values())
+    )
+
+
+_Slot = tuple[str, Any, int, str, bool]
+"""A field the walk must look at: name, the type its value has when the annotation settles
+it (None: tested per value) and that type's kind, edge label, closed-catalog marker."""
+
+
+@lru_cache(maxsize=4096)
+def _class_plan(model_type: type[BaseModel], validated: bool) -> tuple[int, tuple[_Slot, ...]]:
+    """A model class's conversion plan: how many fields it declares, and in order those that
+    may hold a model or a list (the walk passes over the others without looking). Only an
+    instance validated by pydantic is known to hold its annotated types: for any other every
+    field is tested per value."""
+    trusted = validated and _validation_keeps_types(model_type)
+    slots: list[_Slot] = []
+    for name, info in model_type.model_fields.items():
+        expected = _settled(info.annotation) if trusted and not info.metadata else False
+        if expected is None:
+            continue  # always plain
+        label, closed = _field_edge_info(model_type, name)
+        if expected is False:
+            slots.append((name, None, _PLAIN, label, closed))
+        else:
+            slots.append((name, expected, _kind_of(expected), label, closed))  # type: ignore[arg-type]
+    return len(_declared_fields(model_type)), tuple(slots)
+
+
+class _Plan:
+    """How one converter reads a model class: its static plan (:func:`_class_plan`) and the
+    node ids of the one-string identities it met."""
+
+    __slots__ = ("entity", "extras", "ids", "label", "leaf", "single", "size", "slots", "text")
+
+    def __init__(self, model_type: type[BaseModel], validated: bool) -> None:
+        self.size, self.slots = _class_plan(model_type, validated)
+        self.entity = _is_entity_type(model_type)
+        self.leaf = self.entity and not self.slots  # an entity without model fields
+        # whether an instance may hold extras (pydantic keeps them only with extra="allow")
+        self.extras = _config(model_type, "extra", None) not in (None, "ignore", "forbid")
+        self.label = _class_name(model_type)
+        self.ids: dict[str, str] = {}
+        prefix, steps, tail = _plain_template(model_type)
+        # one id field (not named __class__, whose value the fingerprint never reads)
+        self.single = steps[0][1] if len(_id_fields_of(model_type)) == 1 and steps else None
+        self.text = (prefix, steps[0][0] if steps else "", tail)  # around the one value
+
+
 class _Converter:
     """One conversion of a root instance: nodes, enrichment and edges in a single walk.
 
@@ -328,31 +453,54 @@ class _Converter:
     listing edges (every instance, pre-order). :meth:`visit` does both in one pass; each of
     its two outputs keeps its own walk's order, rules and skips, so the result is the same
     (the two outputs share no state but the node ids, which depend only on the instance).
+
+    Each model is read through its class's plan: an instance pydantic validated from plain
+    data holds values of its fields' annotated types, so a field annotated with plain types
+    only is never looked at and a field annotated ``Model | None`` is tested against that one
+    class. An instance with extras or missing fields, or not known to be validated, is read
+    testing every value.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, validated: bool) -> None:
+        self.validated = validated
         self.fingerprint_ids: dict[str, str] = {}
-        self.raw_ids: dict[tuple[Any, Any], str] = {}  # (class, id string or id values) -> id
+        self.raw_ids: dict[tuple[Any, Any], str] = {}  # (class, id values) -> id
         self.nodes: dict[str, dict[str, Any]] = {}
         self.visited: set[str] = set()
         self.processed: set[int] = set()
-        self.leaves: set[int] = set()  # id() of components holding only plain values
         self.edges = _EdgeTable()
+        self.edge_data = self.edges.data
         self.kinds = dict(_KNOWN_KINDS)  # value type -> _kind_of(type)
+        self.plans: dict[type, _Plan] = {}
+
+    def plan(self, model_type: type[BaseModel]) -> _Plan:
+        plan = self.plans.get(model_type)
+        if plan is None:
+            plan = self.plans[model_type] = _Plan(model_type, self.validated)
+        return plan
+
+    def read(self, model: BaseModel, plan: _Plan) -> tuple[dict[str, Any], tuple[_Slot, ...]]:
+        """The model's fields (name -> value, in order) and the slots to look at: the plan's,
+        or when the instance holds extras or lacks a field, every field (tested per
+        value)."""
+        attributes = model.__dict__
+        if len(attributes) == plan.size and not (plan.extras and model.__pydantic_extra__):
+            return attributes, plan.slots
+        fields = dict(_fields(model))
+        cls = type(model)
+        return fields, tuple((name, None, _PLAIN, *_field_edge_info(cls, name)) for name in fields)
 
     def node_id(self, model: BaseModel) -> str:
         """The node id of an entity instance (computed per call: a walk asks once per visit)."""
         cls = type(model)
-        id_fields = _id_fields_of(cls)
-        if len(id_fields) == 1:
+        plan = self.plans.get(cls) or self.plan(cls)
+        if plan.single is not None:
             # The usual identity, one plain string (a declared field: in the instance's dict),
-            # keyed by the string itself (a tuple of values never equals it).
-            value = model.__dict__.get(id_fields[0])
+            # kept per string.
+            value = model.__dict__.get(plan.single)
             if type(value) is str:
-                single = self.raw_ids.get((cls, value))
-                if single is None:
-                    single = self.raw_ids[cls, value] = _plain_id(cls, (value,))
-                return single
+                return plan.ids.get(value) or self.single_id(plan, value)
+        id_fields = _id_fields_of(cls)
         if id_fields:
             if len(id_fields) == 1:  # the usual case, without a comprehension
                 values: tuple[Any, ...] = (getattr(model, id_fields[0], _MISSING),)
@@ -384,6 +532,61 @@ class _Converter:
         data["__class__"] = cls.__name__
         return self._hashed(cls, _FINGERPRINT_JSON.encode(data))
 
+    def single_id(self, plan: _Plan, value: str) -> str:
+        """The node id of a one-string identity met for the first time (kept in the plan)."""
+        prefix, head, tail = plan.text
+        canonical = canonical_identity_value(plan.single or "", value)  # (single is set)
+        fingerprint = head + _JSON_STRING(canonical) + tail
+        digest = hashlib.blake2b(fingerprint.encode()).digest()[:8].hex()  # _digest, inlined
+        known = plan.ids[value] = prefix + digest
+        return known
+
+    def child(self, source: str, item: BaseModel, label: str, closed: bool, add: bool) -> None:
+        """An entity-valued field's edge from ``source`` to ``item`` and the walk of ``item``
+        (:meth:`node_id` and :meth:`edge` without their calls in the usual case)."""
+        cls = type(item)
+        plan = self.plans.get(cls) or self.plan(cls)
+        fields: dict[str, Any] = item.__dict__
+        value = fields.get(plan.single) if plan.single is not None else None
+        if type(value) is str:
+            child_id = plan.ids.get(value) or self.single_id(plan, value)
+        else:
+            child_id = self.node_id(item)
+        if source != child_id:  # a self-loop is never kept
+            key = (source, child_id)
+            edges = self.edge_data
+            attrs = edges.get(key)
+            if attrs is None:
+                attrs = edges[key] = {"source": source, "target": child_id, "label": label}
+            else:
+                attrs["label"] = label  # one edge per pair: a later label overwrites
+            if closed:
+                attrs["_closed_catalog"] = label
+        if plan.leaf and len(fields) == plan.size and not (plan.extras and item.__pydantic_extra__):
+            # an entity without model fields: its walk at most adds its node
+            if add:
+                instance = id(item)
+                if instance not in self.processed:
+                    self.processed.add(instance)
+                    attrs = self.new_node(child_id, plan, fields)
+                    if attrs is not None:
+                        self.nodes[child_id] = attrs
+            return
+        # an entity-first list's other items are edge targets too, but walked as what they are
+        self.visit(item, add, _OWN, child_id if plan.entity else "")
+
+    def new_node(self, node_id: str, plan: _Plan, fields: dict[str, Any]) -> dict[str, Any] | None:
+        """The attributes of an entity's node, or None when the node exists (then the entity
+        fills its empty attributes)."""
+        if node_id in self.visited:
+            self.enrich(node_id, fields)
+            return None
+        self.visited.add(node_id)
+        label = plan.label
+        attrs = {"id": node_id, "label": label, "type": "entity", "__class__": label}
+        attrs.update(fields)  # the key order; model and list values are replaced by the walk
+        return attrs
+
     def _hashed(self, cls: type, fingerprint: str) -> str:
         known = self.fingerprint_ids.get(fingerprint)
         if known is None:
@@ -397,43 +600,44 @@ class _Converter:
             kind = self.kinds[type(value)] = _kind_of(type(value))
         return kind
 
-    def list_models(self, items: list[Any]) -> tuple[list[Any], bool]:
-        """The models of a list (in order) and whether the first of them is an entity."""
-        models = [item for item in items if self.kind(item) >= _ENTITY]
-        return models, bool(models) and self.kind(models[0]) == _ENTITY
-
-    def component_attrs(self, component: BaseModel) -> dict[str, Any]:
-        """A component's attributes as embedded in its parent node (entities in it nulled).
-
-        A component holding no model at all is noted in ``leaves``: walking it adds nothing.
-        """
-        out: dict[str, Any] = {}
+    def component_attrs(self, component: BaseModel) -> tuple[dict[str, Any], bool]:
+        """A component's attributes as embedded in its parent node (entities in it nulled),
+        and whether it holds no model at all (then walking it adds nothing)."""
+        cls = type(component)
+        plan = self.plans.get(cls) or self.plan(cls)
+        fields: dict[str, Any] = component.__dict__
+        if len(fields) == plan.size and not (plan.extras and component.__pydantic_extra__):
+            slots = plan.slots  # (what :meth:`read` answers, without the call)
+        else:
+            fields, slots = self.read(component, plan)
+        out = dict(fields)
         leaf = True
         kinds = self.kinds
-        for name, value in _fields(component):
-            kind = kinds.get(type(value))
-            if kind is None:
-                kind = self.kind(value)
+        for name, expected, kind, _, _ in slots:
+            value = fields[name]
+            if type(value) is not expected:
+                found = kinds.get(type(value))
+                kind = self.kind(value) if found is None else found
             if kind == _PLAIN:
-                out[name] = value
-            elif kind == _ENTITY:
+                continue
+            if kind == _ENTITY:
                 leaf = False
                 out[name] = None
             elif kind == _COMPONENT:
                 leaf = False
-                out[name] = self.component_attrs(value)
+                out[name] = self.component_attrs(value)[0]
             else:
-                models, entities = self.list_models(value)
+                models = [item for item in value if self.kind(item) >= _ENTITY]
                 if models:
                     leaf = False
-                    out[name] = None if entities else [self.component_attrs(v) for v in models]
-                else:
-                    out[name] = value
-        if leaf:
-            self.leaves.add(id(component))
-        return out
+                    out[name] = (
+                        None
+                        if self.kind(models[0]) == _ENTITY
+                        else [self.component_attrs(v)[0] for v in models]
+                    )
+        return out, leaf
 
-    def enrich(self, node_id: str, fields: Iterable[tuple[str, Any]]) -> None:
+    def enrich(self, node_id: str, fields: dict[str, Any]) -> None:
         """Fill the empty attributes of an existing node from a repeated entity's fields.
 
         Done whole before the walk goes below the repeat (as docling-graph does): a repeat
@@ -442,40 +646,23 @@ class _Converter:
         existing = self.nodes.get(node_id)
         if existing is None:
             return  # an ancestor of this repeat: its node is added after its children
-        for name, value in fields:
-            if not _is_empty(existing.get(name)):
+        for name, value in fields.items():
+            old = existing.get(name)
+            if old is not None and (not isinstance(old, _SIZED) or len(old)):
                 continue  # filled: the first non-empty value wins (the new one is not needed)
             kind = self.kind(value)
             if kind == _ENTITY:
                 continue
             if kind == _COMPONENT:
-                new: Any = self.component_attrs(value)
+                new: Any = self.component_attrs(value)[0]
             elif kind == _LIST and value and self.kind(value[0]) in (_ENTITY, _COMPONENT):
                 if self.kind(value[0]) == _ENTITY:
                     continue
-                new = [self.component_attrs(v) for v in value if self.kind(v) >= _ENTITY]
+                new = [self.component_attrs(v)[0] for v in value if self.kind(v) >= _ENTITY]
             else:
                 new = value
             if not _is_empty(new):
                 existing[name] = new
-
-    def edge(self, source: str, target: str, label: str, closed: bool) -> None:
-        """Add an edge (label and marker from :func:`_field_edge_info`); a self-loop is never
-        kept, so not added."""
-        if source == target:
-            return
-        key = (source, target)
-        attrs = self.edges.data.get(key)
-        if attrs is None:
-            attrs = self.edges.data[key] = {
-                "source": source,
-                "target": target,
-                "label": label,
-            }
-        else:
-            attrs["label"] = label  # one edge per pair: a later label overwrites
-        if closed:
-            attrs["_closed_catalog"] = label
 
     def visit(self, model: BaseModel, add: bool, mode: str | None, node_id: str = "") -> None:
         """Walk ``model``: add its nodes when ``add`` and list its edges by ``mode``.
@@ -489,44 +676,58 @@ class _Converter:
         when the caller has it and knows the model is an entity.
         """
         if add:
-            if id(model) in self.processed:
+            key = id(model)
+            if key in self.processed:
                 add = False  # the node walk skips an instance object seen before
             else:
-                self.processed.add(id(model))
-        kinds = self.kinds
-        entity = bool(node_id) or self.kind(model) == _ENTITY
-        if entity and not node_id:
+                self.processed.add(key)
+        cls = type(model)
+        plan = self.plans.get(cls) or self.plan(cls)
+        if not node_id and plan.entity:
             node_id = self.node_id(model)
         own = mode is _OWN
         if own:
             mode = node_id or None
         if not add and mode is None:
             return
-        fields = _fields(model)
-        attrs: dict[str, Any] | None = None  # the node this visit builds, if any
-        if add and entity:
-            if node_id in self.visited:
-                self.enrich(node_id, fields)
-            else:
-                self.visited.add(node_id)
-                label = _class_name(type(model))
-                attrs = {"id": node_id, "label": label, "type": "entity", "__class__": label}
-                attrs.update(fields)  # the key order; model and list values are replaced below
-        for name, value in fields:
-            kind = kinds.get(type(value))
-            if kind is None:
-                kind = self.kind(value)
-            if kind == _PLAIN:
-                continue
+        fields: dict[str, Any] = model.__dict__
+        if len(fields) == plan.size and not (plan.extras and model.__pydantic_extra__):
+            slots = plan.slots  # (what :meth:`read` answers, without the call)
+        else:
+            fields, slots = self.read(model, plan)
+        # the node this visit builds, if any
+        attrs = self.new_node(node_id, plan, fields) if add and node_id else None
+        kinds = self.kinds
+        for name, expected, kind, label, closed in slots:
+            value = fields[name]
+            if type(value) is not expected:
+                found = kinds.get(type(value))
+                kind = self.kind(value) if found is None else found
+                if kind == _PLAIN:
+                    continue
             if kind != _LIST:
-                child_entity = kind == _ENTITY
-                if attrs is not None:
-                    attrs[name] = None if child_entity else self.component_attrs(value)
-                if mode is not None and child_entity:
-                    child_id = self.node_id(value)
-                    self.edge(mode, child_id, *_field_edge_info(type(model), name))
-                    self.visit(value, add, _OWN, child_id)
-                elif child_entity or id(value) not in self.leaves:  # a leaf's walk adds nothing
+                if kind == _ENTITY:
+                    if attrs is not None:
+                        attrs[name] = None
+                    if mode is not None:
+                        self.child(mode, value, label, closed, add)
+                    else:
+                        self.visit(value, add, None)
+                elif attrs is not None:
+                    inner = self.plans.get(type(value))
+                    if (
+                        inner is not None
+                        and not inner.slots
+                        and len(value.__dict__) == inner.size
+                        and not (inner.extras and value.__pydantic_extra__)
+                    ):  # a component of plain fields (as :meth:`read` tells): embedded whole,
+                        # and its walk adds nothing
+                        attrs[name] = dict(value.__dict__)
+                        continue
+                    attrs[name], leaf = self.component_attrs(value)
+                    if not leaf:  # a leaf's walk adds nothing
+                        self.visit(value, add, mode)
+                else:
                     self.visit(value, add, mode)
                 continue
             first = self.kind(value[0]) if value else _PLAIN
@@ -538,31 +739,24 @@ class _Converter:
                     attrs[name] = None
                 else:
                     attrs[name] = [
-                        self.component_attrs(v) for v in value if self.kind(v) >= _ENTITY
+                        self.component_attrs(v)[0] for v in value if self.kind(v) >= _ENTITY
                     ]
             # A new node's own walk enters only lists that start with a model.
             add_items = add and (first_model or attrs is None)
-            if mode is not None:
-                label, closed = _field_edge_info(type(model), name)
             if own and mode is not None:
                 if not first_model:
                     if add_items:
                         self.visit_items(value, None)
                 elif first == _ENTITY:
                     for item in value:  # every item is an edge target, as in the reference
-                        child_id = self.node_id(item)
-                        self.edge(mode, child_id, label, closed)
-                        entity_item = kinds.get(type(item)) == _ENTITY  # a mixed list's are not
-                        self.visit(item, add_items, _OWN, child_id if entity_item else "")
+                        self.child(mode, item, label, closed, add_items)
                 else:
                     self.visit_items(value, mode, add_items)
             elif mode is not None:
                 for item in value:
                     item_kind = self.kind(item)
                     if item_kind == _ENTITY:
-                        child_id = self.node_id(item)
-                        self.edge(mode, child_id, label, closed)
-                        self.visit(item, add_items, _OWN, child_id)
+                        self.child(mode, item, label, closed, add_items)
                     elif item_kind == _COMPONENT:
                         self.visit(item, add_items, mode)
             elif add_items:
@@ -605,7 +799,7 @@ class _EdgeTable:
 def _enforce_closed_catalogs(nodes: dict[str, dict[str, Any]], edges: _EdgeTable) -> None:
     """Drop closed-catalog reference edges to targets no other edge anchors (then the target
     too when it is left unconnected), unless that would wipe every node of the class."""
-    if not any("_closed_catalog" in attrs for attrs in edges.data.values()):
+    if not any(map(operator.contains, edges.data.values(), itertools.repeat("_closed_catalog"))):
         return  # no closed-catalog field in this template: nothing to drop or to clean
     incoming: dict[str, list[tuple[str, str]]] = {}
     for pair in edges.data:
@@ -734,22 +928,32 @@ def _enforce_bounds(
             edges.remove_node(node_id)
 
 
-def graph_from_instance(instance: BaseModel) -> GraphData:
-    """Convert a validated root instance into nodes and edges by the converter's rules."""
-    converter = _Converter()
+def graph_from_instance(instance: BaseModel, *, validated: bool = False) -> GraphData:
+    """Convert a root instance into nodes and edges by the converter's rules.
+
+    ``validated=True`` says that pydantic built the instance from plain data just now (as
+    :func:`truth_graph_from_data` does), so its values are of their fields' annotated types
+    and the walk skips the fields that cannot hold a model (see :class:`_Converter`). Any
+    other instance (``model_construct``, assignments, a copy with updates) may hold anything
+    anywhere, so every value is tested.
+    """
+    converter = _Converter(validated)
     converter.visit(instance, True, _OWN)
-    nodes, edges = converter.nodes, converter.edges
+    return _finish(converter.nodes, converter.edges, instance)
+
+
+def _finish(nodes: dict[str, dict[str, Any]], edges: _EdgeTable, instance: BaseModel) -> GraphData:
+    """The walk's nodes and edges with closed catalogs and bounds enforced, edges in order."""
     _enforce_closed_catalogs(nodes, edges)
     _enforce_bounds(nodes, edges, instance)
-    # Edges listed as a directed graph lists them: by source node order, then first insertion.
-    by_source: dict[str, list[tuple[str, str]]] = {}
-    for pair in edges.data:
-        by_source.setdefault(pair[0], []).append(pair)
-    listed = [pair for node_id in nodes for pair in by_source.pop(node_id, ())]
-    listed += [pair for pair in edges.data if pair[0] in by_source]  # sources without a node
+    # Edges listed as a directed graph lists them: by source node order, then first insertion
+    # (a stable sort by the source's position; sources without a node last), in C loops.
+    position = dict(zip(nodes, itertools.count()))
+    ranks = list(map(position.get, map(itemgetter(0), edges.data), itertools.repeat(len(nodes))))
+    listed = list(edges.data.values())
     return GraphData(
         nodes=list(nodes.values()),
-        edges=[edges.data[pair] for pair in listed],
+        edges=list(map(listed.__getitem__, sorted(range(len(ranks)), key=ranks.__getitem__))),
         graph={"template_name": type(instance).__name__},
     )
 
@@ -780,4 +984,4 @@ def truth_graph_from_data(data: Any, path: str | Path, template: type[BaseModel]
             f"{_validation_summary(exc)}{hint}",
             path=path,
         ) from None
-    return graph_from_instance(instance)
+    return graph_from_instance(instance, validated=True)
