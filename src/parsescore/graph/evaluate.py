@@ -18,8 +18,10 @@ from typing import Any, Literal, get_args
 
 from parsescore.core.errors import InputError
 from parsescore.graph.canon import (
+    NAME_LIKE_FIELDS,
     SubstringIndex,
     canonical_identity_value,
+    canonical_text,
     contained_in,
     digit_runs,
     drop_accents,
@@ -103,21 +105,39 @@ class IdentityIndex:
         by_key: dict[Key, dict[str, Any]] = {}
         unkeyed: list[dict[str, Any]] = []
         id_to_key: dict[str, Key] = {}
+        if enum_ids != "reference":
+            for node in nodes:
+                found = node_key(node, id_fields_by_class, enum_ids)
+                if found is None:
+                    unkeyed.append(node)
+                    continue
+                by_key.setdefault(found, node)
+                id_to_key[str(node.get("id"))] = found
+            return cls(by_key, unkeyed, id_to_key)
+        # node_key, without its per-node calls: a plain string value goes straight to the
+        # cached canonical form
+        text_form = canonical_text
         for node in nodes:
-            if enum_ids == "reference":  # node_key, without its per-node calls
-                node_cls = str(node.get("__class__") or node.get("label") or "")
-                names = id_fields_by_class.get(node_cls, ())
-                if len(names) == 1:  # the usual identity, without a comprehension
-                    name = names[0]
-                    values: tuple[str, ...] = (canonical_identity_value(name, node.get(name)),)
-                else:
-                    values = tuple([canonical_identity_value(n, node.get(n)) for n in names])
-                key: Key | None = (node_cls, values) if any(values) else None
+            node_cls = str(node.get("__class__") or node.get("label") or "")
+            names = id_fields_by_class.get(node_cls, ())
+            if len(names) == 1:  # the usual identity, without a comprehension
+                name = names[0]
+                raw = node.get(name)
+                value = (
+                    text_form(name in NAME_LIKE_FIELDS, raw)
+                    if type(raw) is str
+                    else canonical_identity_value(name, raw)
+                )
+                if not value:
+                    unkeyed.append(node)
+                    continue
+                key: Key = (node_cls, (value,))
             else:
-                key = node_key(node, id_fields_by_class, enum_ids)
-            if key is None:
-                unkeyed.append(node)
-                continue
+                values = tuple([canonical_identity_value(n, node.get(n)) for n in names])
+                if not any(values):
+                    unkeyed.append(node)
+                    continue
+                key = (node_cls, values)
             by_key.setdefault(key, node)
             id_to_key[str(node.get("id"))] = key
         return cls(by_key, unkeyed, id_to_key)
