@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, lru_cache
+from itertools import chain, count
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -796,7 +798,7 @@ class _EdgeSummary:
     fanout: dict[str, dict[str, Any]]
     """:func:`edge_fanout` of the edges."""
     named_ids: set[str]
-    """Every node id an edge names as its source or target."""
+    """Every node id an edge names as its source or target (when asked for)."""
 
 
 def _summarise_edges(
@@ -804,8 +806,11 @@ def _summarise_edges(
     id_to_key: dict[str, Key],
     key_codes: dict[Key, int],
     label_codes: dict[str, int],
+    *,
+    named_ids: bool = True,
 ) -> _EdgeSummary:
-    """:class:`_EdgeSummary` of ``edges``; new labels are numbered into ``label_codes``."""
+    """:class:`_EdgeSummary` of ``edges``; new labels are numbered into ``label_codes``.
+    ``named_ids=False`` leaves ``named_ids`` empty (one set insertion per end saved)."""
     node_codes = {node_id: key_codes[key] for node_id, key in id_to_key.items()}
     rows: list[tuple[int, int, int]] = []
     per_label: dict[str, dict[Any, int]] = {}
@@ -813,8 +818,9 @@ def _summarise_edges(
     for edge in edges:
         source, target = str(edge.get("source")), str(edge.get("target"))
         label = str(edge.get("label", ""))
-        named.add(source)
-        named.add(target)
+        if named_ids:
+            named.add(source)
+            named.add(target)
         # fan-out counts sources by identity key (its code: one per key, and an int never
         # equals a raw id), unkeyed ones by their raw id
         counts = per_label.get(label)
@@ -848,7 +854,7 @@ class EdgeCodes:
     import alone costs more than these set operations on 20k edges)."""
 
     keys: list[Key]
-    """The node key of each code (``keys[0]`` is unused)."""
+    """The node key of each code (``keys[0]`` and codes of keys listed twice are unused)."""
     labels: list[str]
     """The label of each code."""
     key_codes: dict[Key, int]
@@ -857,12 +863,18 @@ class EdgeCodes:
 
     @classmethod
     def of(cls, matching: GraphMatching) -> EdgeCodes:
-        keys: list[Key] = [("", ())]
-        keys.extend(dict.fromkeys((*matching.truth_index.by_key, *matching.extracted_index.by_key)))
-        key_codes = {key: code for code, key in enumerate(keys) if code}
+        truth_keys, extracted_keys = matching.truth_index.by_key, matching.extracted_index.by_key
+        # a key's code is its position in ``keys``: its last one, when both graphs have it (one
+        # hashing pass, where removing the repeats first took two; unused codes cost nothing)
+        keys: list[Key] = [("", ()), *truth_keys, *extracted_keys]
+        key_codes = dict(zip(chain(truth_keys, extracted_keys), count(1)))
         label_codes: dict[str, int] = {}
         truth = _summarise_edges(
-            matching.truth.edges, matching.truth_index.id_to_key, key_codes, label_codes
+            matching.truth.edges,
+            matching.truth_index.id_to_key,
+            key_codes,
+            label_codes,
+            named_ids=False,  # the report's orphans are the extracted graph's only
         )
         extracted = _summarise_edges(
             matching.extracted.edges, matching.extracted_index.id_to_key, key_codes, label_codes
@@ -1010,14 +1022,14 @@ def report_and_verbatim_hits(
         "truth": truth_by_key,
         "got": got_by_key,
         "strict": strict,
-        "relaxed_truth": (a for a, _ in matching.relaxed),
-        "relaxed_got": (b for _, b in matching.relaxed),
-        "aligned_truth": (a for a, _, _ in matching.aligned),
-        "aligned_got": (b for _, b, _ in matching.aligned),
+        "relaxed_truth": map(itemgetter(0), matching.relaxed),
+        "relaxed_got": map(itemgetter(1), matching.relaxed),
+        "aligned_truth": map(itemgetter(0), matching.aligned),
+        "aligned_got": map(itemgetter(1), matching.aligned),
     }
     for what, keys in counted.items():
-        for cls, count in Counter(key[0] for key in keys).items():
-            per_class[cls][what] = count
+        for cls, n in Counter(map(itemgetter(0), keys)).items():
+            per_class[cls][what] = n
 
     node_metrics: dict[str, dict[str, Any]] = {}
     for cls in sorted(per_class):
@@ -1064,10 +1076,10 @@ def report_and_verbatim_hits(
     completeness: dict[str, dict[str, list[int]]] = {}
     long_values: list[str] = []
     source_text = matching.source_text
-    for key in truth_by_key:
+    for key, truth_node in truth_by_key.items():
         if key not in strict:
             continue
-        truth_node, got_node = truth_by_key[key], got_by_key[key]
+        got_node = got_by_key[key]
         slots = None
         for name, value in truth_node.items():
             # is_filled, with None, plain strings and numbers answered without a call
