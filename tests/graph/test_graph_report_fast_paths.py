@@ -3,6 +3,7 @@ reference implementations of the same rules (hypothesis)."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsescore.graph.canon import canonical_identity_value, squash
+from parsescore.graph.canon import canonical_identity_value, digit_runs, squash
 from parsescore.graph.evaluate import (
     IdentityIndex,
     edge_fanout,
@@ -39,6 +40,18 @@ def reference_alphanumeric(raw: str) -> str:
 @given(st.one_of(st.text(), st.text(alphabet=st.characters(max_codepoint=127))))
 def test_alphanumeric_form_matches_reference(raw: str) -> None:
     assert canonical_identity_value("code", raw) == reference_alphanumeric(raw)
+
+
+@given(
+    st.one_of(
+        st.text(),
+        st.text(alphabet=st.sampled_from("ab7_\u0663\u00b2\u2167Z")),
+        st.text(alphabet=st.characters(categories=["Nd"]), min_size=1),
+        st.text(alphabet=st.characters(categories=["Lu", "Ll", "Lo", "Nl", "No"]), min_size=1),
+    )
+)
+def test_digit_runs_match_the_regex(text: str) -> None:
+    assert digit_runs(text) == tuple(re.findall(r"\d+", text))
 
 
 @st.composite

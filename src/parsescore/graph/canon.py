@@ -123,7 +123,14 @@ def squash(text: str) -> str:
 
 
 def digit_runs(text: str) -> tuple[str, ...]:
-    """The runs of digits in ``text``, in order (an "Article 5" must never match "Article 6")."""
+    """The runs of digits in ``text``, in order (an "Article 5" must never match "Article 6").
+
+    Identity values are mostly all letters or all digits, answered without the regex
+    (``isdecimal`` is exactly the regex's ``\\d``; a letter is never a digit)."""
+    if text.isalpha():
+        return ()
+    if text.isdecimal():
+        return (text,)
     return tuple(_DIGITS.findall(text))
 
 
