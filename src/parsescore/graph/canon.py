@@ -79,15 +79,17 @@ def canonical_identity_value(field: str, value: Any) -> str:
     if value is None:
         return ""
     if type(value) is str:  # the common case, cached (not a str subclass such as an Enum)
-        return _canonical_text(field in NAME_LIKE_FIELDS, value)
+        return canonical_text(field in NAME_LIKE_FIELDS, value)
     if field in NAME_LIKE_FIELDS and isinstance(value, str):
         return normalise_entity_name(value)
     return _alphanumeric(str(value))
 
 
 def _alphanumeric(raw: str) -> str:
-    if raw.isalnum() and raw.isascii():  # a number or a code: already its own form, cased
-        return raw.lower()
+    if raw.isascii():  # NFKD leaves ASCII as it is: only the [a-z0-9] projection is left
+        if raw.isalnum():  # a number or a code: already its own form, cased
+            return raw.lower()
+        return raw.lower().encode("ascii").translate(None, _NOT_LOWER_ALNUM_ASCII).decode("ascii")
     text = raw.strip()
     if not text:
         return ""
@@ -95,9 +97,10 @@ def _alphanumeric(raw: str) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
-def _canonical_text(name_like: bool, value: str) -> str:
-    """A plain string's canonical form (ids repeat: in the converter's fingerprints, in both
-    graphs' identity keys)."""
+def canonical_text(name_like: bool, value: str) -> str:
+    """:func:`canonical_identity_value` of a plain string (``name_like``: its field is in
+    :data:`NAME_LIKE_FIELDS`), cached: ids repeat, in the converter's fingerprints and in both
+    graphs' identity keys, and a caller with many values calls this directly."""
     return normalise_entity_name(value) if name_like else _alphanumeric(value)
 
 
@@ -120,7 +123,14 @@ def squash(text: str) -> str:
 
 
 def digit_runs(text: str) -> tuple[str, ...]:
-    """The runs of digits in ``text``, in order (an "Article 5" must never match "Article 6")."""
+    """The runs of digits in ``text``, in order (an "Article 5" must never match "Article 6").
+
+    Identity values are mostly all letters or all digits, answered without the regex
+    (``isdecimal`` is exactly the regex's ``\\d``; a letter is never a digit)."""
+    if text.isalpha():
+        return ()
+    if text.isdecimal():
+        return (text,)
     return tuple(_DIGITS.findall(text))
 
 

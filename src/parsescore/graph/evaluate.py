@@ -13,13 +13,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, lru_cache
+from itertools import chain, count
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal, get_args
 
 from parsescore.core.errors import InputError
 from parsescore.graph.canon import (
+    NAME_LIKE_FIELDS,
     SubstringIndex,
     canonical_identity_value,
+    canonical_text,
     contained_in,
     digit_runs,
     drop_accents,
@@ -103,21 +107,39 @@ class IdentityIndex:
         by_key: dict[Key, dict[str, Any]] = {}
         unkeyed: list[dict[str, Any]] = []
         id_to_key: dict[str, Key] = {}
+        if enum_ids != "reference":
+            for node in nodes:
+                found = node_key(node, id_fields_by_class, enum_ids)
+                if found is None:
+                    unkeyed.append(node)
+                    continue
+                by_key.setdefault(found, node)
+                id_to_key[str(node.get("id"))] = found
+            return cls(by_key, unkeyed, id_to_key)
+        # node_key, without its per-node calls: a plain string value goes straight to the
+        # cached canonical form
+        text_form = canonical_text
         for node in nodes:
-            if enum_ids == "reference":  # node_key, without its per-node calls
-                node_cls = str(node.get("__class__") or node.get("label") or "")
-                names = id_fields_by_class.get(node_cls, ())
-                if len(names) == 1:  # the usual identity, without a comprehension
-                    name = names[0]
-                    values: tuple[str, ...] = (canonical_identity_value(name, node.get(name)),)
-                else:
-                    values = tuple([canonical_identity_value(n, node.get(n)) for n in names])
-                key: Key | None = (node_cls, values) if any(values) else None
+            node_cls = str(node.get("__class__") or node.get("label") or "")
+            names = id_fields_by_class.get(node_cls, ())
+            if len(names) == 1:  # the usual identity, without a comprehension
+                name = names[0]
+                raw = node.get(name)
+                value = (
+                    text_form(name in NAME_LIKE_FIELDS, raw)
+                    if type(raw) is str
+                    else canonical_identity_value(name, raw)
+                )
+                if not value:
+                    unkeyed.append(node)
+                    continue
+                key: Key = (node_cls, (value,))
             else:
-                key = node_key(node, id_fields_by_class, enum_ids)
-            if key is None:
-                unkeyed.append(node)
-                continue
+                values = tuple([canonical_identity_value(n, node.get(n)) for n in names])
+                if not any(values):
+                    unkeyed.append(node)
+                    continue
+                key = (node_cls, values)
             by_key.setdefault(key, node)
             id_to_key[str(node.get("id"))] = key
         return cls(by_key, unkeyed, id_to_key)
@@ -776,7 +798,7 @@ class _EdgeSummary:
     fanout: dict[str, dict[str, Any]]
     """:func:`edge_fanout` of the edges."""
     named_ids: set[str]
-    """Every node id an edge names as its source or target."""
+    """Every node id an edge names as its source or target (when asked for)."""
 
 
 def _summarise_edges(
@@ -784,8 +806,11 @@ def _summarise_edges(
     id_to_key: dict[str, Key],
     key_codes: dict[Key, int],
     label_codes: dict[str, int],
+    *,
+    named_ids: bool = True,
 ) -> _EdgeSummary:
-    """:class:`_EdgeSummary` of ``edges``; new labels are numbered into ``label_codes``."""
+    """:class:`_EdgeSummary` of ``edges``; new labels are numbered into ``label_codes``.
+    ``named_ids=False`` leaves ``named_ids`` empty (one set insertion per end saved)."""
     node_codes = {node_id: key_codes[key] for node_id, key in id_to_key.items()}
     rows: list[tuple[int, int, int]] = []
     per_label: dict[str, dict[Any, int]] = {}
@@ -793,8 +818,9 @@ def _summarise_edges(
     for edge in edges:
         source, target = str(edge.get("source")), str(edge.get("target"))
         label = str(edge.get("label", ""))
-        named.add(source)
-        named.add(target)
+        if named_ids:
+            named.add(source)
+            named.add(target)
         # fan-out counts sources by identity key (its code: one per key, and an int never
         # equals a raw id), unkeyed ones by their raw id
         counts = per_label.get(label)
@@ -828,7 +854,7 @@ class EdgeCodes:
     import alone costs more than these set operations on 20k edges)."""
 
     keys: list[Key]
-    """The node key of each code (``keys[0]`` is unused)."""
+    """The node key of each code (``keys[0]`` and codes of keys listed twice are unused)."""
     labels: list[str]
     """The label of each code."""
     key_codes: dict[Key, int]
@@ -837,12 +863,18 @@ class EdgeCodes:
 
     @classmethod
     def of(cls, matching: GraphMatching) -> EdgeCodes:
-        keys: list[Key] = [("", ())]
-        keys.extend(dict.fromkeys((*matching.truth_index.by_key, *matching.extracted_index.by_key)))
-        key_codes = {key: code for code, key in enumerate(keys) if code}
+        truth_keys, extracted_keys = matching.truth_index.by_key, matching.extracted_index.by_key
+        # a key's code is its position in ``keys``: its last one, when both graphs have it (one
+        # hashing pass, where removing the repeats first took two; unused codes cost nothing)
+        keys: list[Key] = [("", ()), *truth_keys, *extracted_keys]
+        key_codes = dict(zip(chain(truth_keys, extracted_keys), count(1)))
         label_codes: dict[str, int] = {}
         truth = _summarise_edges(
-            matching.truth.edges, matching.truth_index.id_to_key, key_codes, label_codes
+            matching.truth.edges,
+            matching.truth_index.id_to_key,
+            key_codes,
+            label_codes,
+            named_ids=False,  # the report's orphans are the extracted graph's only
         )
         extracted = _summarise_edges(
             matching.extracted.edges, matching.extracted_index.id_to_key, key_codes, label_codes
@@ -990,14 +1022,14 @@ def report_and_verbatim_hits(
         "truth": truth_by_key,
         "got": got_by_key,
         "strict": strict,
-        "relaxed_truth": (a for a, _ in matching.relaxed),
-        "relaxed_got": (b for _, b in matching.relaxed),
-        "aligned_truth": (a for a, _, _ in matching.aligned),
-        "aligned_got": (b for _, b, _ in matching.aligned),
+        "relaxed_truth": map(itemgetter(0), matching.relaxed),
+        "relaxed_got": map(itemgetter(1), matching.relaxed),
+        "aligned_truth": map(itemgetter(0), matching.aligned),
+        "aligned_got": map(itemgetter(1), matching.aligned),
     }
     for what, keys in counted.items():
-        for cls, count in Counter(key[0] for key in keys).items():
-            per_class[cls][what] = count
+        for cls, n in Counter(map(itemgetter(0), keys)).items():
+            per_class[cls][what] = n
 
     node_metrics: dict[str, dict[str, Any]] = {}
     for cls in sorted(per_class):
@@ -1044,10 +1076,10 @@ def report_and_verbatim_hits(
     completeness: dict[str, dict[str, list[int]]] = {}
     long_values: list[str] = []
     source_text = matching.source_text
-    for key in truth_by_key:
+    for key, truth_node in truth_by_key.items():
         if key not in strict:
             continue
-        truth_node, got_node = truth_by_key[key], got_by_key[key]
+        got_node = got_by_key[key]
         slots = None
         for name, value in truth_node.items():
             # is_filled, with None, plain strings and numbers answered without a call
