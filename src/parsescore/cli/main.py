@@ -23,6 +23,7 @@ from parsescore.core.errors import InputError
 from parsescore.core.kinds import (
     CommandParts,
     Kind,
+    builtin_kind,
     iter_kinds,
     kinds,
     resolved,
@@ -50,7 +51,9 @@ def build_app(only: str | None = None) -> App:
     ``only``: the command a run names first (see :class:`App`); when a built-in kind registers
     it, the app holds the kinds up to that one and nothing else: no later kind's description,
     no core command, no installed plugin is read (:func:`~parsescore.core.kinds.without_plugins`:
-    a plugin's command never takes a built-in kind's command's name)."""
+    a plugin's command never takes a built-in kind's command's name). A built-in kind's own
+    command (``parsescore graph``) reads that kind alone: no kind's other commands take a
+    kind's name."""
     if only is not None:
         with without_plugins():
             app = _build_app(only, lean=True)
@@ -84,7 +87,8 @@ def _build_app(only: str | None, *, lean: bool = False) -> App:
     ) -> None:
         """parsescore: exact, fast evaluation of document and diagram parsers."""
 
-    for kind in iter_kinds():
+    first = builtin_kind(only) if lean and only is not None else None
+    for kind in [first] if first is not None else iter_kinds():
         if kind.command is not None:
             app.command(kind.name, help=kind.command.help)(kind_command(kind))
         if kind.cli is not None:
