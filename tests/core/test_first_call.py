@@ -216,6 +216,7 @@ try:
 except SystemExit:
     pass
 print(os.environ.get("OPENBLAS_NUM_THREADS"), "numpy" in sys.modules)
+print(os.environ.get("PYDANTIC_DISABLE_PLUGINS"))
 """
 
 
@@ -237,19 +238,44 @@ def test_the_console_script_alone_gets_one_blas_thread(
         [sys.executable, "-c", _BLAS.format(argv=argv)],
         capture_output=True, text=True, timeout=120, check=True, env=env,
     )  # fmt: skip
-    assert done.stdout.split()[-2:] == [expected, "False"]
+    assert done.stdout.split()[-3:-1] == [expected, "False"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "user", "expected"),
+    [("", None, "1"), ("", "", ""), ("", "logfire", "logfire"), ("['--version']", None, "None")],
+)
+def test_the_console_script_alone_reads_no_pydantic_plugins(
+    argv: str, user: str | None, expected: str
+) -> None:
+    """The console script sets PYDANTIC_DISABLE_PLUGINS=1 unless the user set it (to anything);
+    ``main([...])`` from a test or a program leaves the environment."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    if user is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = user
+    done = subprocess.run(
+        [sys.executable, "-c", _BLAS.format(argv=argv)],
+        capture_output=True, text=True, timeout=120, check=True, env=env,
+    )  # fmt: skip
+    assert done.stdout.splitlines()[-1] == expected
 
 
 def test_importing_parsescore_leaves_blas_threads_alone() -> None:
     import os
 
-    code = "import os, parsescore.cli.main; print(os.environ.get('OPENBLAS_NUM_THREADS'))"
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    code = (
+        "import os, parsescore.cli.main\n"
+        "print(os.environ.get('OPENBLAS_NUM_THREADS'), os.environ.get('PYDANTIC_DISABLE_PLUGINS'))"
+    )
+    hidden = ("OPENBLAS_NUM_THREADS", "PYDANTIC_DISABLE_PLUGINS")
+    env = {k: v for k, v in os.environ.items() if k not in hidden}
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
         env=env,
     )  # fmt: skip
-    assert done.stdout.strip() == "None"
+    assert done.stdout.strip() == "None None"
 
 
 def test_a_lazy_reference_imports_with_the_collector_paused(
