@@ -384,8 +384,39 @@ def _decode_line(raw: bytes, path: Path, where: str) -> str:
 
 
 def dump_json(obj: Any) -> str:
-    """Deterministic JSON text: same object, same bytes (floats are not rounded)."""
+    """Deterministic JSON text: same object, same bytes (floats are not rounded).
+
+    The text is ``json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False)`` and a
+    newline, the same value or the same error; orjson writes it when that is proved to give
+    the same text (:func:`_orjson_dump`): ``json`` writes an indented text in Python, 9 ms
+    for a 15k-node graph's eval.json; its compact text in C, the proof, and orjson's take 2."""
+    fast = _orjson_dump(obj)
+    if fast is not None:
+        return fast
     return json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _orjson_dump(obj: Any) -> str | None:
+    """:func:`dump_json`'s text written by orjson, or None when it is not proved the same.
+
+    ``json``'s compact text (its C encoder: the same scalars, escapes and errors as the
+    indented text it writes in Python) equal to orjson's compact text proves that both
+    libraries write every key and value alike; their indented layouts (two spaces per level,
+    ``": "``, ``{}`` and ``[]`` when empty) are the same, so orjson's indented text is then
+    ``json``'s. Anything else goes to ``json``: what it refuses (NaN, a circular value, a
+    type it cannot write) or writes otherwise (``1e-05``, which orjson writes ``0.00001``;
+    ``int`` keys), and what orjson refuses (integers beyond 64 bits, lone surrogates)."""
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - a dependency; the json path stays correct
+        return None
+    try:
+        compact = json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        if orjson.dumps(obj) != compact.encode():
+            return None
+        return orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode() + "\n"
+    except (ValueError, TypeError, RecursionError, UnicodeEncodeError):
+        return None  # orjson.JSONEncodeError is a TypeError
 
 
 def write_bytes(path: str | Path, data: bytes) -> None:
