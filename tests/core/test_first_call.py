@@ -65,8 +65,7 @@ def test_a_first_call_loads_only_what_its_pair_needs(kind: str) -> None:
     lean = _fresh(kind)
     assert lean["loaded"] == LOADED_BY_DEPENDENCIES.get(kind, [])
     assert ("numpy" not in lean["modules"]) == (kind in WITHOUT_NUMPY)
-    builtin = ["flowchart", "table", "sequence", "graph", "document"]
-    assert lean["kinds"] == sorted(builtin[: builtin.index(kind) + 1])
+    assert lean["kinds"] == [kind]  # its own description only, not the kinds before it
     full = _fresh(kind, preload=True)
     assert lean["scores"] == full["scores"]
 
@@ -138,10 +137,45 @@ def test_one_builtin_command_reads_no_later_kind_and_no_plugin() -> None:
     )  # fmt: skip
 
 
+def test_a_kinds_own_command_reads_that_kind_alone() -> None:
+    """``parsescore graph``: graph's description only (not the kinds before it), no plugin."""
+    code = (
+        "import sys\n"
+        "from parsescore.cli.main import main\n"
+        "try:\n"
+        "    main(['graph', '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in sys.modules\n"
+        "             if m.endswith('.kind') or m == 'importlib.metadata'))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.splitlines()[-1] == str(["parsescore.graph.kind"])
+
+
+def test_no_kind_adds_a_command_named_as_a_kind() -> None:
+    """What lets a kind's own command be built from that kind alone: no kind's other commands
+    (``Kind.cli``) take a kind's name, nor one another's."""
+    from parsescore.cli.main import App
+    from parsescore.core.kinds import kind_names, kinds
+
+    seen = set(kind_names())
+    for kind in kinds():
+        if kind.cli is None:
+            continue
+        app = App()
+        kind.cli(app)
+        assert app.functions, kind.name
+        assert not seen & app.functions.keys(), kind.name
+        seen |= app.functions.keys()
+
+
 def test_kinds_keep_their_order_however_the_registry_filled() -> None:
     code = (
         "import parsescore.core.kinds as k\n"
-        "k.get_kind('table'); k.get_kind('flowchart')\n"
+        "k.get_kind('graph'); k.get_kind('table'); k.get_kind('flowchart')\n"
         "print(' '.join(k.kind_names()))\n"
         "print(' '.join(kind.name for kind in k.iter_kinds()))\n"
     )
@@ -182,6 +216,7 @@ try:
 except SystemExit:
     pass
 print(os.environ.get("OPENBLAS_NUM_THREADS"), "numpy" in sys.modules)
+print(os.environ.get("PYDANTIC_DISABLE_PLUGINS"))
 """
 
 
@@ -203,19 +238,44 @@ def test_the_console_script_alone_gets_one_blas_thread(
         [sys.executable, "-c", _BLAS.format(argv=argv)],
         capture_output=True, text=True, timeout=120, check=True, env=env,
     )  # fmt: skip
-    assert done.stdout.split()[-2:] == [expected, "False"]
+    assert done.stdout.split()[-3:-1] == [expected, "False"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "user", "expected"),
+    [("", None, "1"), ("", "", ""), ("", "logfire", "logfire"), ("['--version']", None, "None")],
+)
+def test_the_console_script_alone_reads_no_pydantic_plugins(
+    argv: str, user: str | None, expected: str
+) -> None:
+    """The console script sets PYDANTIC_DISABLE_PLUGINS=1 unless the user set it (to anything);
+    ``main([...])`` from a test or a program leaves the environment."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    if user is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = user
+    done = subprocess.run(
+        [sys.executable, "-c", _BLAS.format(argv=argv)],
+        capture_output=True, text=True, timeout=120, check=True, env=env,
+    )  # fmt: skip
+    assert done.stdout.splitlines()[-1] == expected
 
 
 def test_importing_parsescore_leaves_blas_threads_alone() -> None:
     import os
 
-    code = "import os, parsescore.cli.main; print(os.environ.get('OPENBLAS_NUM_THREADS'))"
-    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    code = (
+        "import os, parsescore.cli.main\n"
+        "print(os.environ.get('OPENBLAS_NUM_THREADS'), os.environ.get('PYDANTIC_DISABLE_PLUGINS'))"
+    )
+    hidden = ("OPENBLAS_NUM_THREADS", "PYDANTIC_DISABLE_PLUGINS")
+    env = {k: v for k, v in os.environ.items() if k not in hidden}
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
         env=env,
     )  # fmt: skip
-    assert done.stdout.strip() == "None"
+    assert done.stdout.strip() == "None None"
 
 
 def test_a_lazy_reference_imports_with_the_collector_paused(

@@ -103,6 +103,22 @@ def test_ordinary_text_takes_the_fast_path(value: Any, seed: int) -> None:
     assert same(fast, strict_json(text))
 
 
+@pytest.mark.parametrize(
+    ("text", "proved"),
+    [
+        ('{"a": 18446744073709551615, "b": -9223372036854775808}', True),  # 64 bits: ints
+        ('{"a": 18446744073709551616}', False),  # beyond: orjson's float, json's int
+        ('[-9223372036854775809, "e+"]', False),
+        ('{"a": 12345678901234567890123, "b": 1.5}', False),
+        ('{"id": "1234567890123456789012", "x": 2.0}', True),  # digits in a string only
+        ('{"a": 1e300, "b": 1234567890123456789012}', False),
+    ],
+)
+def test_integers_beyond_64_bits_fall_back(text: str, proved: bool) -> None:
+    assert _orjson_parse(text, 256)[0] is proved
+    assert same(parse_json(text), strict_json(text))
+
+
 def with_repeat(value: Any, rng: random.Random, key: str, first: Any, second: Any) -> Any:
     """``value`` with an object holding ``key`` twice put somewhere inside (a list of pairs
     marks it for :func:`write_pairs`)."""

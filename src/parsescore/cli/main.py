@@ -23,6 +23,7 @@ from parsescore.core.errors import InputError
 from parsescore.core.kinds import (
     CommandParts,
     Kind,
+    builtin_kind,
     iter_kinds,
     kinds,
     resolved,
@@ -50,7 +51,9 @@ def build_app(only: str | None = None) -> App:
     ``only``: the command a run names first (see :class:`App`); when a built-in kind registers
     it, the app holds the kinds up to that one and nothing else: no later kind's description,
     no core command, no installed plugin is read (:func:`~parsescore.core.kinds.without_plugins`:
-    a plugin's command never takes a built-in kind's command's name)."""
+    a plugin's command never takes a built-in kind's command's name). A built-in kind's own
+    command (``parsescore graph``) reads that kind alone: no kind's other commands take a
+    kind's name."""
     if only is not None:
         with without_plugins():
             app = _build_app(only, lean=True)
@@ -84,7 +87,8 @@ def _build_app(only: str | None, *, lean: bool = False) -> App:
     ) -> None:
         """parsescore: exact, fast evaluation of document and diagram parsers."""
 
-    for kind in iter_kinds():
+    first = builtin_kind(only) if lean and only is not None else None
+    for kind in [first] if first is not None else iter_kinds():
         if kind.command is not None:
             app.command(kind.name, help=kind.command.help)(kind_command(kind))
         if kind.cli is not None:
@@ -380,10 +384,26 @@ def _one_blas_thread() -> None:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
+def _no_pydantic_plugins() -> None:
+    """A process of our own (the console script) reads no pydantic plugins unless the user chose
+    (``PYDANTIC_DISABLE_PLUGINS`` set to anything, even empty, is theirs).
+
+    pydantic looks for plugins when the first model class is built (a graph template, the
+    flowchart models) by reading every installed distribution's entry points: about 23 M
+    instructions (6-8 ms of CPU on this project's machine), a sixth of the start of
+    ``parsescore graph`` before its template. A plugin only observes validation, and no
+    output of parsescore comes from one. Never done on ``import parsescore``: a user's own
+    plugins are theirs."""
+    import os
+
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "1")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the app; bad input is one ``error:`` line and exit status 2."""
     if argv is None:  # the console script or ``python -m parsescore``, not a test's call
         _one_blas_thread()
+        _no_pydantic_plugins()
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         app = build_app(only=args[0] if args and not args[0].startswith("-") else None)

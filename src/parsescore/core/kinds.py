@@ -53,6 +53,7 @@ __all__ = [
     "Ratio",
     "ReportParts",
     "Sum",
+    "builtin_kind",
     "get_kind",
     "iter_kinds",
     "kind_names",
@@ -441,8 +442,8 @@ def resolved(function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 _REGISTRY: dict[str, Kind] = {}
-#: How many of :data:`BUILTIN_KINDS` are in the registry (they load in order, first to last).
-_builtins_loaded = 0
+#: The descriptions of :data:`BUILTIN_KINDS` read so far, at their places (None: not read).
+_BUILTINS: list[Kind | None] = [None] * len(BUILTIN_KINDS)
 _PLUGINS_LOADED = False
 #: Open :func:`without_plugins` blocks.
 _plugins_held = 0
@@ -452,25 +453,59 @@ _plugins_held = 0
 ENTRY_POINT_GROUP = "parsescore.kinds"
 
 
-def _load_builtin(until: str | None = None) -> None:
-    """The built-in kinds' descriptions, in order, up to the one called ``until`` (all of them
-    without it), and not the installed plugins: a first call of one built-in kind
-    (``score_pair("flowchart", …)``) imports neither the other kinds' descriptions nor
-    ``importlib.metadata``. The registry's order is the same however it was filled."""
-    while (until is None or until not in _REGISTRY) and _load_next_builtin():
+def _load_builtin() -> None:
+    """Every built-in kind's description, and not the installed plugins."""
+    while _load_next_builtin():
         pass
 
 
+def _builtin_place(name: str) -> int | None:
+    """The place in :data:`BUILTIN_KINDS` of the built-in kind called ``name`` (each is
+    ``parsescore.<name>.kind:KIND``), None for any other name."""
+    prefix = f"parsescore.{name}.kind:"
+    return next((i for i, target in enumerate(BUILTIN_KINDS) if target.startswith(prefix)), None)
+
+
+def _load_builtin_at(place: int) -> None:
+    """The description of the built-in kind at ``place`` into the registry, in its place: a
+    first call of one built-in kind (``score_pair("graph", …)``, ``parsescore graph``) imports
+    neither the other kinds' descriptions nor ``importlib.metadata``.
+
+    While a built-in kind is not read the registry holds built-in kinds only (registering,
+    replacing or removing a kind reads them all first), so it is refilled in their order: it
+    is the same however it was filled."""
+    if _BUILTINS[place] is not None:
+        return
+    module, _, attribute = BUILTIN_KINDS[place].partition(":")
+    _BUILTINS[place] = getattr(importlib.import_module(module), attribute)
+    _REGISTRY.clear()
+    for kind in _BUILTINS:
+        if kind is not None:
+            _REGISTRY.setdefault(kind.name, kind)
+
+
+def _builtins_in_order() -> int:
+    """How many built-in kinds, from the first, are read (the registry's first entries)."""
+    return next((i for i, kind in enumerate(_BUILTINS) if kind is None), len(_BUILTINS))
+
+
 def _load_next_builtin() -> bool:
-    """The next built-in kind's description into the registry (False: all are there)."""
-    global _builtins_loaded
-    if _builtins_loaded >= len(BUILTIN_KINDS):
+    """The first built-in kind not yet read into the registry (False: all are there)."""
+    place = _builtins_in_order()
+    if place >= len(_BUILTINS):
         return False
-    module, _, attribute = BUILTIN_KINDS[_builtins_loaded].partition(":")
-    kind = getattr(importlib.import_module(module), attribute)
-    _builtins_loaded += 1
-    _REGISTRY.setdefault(kind.name, kind)
+    _load_builtin_at(place)
     return True
+
+
+def builtin_kind(name: str) -> Kind | None:
+    """The registered kind called ``name`` when a built-in kind has that name, reading that
+    kind's description only (no other kind's, no plugin); None for any other name."""
+    place = _builtin_place(name)
+    if place is None:
+        return None
+    _load_builtin_at(place)
+    return _REGISTRY.get(name)
 
 
 def _load_all() -> None:
@@ -532,7 +567,7 @@ def iter_kinds() -> Iterator[Kind]:
     early (the CLI, once it has the command it runs) imports no more."""
     index = 0
     while True:
-        while index >= len(_REGISTRY) and _load_next_builtin():
+        while index >= _builtins_in_order() and _load_next_builtin():
             pass
         if index >= len(_REGISTRY):
             _load_all()
@@ -553,7 +588,7 @@ def get_kind(name: str) -> Kind:
     A built-in kind's name is answered without reading the installed plugins (a fresh
     process's first call stays cheap); any other name reads them first."""
     if isinstance(name, str):
-        _load_builtin(until=name)
+        builtin_kind(name)
     if not (isinstance(name, str) and name in _REGISTRY):
         _load_all()
     try:
