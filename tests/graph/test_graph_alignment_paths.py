@@ -13,13 +13,14 @@ from test_graph_properties import plain_structural_pairs
 from parsescore.graph import evaluate
 from parsescore.graph.evaluate import structural_pairs
 
-_TEXTS = st.lists(st.text(alphabet="ab0 \n\u00e9", min_size=4, max_size=12), unique=True)
+_TEXTS = st.lists(st.text(alphabet="ab0  \n\u00e9", min_size=4, max_size=12), unique=True)
 
 
 @settings(max_examples=300, deadline=None)
 @given(_TEXTS, _TEXTS)
 def test_containment_paths_equal_every_pair(needles: list[str], texts: list[str]) -> None:
-    """Newlines inside texts too: the joined texts' separator must not make matches."""
+    """Words (spaces, doubled too) and newlines inside texts: the joined texts' separator must
+    not make matches."""
     expected = sorted(
         (i, j)
         for i, needle in enumerate(needles)
@@ -28,12 +29,15 @@ def test_containment_paths_equal_every_pair(needles: list[str], texts: list[str]
     )
     assert sorted(evaluate._contained_by_search(needles, texts)) == expected
     assert sorted(evaluate._contained_by_slices(needles, texts)) == expected
+    assert sorted(evaluate._contained_in_python(needles, texts, 10**9) or []) == expected
+    assert evaluate._contained_in_python(needles, texts, -1) is None
     windows = evaluate._Windows(needles), evaluate._Windows(texts)
     assert sorted(evaluate._contained(*windows)) == expected
 
 
 _VALUES = st.one_of(
-    st.sampled_from(["EA", "KG", "abcd", "xabcdx", "abcdx", "long text " * 5, "long text " * 4]),
+    st.sampled_from(["EA", "KG", "abcd", "xabcdx", "abcdx", "ab cd ef", "x ab cd ef y"]),
+    st.sampled_from(["long text " * 5, "long text " * 4, "a long text " * 4]),
     st.integers(0, 2),
     st.lists(st.sampled_from(["a", "B", "abcd"]), max_size=3),
 )

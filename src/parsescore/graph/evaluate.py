@@ -304,14 +304,55 @@ class is scored in numpy matrices instead (measured: a step costs about as much 
 cells, and importing numpy as 500,000 steps)."""
 
 SEARCH_STEPS = 10_000_000
-"""Most steps (:func:`_containment_cost`) containment may take in plain Python for one field,
-about 0.2 s: what importing numpy and hashing the windows of 3,500 texts take; beyond, the
-windows are hashed in numpy."""
+"""Most steps (:func:`_containment_cost`) containment may take in plain Python for one field
+and direction, about 0.2 s (what importing numpy and hashing the windows of 3,500 texts take);
+beyond, the windows are hashed in numpy."""
 SLICE_STEPS = 30
+CHECK_STEPS = 5
 
 Block = tuple[str, list[int], list[int], int]
 """``(field, truth positions, extracted positions, half-points)``: every pair of the product
 gains the half-points (scores are multiples of 0.5) for that field."""
+
+
+def _contained_in_python(
+    needles: list[str], texts: list[str], budget: int
+) -> list[tuple[int, int]] | None:
+    """``(i, j)`` for every ``needles[i]`` inside a different ``texts[j]``, or None when finding
+    them would take more than ``budget`` steps (:func:`_containment_cost`).
+
+    A needle of three words or more holds its inner words whole, as words of any text holding
+    it: it is looked for (``in``) only in the texts having its rarest inner word. Shorter
+    needles are found by :func:`_contained_by_search` or :func:`_contained_by_slices`.
+    """
+    holding: dict[str, list[int]] = defaultdict(list)  # word -> the texts having it
+    for j, text in enumerate(texts):
+        for word in set(text.split(" ")):
+            holding[word].append(j)
+    worded: list[tuple[int, Sequence[int]]] = []
+    rest: list[int] = []
+    steps = 0
+    for index, needle in enumerate(needles):
+        words = needle.split(" ")
+        if len(words) < 3:
+            rest.append(index)
+            continue
+        holders = min((holding.get(word, ()) for word in words[1:-1]), key=len)
+        steps += CHECK_STEPS * len(holders)
+        worded.append((index, holders))
+    short = [needles[i] for i in rest]
+    cost = _containment_cost(short, texts)
+    if steps + abs(cost) > budget:
+        return None
+    found = {
+        (index, j)
+        for index, holders in worded
+        for j in holders
+        if needles[index] in texts[j] and needles[index] != texts[j]
+    }
+    pairs = _contained_by_search(short, texts) if cost >= 0 else _contained_by_slices(short, texts)
+    found.update((rest[i], j) for i, j in pairs)
+    return list(found)
 
 
 def _contained_by_search(needles: list[str], texts: list[str]) -> list[tuple[int, int]]:
@@ -495,14 +536,9 @@ def _field_blocks(
         others = extracted_texts.get(name)
         if not others:
             continue
-        directions = ((texts, others), (others, texts))
-        costs = [_containment_cost(*direction) for direction in directions]
-        if sum(map(abs, costs)) <= search_steps:
-            inside, holding = (
-                _contained_by_search(*direction) if cost >= 0 else _contained_by_slices(*direction)
-                for direction, cost in zip(directions, costs, strict=True)
-            )
-        else:
+        inside = _contained_in_python(texts, others, search_steps)
+        holding = None if inside is None else _contained_in_python(others, texts, search_steps)
+        if inside is None or holding is None:
             truth_windows, other_windows = _Windows(texts), _Windows(others)
             inside = _contained(truth_windows, other_windows)
             holding = _contained(other_windows, truth_windows)
