@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, lru_cache
@@ -234,11 +234,15 @@ def _loose_value(value: Any) -> str:
     return _loose_short(text) if len(text) <= 200 else loose_text(text)
 
 
-def _comparable_fields(node: dict[str, Any]) -> dict[str, tuple[str, Any]]:
-    """Filled non-meta fields in comparison form: ("s", loose text) or ("l", set of loose texts)."""
+def _comparable_fields(
+    node: dict[str, Any], names: Container[str] | None = None
+) -> dict[str, tuple[str, Any]]:
+    """Filled non-meta fields in comparison form: ("s", loose text) or ("l", set of loose texts);
+    only those in ``names`` when given (an extracted node's fields no truth node has are never
+    compared)."""
     out: dict[str, tuple[str, Any]] = {}
     for name, value in node.items():
-        if value is None or name in META_KEYS:
+        if value is None or name in META_KEYS or (names is not None and name not in names):
             continue
         kind = type(value)
         if kind is str and len(value) <= 200:  # the common case, without the calls
@@ -875,9 +879,15 @@ def structural_pairs(
     for index, key in enumerate(truth_keys):
         if key[0] in classes:
             truth_by_class[key[0]].append((index, _comparable_fields(truth_by_key[key])))
+    compared = {
+        cls: {name for _, fields in truth for name in fields}
+        for cls, truth in truth_by_class.items()
+    }
     for index, key in enumerate(extracted_keys):
-        if key[0] in classes and key[0] in truth_by_class:
-            extracted_by_class[key[0]].append((index, _comparable_fields(extracted_by_key[key])))
+        names = compared.get(key[0])
+        if names is not None:
+            prepared = _comparable_fields(extracted_by_key[key], names)
+            extracted_by_class[key[0]].append((index, prepared))
 
     chosen: list[tuple[int, int, int]] = []  # (half-points, truth index, extracted index)
     for cls, truth in truth_by_class.items():
