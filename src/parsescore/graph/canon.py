@@ -359,10 +359,11 @@ class SubstringIndex:
         values = np.array(list(needle_hashes), dtype=np.uint64)
         lows = np.searchsorted(hit_values, values, side="left").tolist()
         highs = np.searchsorted(hit_values, values, side="right").tolist()
+        positions = hit_positions.tolist()  # one conversion, not one per needle
         found = [False] * len(needles)
         for group, low, high in zip(needle_hashes.values(), lows, highs, strict=True):
             for index in group:
-                found[index] = _occurs(needles[index], haystack, hit_positions, low, high)
+                found[index] = _occurs(needles[index], haystack, positions, low, high)
         return found
 
 
@@ -373,12 +374,12 @@ def _code_points(text: str) -> Any:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
 
 
-def _occurs(needle: str, haystack: str, positions: Any, low: int, high: int) -> bool:
+def _occurs(needle: str, haystack: str, positions: list[int], low: int, high: int) -> bool:
     """Whether ``needle`` starts at one of ``positions[low:high]`` (its hash hits), checked
-    character for character, a few positions at a time (the first hit usually matches)."""
+    character for character (the first hit usually matches)."""
     size = len(needle)
-    for chunk in range(low, high, 16):
-        for start in positions[chunk : min(high, chunk + 16)].tolist():
-            if haystack[start : start + size] == needle:
-                return True
+    for position in range(low, high):
+        start = positions[position]
+        if haystack[start : start + size] == needle:
+            return True
     return False
