@@ -7,6 +7,7 @@ whether two nodes match).
 
 from __future__ import annotations
 
+import codecs
 import re
 import unicodedata
 from functools import cached_property, lru_cache
@@ -25,10 +26,6 @@ _DIGITS = re.compile(r"\d+")
 # Written with the marker first (so the regex engine skips to marker characters) and the
 # lookbehind after it: the same matches as ``(?<!\S)[-•*+]+(?=\S)``, several times faster.
 _GLUED_BULLETS = re.compile(r"[-•*+](?<!\S[-•*+])[-•*+]*(?=\S)")
-# Whitespace runs that are not already one space: a run starting with another whitespace, or a
-# space followed by more (each branch starts with ``\s``, which the regex engine skips to; the
-# same matches as ``\s{2,}|[^\S ]``, twice as fast).
-_WHITESPACE_RUN = re.compile(r"\s(?<! )\s*|\s\s+")
 _CDATA = re.compile(r"<!\[CDATA\[(.*?)\]\]>", re.DOTALL)
 _ANY_TAG = re.compile(r"<[^>]*>")
 
@@ -89,7 +86,7 @@ def _alphanumeric(raw: str) -> str:
     if raw.isascii():  # NFKD leaves ASCII as it is: only the [a-z0-9] projection is left
         if raw.isalnum():  # a number or a code: already its own form, cased
             return raw.lower()
-        return raw.lower().encode("ascii").translate(None, _NOT_LOWER_ALNUM_ASCII).decode("ascii")
+        return raw.encode("ascii").translate(_LOWER_ASCII, _NOT_ALNUM_ASCII).decode("ascii")
     text = raw.strip()
     if not text:
         return ""
@@ -104,22 +101,36 @@ def canonical_text(name_like: bool, value: str) -> str:
     return normalise_entity_name(value) if name_like else _alphanumeric(value)
 
 
-_NOT_LOWER_ALNUM_ASCII = bytes(
-    b for b in range(128) if not (ord("0") <= b <= ord("9") or ord("a") <= b <= ord("z"))
-)
+_NOT_ALNUM_ASCII = bytes(b for b in range(256) if not chr(b).isascii() or not chr(b).isalnum())
+_LOWER_ASCII = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+_FOLD_ERRORS = "parsescore.casefold-to-ascii"
+
+
+def _casefold_to_ascii(error: UnicodeError) -> tuple[str, int]:
+    """Encoding error handler: a run of non-ASCII characters replaced by what casefolding
+    leaves of it in ASCII ("ß" → "ss", "é" → "")."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    run = error.object[error.start : error.end]
+    return run.casefold().encode("ascii", "ignore").decode("ascii"), error.end
+
+
+codecs.register_error(_FOLD_ERRORS, _casefold_to_ascii)
 
 
 def squash(text: str) -> str:
     """Casefolded ``[a-z0-9]`` projection, for word-glue-tolerant containment checks.
 
-    What casefolding leaves outside ASCII is dropped by the encoding, the rest by a byte
-    table (a source of a megabyte in milliseconds, where a regex took a tenth of a second).
-    An ASCII alphanumeric text (most identity values) is already that, but for its case.
+    ASCII characters casefold as they lowercase, so only the runs of other characters are
+    casefolded (by the encoder's error handler, which keeps what is ASCII of them); a byte
+    table then lowercases and drops the rest (a source of a megabyte in milliseconds, where a
+    regex took a tenth of a second). An ASCII alphanumeric text (most identity values) is
+    already that, but for its case.
     """
     if text.isascii() and text.isalnum():
         return text.lower()
-    kept = text.casefold().encode("ascii", "ignore")
-    return kept.translate(None, _NOT_LOWER_ALNUM_ASCII).decode("ascii")
+    kept = text.encode("ascii", _FOLD_ERRORS)
+    return kept.translate(_LOWER_ASCII, _NOT_ALNUM_ASCII).decode("ascii")
 
 
 def digit_runs(text: str) -> tuple[str, ...]:
@@ -138,7 +149,9 @@ def loose_text(text: str) -> str:
     """Comparison form of free text: NFKD, glued bullets dropped, spaces collapsed, casefold."""
     text = unicodedata.normalize("NFKD", text)
     text = _GLUED_BULLETS.sub("", text)
-    return _WHITESPACE_RUN.sub(" ", text).casefold().strip()
+    # ``str.split`` splits at the characters ``\s`` matches: the runs become single spaces and
+    # the ends are stripped (casefolding makes no whitespace), half a regex's work.
+    return " ".join(text.split()).casefold()
 
 
 def is_filled(value: Any) -> bool:
@@ -356,10 +369,11 @@ class SubstringIndex:
         values = np.array(list(needle_hashes), dtype=np.uint64)
         lows = np.searchsorted(hit_values, values, side="left").tolist()
         highs = np.searchsorted(hit_values, values, side="right").tolist()
+        positions = hit_positions.tolist()  # one conversion, not one per needle
         found = [False] * len(needles)
         for group, low, high in zip(needle_hashes.values(), lows, highs, strict=True):
             for index in group:
-                found[index] = _occurs(needles[index], haystack, hit_positions, low, high)
+                found[index] = _occurs(needles[index], haystack, positions, low, high)
         return found
 
 
@@ -370,12 +384,12 @@ def _code_points(text: str) -> Any:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
 
 
-def _occurs(needle: str, haystack: str, positions: Any, low: int, high: int) -> bool:
+def _occurs(needle: str, haystack: str, positions: list[int], low: int, high: int) -> bool:
     """Whether ``needle`` starts at one of ``positions[low:high]`` (its hash hits), checked
-    character for character, a few positions at a time (the first hit usually matches)."""
+    character for character (the first hit usually matches)."""
     size = len(needle)
-    for chunk in range(low, high, 16):
-        for start in positions[chunk : min(high, chunk + 16)].tolist():
-            if haystack[start : start + size] == needle:
-                return True
+    for position in range(low, high):
+        start = positions[position]
+        if haystack[start : start + size] == needle:
+            return True
     return False

@@ -8,12 +8,13 @@ different classes are never compared.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, lru_cache
-from itertools import chain, count
+from itertools import chain, count, product
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -254,11 +255,15 @@ def _loose_value(value: Any) -> str:
     return _loose_short(text) if len(text) <= 200 else loose_text(text)
 
 
-def _comparable_fields(node: dict[str, Any]) -> dict[str, tuple[str, Any]]:
-    """Filled non-meta fields in comparison form: ("s", loose text) or ("l", set of loose texts)."""
+def _comparable_fields(
+    node: dict[str, Any], names: Container[str] | None = None
+) -> dict[str, tuple[str, Any]]:
+    """Filled non-meta fields in comparison form: ("s", loose text) or ("l", set of loose texts);
+    only those in ``names`` when given (an extracted node's fields no truth node has are never
+    compared)."""
     out: dict[str, tuple[str, Any]] = {}
     for name, value in node.items():
-        if value is None or name in META_KEYS:
+        if value is None or name in META_KEYS or (names is not None and name not in names):
             continue
         kind = type(value)
         if kind is str and len(value) <= 200:  # the common case, without the calls
@@ -315,18 +320,127 @@ BRUTE_FORCE_PAIRS = 4096
 """Classes with at most this many truth×extracted pairs are scored pair by pair."""
 DENSE_CELLS = 1 << 24
 """Cells of one score matrix (int16: 32 MB); a larger class is scored in bands of rows."""
+LISTED_BLOCK = 64
+"""Blocks of pairs up to this size are listed pair by pair by :func:`_sparse_greedy`; larger
+ones are handled per group of nodes sharing the same large blocks."""
+SPARSE_WORK = 1_000_000
+"""Most steps :func:`_sparse_greedy` may take (listed pairs, group pairs, candidates) before a
+class is scored in numpy matrices instead (measured: a step costs about as much as 30 matrix
+cells, and importing numpy as 500,000 steps)."""
+
+SEARCH_STEPS = 10_000_000
+"""Most steps (:func:`_containment_cost`) containment may take in plain Python for one field
+and direction, about 0.2 s (what importing numpy and hashing the windows of 3,500 texts take);
+beyond, the windows are hashed in numpy."""
+SLICE_STEPS = 30
+CHECK_STEPS = 5
+
+Block = tuple[str, list[int], list[int], int]
+"""``(field, truth positions, extracted positions, half-points)``: every pair of the product
+gains the half-points (scores are multiples of 0.5) for that field."""
+
+
+def _contained_in_python(
+    needles: list[str], texts: list[str], budget: int
+) -> list[tuple[int, int]] | None:
+    """``(i, j)`` for every ``needles[i]`` inside a different ``texts[j]``, or None when finding
+    them would take more than ``budget`` steps (:func:`_containment_cost`).
+
+    A needle of three words or more holds its inner words whole, as words of any text holding
+    it: it is looked for (``in``) only in the texts having its rarest inner word. Shorter
+    needles are found by :func:`_contained_by_search` or :func:`_contained_by_slices`.
+    """
+    holding: dict[str, list[int]] = defaultdict(list)  # word -> the texts having it
+    for j, text in enumerate(texts):
+        for word in set(text.split(" ")):
+            holding[word].append(j)
+    worded: list[tuple[int, Sequence[int]]] = []
+    rest: list[int] = []
+    steps = 0
+    for index, needle in enumerate(needles):
+        words = needle.split(" ")
+        if len(words) < 3:
+            rest.append(index)
+            continue
+        holders = min((holding.get(word, ()) for word in words[1:-1]), key=len)
+        steps += CHECK_STEPS * len(holders)
+        worded.append((index, holders))
+    short = [needles[i] for i in rest]
+    cost = _containment_cost(short, texts)
+    if steps + abs(cost) > budget:
+        return None
+    found = {
+        (index, j)
+        for index, holders in worded
+        for j in holders
+        if needles[index] in texts[j] and needles[index] != texts[j]
+    }
+    pairs = _contained_by_search(short, texts) if cost >= 0 else _contained_by_slices(short, texts)
+    found.update((rest[i], j) for i, j in pairs)
+    return list(found)
+
+
+def _contained_by_search(needles: list[str], texts: list[str]) -> list[tuple[int, int]]:
+    """``(i, j)`` for every ``needles[i]`` inside a longer ``texts[j]``, by ``str.find`` in the
+    texts joined by newlines, longest last: a needle is looked for only from the first text
+    longer than it (an equal-length text holds it only when equal)."""
+    order = sorted(range(len(texts)), key=lambda j: len(texts[j]))
+    lengths = [len(texts[j]) for j in order]
+    starts = [0]
+    for length in lengths:
+        starts.append(starts[-1] + length + 1)
+    joined = "\n".join([texts[j] for j in order])
+    find = joined.find
+    found: set[tuple[int, int]] = set()
+    for index, needle in enumerate(needles):
+        size = len(needle)
+        at = find(needle, starts[bisect_right(lengths, size)])
+        while at >= 0:
+            slot = bisect_right(starts, at) - 1
+            if at + size < starts[slot + 1]:  # inside one text, not across a newline
+                found.add((index, order[slot]))
+            at = find(needle, at + 1)
+    return list(found)
+
+
+def _contained_by_slices(needles: list[str], texts: list[str]) -> list[tuple[int, int]]:
+    """:func:`_contained_by_search` for short texts: each text's slices of the needles'
+    lengths (shorter than the text) looked up among the needles."""
+    where: dict[str, list[int]] = defaultdict(list)
+    for index, needle in enumerate(needles):
+        where[needle].append(index)
+    sizes = sorted({len(needle) for needle in needles})
+    found: set[tuple[int, int]] = set()
+    for j, text in enumerate(texts):
+        length = len(text)
+        for size in sizes:
+            if size >= length:
+                break
+            for start in range(length - size + 1):
+                hits = where.get(text[start : start + size])
+                if hits is not None:
+                    found.update((index, j) for index in hits)
+    return list(found)
+
+
+def _containment_cost(needles: list[str], texts: list[str]) -> int:
+    """About the steps (of some 20 ns) the cheaper of :func:`_contained_by_search` and
+    :func:`_contained_by_slices` takes, negative for the slices: ``str.find`` skips ahead
+    about a needle's length per step over the longer texts; a slice costs 30 steps."""
+    text_lengths = sorted(map(len, texts))
+    longer = [0] * (len(text_lengths) + 1)  # characters of the texts from each rank on
+    for rank in range(len(text_lengths) - 1, -1, -1):
+        longer[rank] = longer[rank + 1] + text_lengths[rank] + 1
+    search = sum(longer[bisect_right(text_lengths, len(n))] // len(n) for n in needles)
+    sizes = {len(needle) for needle in needles}
+    slices = SLICE_STEPS * sum(
+        count * sum(length - size + 1 for size in sizes if size < length)
+        for length, count in Counter(text_lengths).items()
+    )
+    return search if search <= slices else -slices
 
 
 _GRAM_HASH_BASE = 1_000_003
-
-
-def _long_texts(exact: dict[tuple[str, str], list[int]]) -> dict[str, list[str]]:
-    """Field → its distinct values long enough to count as contained (≥ ``GRAM`` characters)."""
-    by_field: dict[str, list[str]] = defaultdict(list)
-    for name, text in exact:
-        if len(text) >= GRAM:
-            by_field[name].append(text)
-    return by_field
 
 
 def _gram_hashes(texts: list[str]) -> Any:
@@ -405,28 +519,18 @@ def _contained(needles: _Windows, texts: _Windows) -> list[tuple[int, int]]:
     return pairs
 
 
-@dataclass
-class _Contributions:
-    """What each field adds to the pairs of one class, in half-points (scores are multiples of
-    0.5), as :func:`_score_prepared` scores them, found through inverted indexes instead of
-    pair by pair."""
+def _field_blocks(
+    truth: list[tuple[int, Prepared]],
+    extracted: list[tuple[int, Prepared]],
+    search_steps: int = SEARCH_STEPS,
+) -> tuple[list[Block], list[Block]]:
+    """What each field adds to the pairs of one class, as :func:`_score_prepared` scores it,
+    found through inverted indexes instead of pair by pair (positions index the two lists).
 
-    blocks: list[tuple[Any, Any, int]]
-    """``(truth positions, extracted positions, half-points)``: every pair of the product gains
-    them (an equal value: 2; a contained text: 2 from 40 characters, else 1)."""
-    codes: list[tuple[Any, Any]]
-    """``(pair codes, half-points)``, a code being ``truth position × extracted count +
-    extracted position``: small blocks listed one pair at a time, and the pairs sharing a
-    list element (1 half-point once per field); a code may repeat across entries."""
-
-
-def _contributions(
-    truth: list[tuple[int, Prepared]], extracted: list[tuple[int, Prepared]]
-) -> _Contributions:
-    """The :class:`_Contributions` of two lists of prepared fields (positions index them)."""
-    import numpy as np
-
-    n_extracted = len(extracted)
+    Scalar blocks (an equal value: 2 half-points; a contained text: 2 from 40 characters, else
+    1): a pair is in at most one per field. Element blocks (a shared list element, 1 half-point
+    once per field however many are shared): a pair may be in several of one field.
+    """
     exact_t: dict[tuple[str, str], list[int]] = defaultdict(list)
     exact_e: dict[tuple[str, str], list[int]] = defaultdict(list)
     element_t: dict[tuple[str, str], list[int]] = defaultdict(list)
@@ -440,12 +544,219 @@ def _contributions(
                 else:
                     for item in value:
                         element[name, item].append(position)
+    scalar: list[Block] = []
+    for key, t_list in exact_t.items():
+        e_list = exact_e.get(key)
+        if e_list:
+            scalar.append((key[0], t_list, e_list, 2))
+    elements: list[Block] = []
+    for key, t_list in element_t.items():
+        e_list = element_e.get(key)
+        if e_list:
+            elements.append((key[0], t_list, e_list, 1))
+    # Containment between distinct values (a value shared by many nodes is checked once).
+    contained: set[tuple[str, str, str]] = set()  # (field, truth value, extracted value)
+    truth_texts, extracted_texts = _long_texts(exact_t), _long_texts(exact_e)
+    for name, texts in truth_texts.items():
+        others = extracted_texts.get(name)
+        if not others:
+            continue
+        inside = _contained_in_python(texts, others, search_steps)
+        holding = None if inside is None else _contained_in_python(others, texts, search_steps)
+        if inside is None or holding is None:
+            truth_windows, other_windows = _Windows(texts), _Windows(others)
+            inside = _contained(truth_windows, other_windows)
+            holding = _contained(other_windows, truth_windows)
+        contained.update((name, texts[i], others[j]) for i, j in inside)
+        contained.update((name, texts[j], others[i]) for i, j in holding)
+    for name, a, b in sorted(contained):
+        strong = min(len(a), len(b)) >= STRONG_CONTAINMENT_CHARS
+        scalar.append((name, exact_t[name, a], exact_e[name, b], 2 if strong else 1))
+    return scalar, elements
+
+
+def _long_texts(exact: dict[tuple[str, str], list[int]]) -> dict[str, list[str]]:
+    """Field → its distinct values long enough to count as contained (≥ ``GRAM`` characters)."""
+    by_field: dict[str, list[str]] = defaultdict(list)
+    for name, text in exact:
+        if len(text) >= GRAM:
+            by_field[name].append(text)
+    return by_field
+
+
+def _take_greedily(
+    candidates: list[tuple[int, int, int]], used_t: bytearray, used_e: bytearray
+) -> list[tuple[int, int, int]]:
+    """Greedy one-to-one choice among ``(-half-points, truth, extracted)`` candidates, best
+    first, ties in truth then extracted order: ``(half-points, truth, extracted)`` of the pairs
+    taken; ``used_t``/``used_e`` mark the nodes taken, before and after."""
+    candidates.sort()
+    taken: list[tuple[int, int, int]] = []
+    for negative, t_index, e_index in candidates:
+        if not used_t[t_index] and not used_e[e_index]:
+            used_t[t_index] = used_e[e_index] = 1
+            taken.append((-negative, t_index, e_index))
+    return taken
+
+
+def _sparse_greedy(
+    scalar: list[Block],
+    elements: list[Block],
+    n_truth: int,
+    n_extracted: int,
+    listed: int = LISTED_BLOCK,
+    max_work: int = SPARSE_WORK,
+) -> list[tuple[int, int, int]] | None:
+    """:func:`_dense_greedy` in plain Python, for a class whose large blocks are few: None when
+    it would take more than ``max_work`` steps.
+
+    Pairs of blocks up to ``listed`` pairs are listed one by one. The nodes in the same large
+    blocks form a group, and two groups' pairs share one score from those blocks, computed once
+    per pair of groups that share a block. The pairs scoring more than 1.0 (listed, or in a pair
+    of groups scoring so) are taken greedily; then each truth node still free, in order, takes
+    the first extracted node still free that scores 1.0 with it: in a pair of groups scoring
+    1.0, the group's first free node (a free node scoring more would have been taken), else a
+    listed pair summing to 1.0.
+    """
+    grouped_fields = {name for name, t, e, _ in elements if len(t) * len(e) > listed}
+    large = [b for b in scalar if len(b[1]) * len(b[2]) > listed]
+    first_element = len(large)  # the large blocks from here on are list elements
+    large += [b for b in elements if b[0] in grouped_fields]
+    work = sum(len(b[1]) * len(b[2]) for b in (*scalar, *elements)) - sum(
+        len(b[1]) * len(b[2]) for b in large
+    )
+    if work > max_work:
+        return None
+    listed_pairs: dict[int, dict[int, int]] = defaultdict(dict)
+    for _, t_list, e_list, halves in scalar:
+        if len(t_list) * len(e_list) <= listed:
+            for t_index in t_list:
+                row = listed_pairs[t_index]
+                for e_index in e_list:
+                    row[e_index] = row.get(e_index, 0) + halves
+    shared: set[tuple[str, int, int]] = set()  # one half-point per list field and pair
+    for name, t_list, e_list, _ in elements:
+        if name not in grouped_fields:
+            for t_index in t_list:
+                row = listed_pairs[t_index]
+                for e_index in e_list:
+                    if (name, t_index, e_index) not in shared:
+                        shared.add((name, t_index, e_index))
+                        row[e_index] = row.get(e_index, 0) + 1
+
+    t_group, t_members, t_signatures = _groups([b[1] for b in large], n_truth)
+    e_group, e_members, e_signatures = _groups([b[2] for b in large], n_extracted)
+    groups_in: list[list[int]] = [[] for _ in large]  # block -> the extracted groups in it
+    for group, signature in enumerate(e_signatures):
+        for block in signature:
+            groups_in[block].append(group)
+    work += sum(len(groups_in[b]) for signature in t_signatures for b in signature)
+    if work > max_work:
+        return None
+    group_scores: list[dict[int, int]] = []  # truth group -> extracted group -> half-points
+    for signature in t_signatures:
+        scores: dict[int, int] = {}
+        in_list_field: dict[str, set[int]] = defaultdict(set)
+        for block in signature:
+            name, _, _, halves = large[block]
+            if block >= first_element:
+                in_list_field[name].update(groups_in[block])
+                continue
+            for group in groups_in[block]:
+                scores[group] = scores.get(group, 0) + halves
+        for groups in in_list_field.values():
+            for group in groups:
+                scores[group] = scores.get(group, 0) + 1
+        group_scores.append(scores)
+    for members, scores in zip(t_members, group_scores, strict=True):
+        work += len(members) * sum(len(e_members[g]) if h > 2 else 1 for g, h in scores.items())
+    if work > max_work:
+        return None
+
+    candidates: list[tuple[int, int, int]] = []  # (-half-points, truth, extracted)
+    exactly_one: dict[int, list[int]] = defaultdict(list)  # listed pairs summing to 1.0
+    for t_index, row in listed_pairs.items():
+        scores = group_scores[t_group[t_index]]
+        for e_index, halves in row.items():
+            total = halves + scores.get(e_group[e_index], 0)
+            if total > 2:
+                candidates.append((-total, t_index, e_index))
+            elif total == 2:
+                exactly_one[t_index].append(e_index)
+    # A pair also listed comes twice, the second time scored lower: never taken then.
+    for members, scores in zip(t_members, group_scores, strict=True):
+        for group, halves in scores.items():
+            if halves > 2:
+                candidates.extend(product((-halves,), members, e_members[group]))
+    used_t, used_e = bytearray(n_truth), bytearray(n_extracted)
+    taken = _take_greedily(candidates, used_t, used_e)
+
+    first_free = [0] * len(e_members)
+    ones = [[g for g, h in scores.items() if h == 2] for scores in group_scores]
+    for t_index in range(n_truth):
+        if used_t[t_index]:
+            continue
+        best = n_extracted
+        for e_index in exactly_one.get(t_index, ()):
+            if e_index < best and not used_e[e_index]:
+                best = e_index
+        for group in ones[t_group[t_index]]:
+            members, at = e_members[group], first_free[group]
+            while at < len(members) and used_e[members[at]]:
+                at += 1
+            first_free[group] = at
+            if at < len(members) and members[at] < best:
+                best = members[at]
+        if best < n_extracted:
+            used_t[t_index] = used_e[best] = 1
+            taken.append((2, t_index, best))
+    return taken
+
+
+def _groups(
+    blocks: list[list[int]], count: int
+) -> tuple[list[int], list[list[int]], list[tuple[int, ...]]]:
+    """The ``count`` nodes of one side grouped by the blocks (their positions on that side)
+    they are in: each node's group, each group's nodes (in order) and blocks."""
+    signatures: list[list[int]] = [[] for _ in range(count)]
+    for index, positions in enumerate(blocks):
+        for position in positions:
+            signatures[position].append(index)
+    number: dict[tuple[int, ...], int] = {}
+    group_of = [0] * count
+    members: list[list[int]] = []
+    for position, signature in enumerate(signatures):
+        key = tuple(signature)
+        group = number.get(key)
+        if group is None:
+            group = number[key] = len(members)
+            members.append([])
+        members[group].append(position)
+        group_of[position] = group
+    return group_of, members, list(number)
+
+
+@dataclass
+class _Contributions:
+    """The blocks of one class as numpy arrays, for :func:`_score_rows`."""
+
+    blocks: list[tuple[Any, Any, int]]
+    """``(truth positions, extracted positions, half-points)``: every pair of the product gains
+    them."""
+    codes: list[tuple[Any, Any]]
+    """``(pair codes, half-points)``, a code being ``truth position × extracted count +
+    extracted position``: small blocks listed one pair at a time, and the pairs sharing a
+    list element (1 half-point once per field); a code may repeat across entries."""
+
+
+def _contributions(scalar: list[Block], elements: list[Block], n_extracted: int) -> _Contributions:
+    """The :class:`_Contributions` of a class's blocks."""
+    import numpy as np
 
     found = _Contributions([], [])
     few_codes: list[int] = []  # pairs of small blocks, gathered without numpy's per-call cost
     few_halves: list[int] = []
-
-    def add(t_list: list[int], e_list: list[int], halves: int) -> None:
+    for _, t_list, e_list, halves in scalar:
         if len(t_list) * len(e_list) <= SMALL_BLOCK:
             for t_position in t_list:
                 base = t_position * n_extracted
@@ -454,38 +765,14 @@ def _contributions(
         else:
             t = np.asarray(t_list, dtype=np.int64)
             found.blocks.append((t, np.asarray(e_list, dtype=np.int64), halves))
-
-    for key, t_list in exact_t.items():
-        e_list = exact_e.get(key)
-        if e_list:
-            add(t_list, e_list, 2)
     per_field: dict[str, list[Any]] = defaultdict(list)
-    for key, t_list in element_t.items():
-        e_list = element_e.get(key)
-        if e_list:
-            t = np.asarray(t_list, dtype=np.int64)
-            e = np.asarray(e_list, dtype=np.int64)
-            per_field[key[0]].append((t[:, None] * n_extracted + e[None, :]).ravel())
+    for name, t_list, e_list, _ in elements:
+        t = np.asarray(t_list, dtype=np.int64)
+        e = np.asarray(e_list, dtype=np.int64)
+        per_field[name].append((t[:, None] * n_extracted + e[None, :]).ravel())
     for blocks in per_field.values():
         shared = np.unique(np.concatenate(blocks))  # one shared element or many: +0.5
         found.codes.append((shared, np.ones(len(shared), dtype=np.int16)))
-
-    # Containment between distinct values (a value shared by many nodes is checked once).
-    contained: set[tuple[str, str, str]] = set()  # (field, truth value, extracted value)
-    truth_texts, extracted_texts = _long_texts(exact_t), _long_texts(exact_e)
-    for name, texts in truth_texts.items():
-        others = extracted_texts.get(name)
-        if others:
-            truth_windows, other_windows = _Windows(texts), _Windows(others)
-            contained.update(
-                (name, texts[i], others[j]) for i, j in _contained(truth_windows, other_windows)
-            )
-            contained.update(
-                (name, texts[j], others[i]) for i, j in _contained(other_windows, truth_windows)
-            )
-    for name, a, b in contained:
-        strong = min(len(a), len(b)) >= STRONG_CONTAINMENT_CHARS
-        add(exact_t[name, a], exact_e[name, b], 2 if strong else 1)
     found.codes.append(
         (np.asarray(few_codes, dtype=np.int64), np.asarray(few_halves, dtype=np.int16))
     )
@@ -595,43 +882,56 @@ def structural_pairs(
     *,
     brute_force_pairs: int = BRUTE_FORCE_PAIRS,
     dense_cells: int = DENSE_CELLS,
+    listed_block: int = LISTED_BLOCK,
+    sparse_work: int = SPARSE_WORK,
+    search_steps: int = SEARCH_STEPS,
 ) -> list[tuple[Key, Key, float]]:
     """Greedy one-to-one pairing by attribute overlap, best score first, scores ≥ 1.0 only.
 
     Ties keep truth order, then extracted order. Only nodes of the same class are scored, so
     each class is paired on its own and the pairs are listed in that global order. A large
-    class is scored from inverted indexes (:func:`_contributions`) into score matrices
-    (:func:`_dense_greedy`), which gives the same pairs and scores as scoring every pair.
+    class is scored from inverted indexes (:func:`_field_blocks`), in plain Python
+    (:func:`_sparse_greedy`) unless that would take more than ``sparse_work`` steps, then in
+    score matrices (:func:`_dense_greedy`); each gives the same pairs and scores as scoring
+    every pair.
     """
     truth_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
     extracted_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
     for index, key in enumerate(truth_keys):
         if key[0] in classes:
             truth_by_class[key[0]].append((index, _comparable_fields(truth_by_key[key])))
+    compared = {
+        cls: {name for _, fields in truth for name in fields}
+        for cls, truth in truth_by_class.items()
+    }
     for index, key in enumerate(extracted_keys):
-        if key[0] in classes and key[0] in truth_by_class:
-            extracted_by_class[key[0]].append((index, _comparable_fields(extracted_by_key[key])))
-    import numpy as np
+        names = compared.get(key[0])
+        if names is not None:
+            prepared = _comparable_fields(extracted_by_key[key], names)
+            extracted_by_class[key[0]].append((index, prepared))
 
     chosen: list[tuple[int, int, int]] = []  # (half-points, truth index, extracted index)
     for cls, truth in truth_by_class.items():
         extracted = extracted_by_class.get(cls)
         if not extracted:
             continue
-        if len(truth) * len(extracted) > brute_force_pairs:
-            found = _contributions(truth, extracted)
-            taken = _dense_greedy(found, len(truth), len(extracted), dense_cells)
+        n_truth, n_extracted = len(truth), len(extracted)
+        if n_truth * n_extracted > brute_force_pairs:
+            scalar, elements = _field_blocks(truth, extracted, search_steps)
+            taken = _sparse_greedy(
+                scalar, elements, n_truth, n_extracted, listed_block, sparse_work
+            )
+            if taken is None:
+                found = _contributions(scalar, elements, n_extracted)
+                taken = _dense_greedy(found, n_truth, n_extracted, dense_cells)
         else:
-            small = [
-                (int(score * 2), t_position, e_position)
+            candidates = [
+                (-int(score * 2), t_position, e_position)
                 for t_position, (_, t_fields) in enumerate(truth)
                 for e_position, (_, e_fields) in enumerate(extracted)
                 if (score := _score_prepared(t_fields, e_fields)) >= 1.0
             ]
-            halves, t_order, e_order = np.asarray(small, dtype=np.int64).reshape(-1, 3).T
-            taken = _greedy(
-                halves, t_order, e_order, bytearray(len(truth)), bytearray(len(extracted))
-            )
+            taken = _take_greedily(candidates, bytearray(n_truth), bytearray(n_extracted))
         chosen.extend((score, truth[t][0], extracted[e][0]) for score, t, e in taken)
     chosen.sort(key=lambda c: (-c[0], c[1], c[2]))  # the order one greedy over all gives
     return [(truth_keys[t], extracted_keys[e], score / 2) for score, t, e in chosen]
