@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsescore.core.errors import InputError
-from parsescore.core.files import _orjson_parse, parse_json
+from parsescore.core.files import _orjson_parse, decode_text, parse_json
+from parsescore.graph.io import read_graph
 
 # Keys and strings made of what ends or escapes a key, and colons
 tricky_text = st.text(alphabet='":\\ \t\na\u00e9\u2028', max_size=6)
@@ -245,3 +246,59 @@ def test_what_orjson_reads_otherwise_is_read_as_json_reads_it(text: str) -> None
 def test_malformed_text_says_what_json_says(text: str, message: str) -> None:
     with pytest.raises(InputError, match=message):
         parse_json(text, "x.json")
+
+
+def outcome(call: Any) -> tuple[str, Any]:
+    """A parse's value, or its error as the user reads it."""
+    try:
+        return "value", call()
+    except InputError as exc:
+        return "error", str(exc)
+
+
+# File bytes a reader may meet: a byte-order mark, NULs, bytes that are not UTF-8, a
+# truncation, leading whitespace (ASCII or not) before a bare graph.json
+byte_edits = st.sampled_from(
+    ["none", "bom", "nul", "latin1", "surrogate", "truncate", "space", "nbsp", "fence"]
+)
+
+
+def edited(text: str, edit: str, cut: int) -> bytes:
+    data = text.encode()
+    if edit == "bom":
+        return b"\xef\xbb\xbf" + data
+    if edit == "nul":
+        return data[: cut % (len(data) + 1)] + b"\x00" + data[cut % (len(data) + 1) :]
+    if edit == "latin1":
+        return data + b"\xe9"
+    if edit == "surrogate":
+        return b'["\xed\xa0\x80", ' + data + b"]"
+    if edit == "truncate":
+        return data[: cut % (len(data) + 1)]
+    if edit == "space":
+        return b" \r\n\t" * (cut % 40) + data
+    if edit == "nbsp":
+        return "\u00a0\u2003".encode() + data
+    if edit == "fence":
+        return b"Here it is:\n```json\n" + data + b"\n```\n"
+    return data
+
+
+@given(values, st.integers(0, 2**32), byte_edits, st.integers(0, 10**6))
+@settings(max_examples=400, deadline=None)
+def test_file_bytes_read_as_their_decoded_text(value: Any, seed: int, edit: str, cut: int) -> None:
+    """``parse_json`` of a file's bytes gives what ``parse_json(read_text(file))`` gives: the
+    same value, or the same error."""
+    text = write({"nodes": [value], "edges": []}, random.Random(seed), False, False)
+    data = edited(text, edit, cut)
+    as_text = outcome(lambda: parse_json(decode_text(data, "g.json"), "g.json"))
+    assert outcome(lambda: parse_json(data, "g.json")) == as_text
+    # the graph.json reader, as the command reads an answer (bytes) and as the API reads it
+    as_str = outcome(lambda: read_graph(decode_text(data, "g.json"), "g.json", answer=True))
+    as_bytes = outcome(lambda: read_graph(data, "g.json", answer=True))
+    if as_str[0] == "value":
+        assert as_bytes[0] == "value"
+        assert same(as_bytes[1].nodes, as_str[1].nodes)
+        assert (as_bytes[1].fence, as_bytes[1].warnings) == (as_str[1].fence, as_str[1].warnings)
+    else:
+        assert as_bytes == as_str

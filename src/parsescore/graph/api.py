@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parsescore.core.errors import InputError
-from parsescore.core.files import gc_paused, read_text
+from parsescore.core.files import gc_paused, read_bytes
 from parsescore.core.options import options_model
 from parsescore.graph.evaluate import GraphMatching, build_report, match_graphs
 from parsescore.graph.io import load_source_text, read_graph, read_instance
@@ -46,10 +46,10 @@ def match_files(*, truth: str | Path, pred: str | Path, options: GraphOptions) -
     """
     model = None if options.template is None else load_template(options.template)
     if model is not None:
-        truth_graph = read_instance(read_text(truth), truth, template=model)
+        truth_graph = read_instance(read_bytes(truth), truth, template=model)
     else:
-        truth_graph = read_graph(read_text(truth), truth, strict=options.strict)
-    extracted = read_graph(read_text(pred), pred, strict=options.strict, answer=True)
+        truth_graph = read_graph(read_bytes(truth), truth, strict=options.strict)
+    extracted = read_graph(read_bytes(pred), pred, strict=options.strict, answer=True)
     source = options.source
     assert not isinstance(source, Mapping)  # one document: a file (GraphOptions allows both)
     source_text = load_source_text(source) if source is not None else None

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parsescore.core.errors import InputError
-from parsescore.core.files import parse_json, read_text
+from parsescore.core.files import decode_text, parse_json, read_text
 from parsescore.graph.canon import strip_markup
 from parsescore.graph.template import GraphData, load_template, truth_graph_from_data
 from parsescore.shared.answers import Answer, unwrap_answer
@@ -124,19 +124,30 @@ def _checked_graph(data: Any, path: str | Path, *, strict: bool = False) -> Grap
     )
 
 
+def _bare_json(text: str | bytes) -> bool:
+    """Whether an answer is a bare graph.json: its first character but whitespace is ``{``."""
+    head = text[:64].lstrip()
+    if not head:
+        head = text.lstrip()
+    return head[:1] in ("{", b"{")
+
+
 def answer_content(text: str) -> Answer:
     """What the graph.json reader reads of an answer: a text that begins with ``{`` is a bare
     graph.json, read whole (its strings may hold ``<think>`` or fences that mark nothing, and
     a 10 MB export is not scanned for them); any other text goes through the chat-answer rule
     (:func:`parsescore.shared.answers.unwrap_answer`, a fenced ``json`` block first)."""
-    head = text[:64].lstrip()
-    if head.startswith("{") or (not head and text.lstrip().startswith("{")):
+    if _bare_json(text):
         return Answer(text)
     return unwrap_answer(text, ("json",))
 
 
 def read_graph(
-    text: str, path: str | Path = "graph.json", *, strict: bool = False, answer: bool = False
+    text: str | bytes,
+    path: str | Path = "graph.json",
+    *,
+    strict: bool = False,
+    answer: bool = False,
 ) -> GraphData:
     """The ``graph.json`` reader: docling-graph's export as a :class:`GraphData`.
 
@@ -144,10 +155,14 @@ def read_graph(
     scores although it is odd is read with warnings (``strict=True`` refuses it: see
     :func:`_checked_graph`). ``answer=True`` reads a model's answer (an extracted graph) by the
     chat-answer rule first (:func:`answer_content`): an error then names the answer's own line,
-    and :attr:`GraphData.fence` says which fenced block the graph came from.
+    and :attr:`GraphData.fence` says which fenced block the graph came from. ``text`` may be
+    the file's bytes (:func:`~parsescore.core.files.read_bytes`): a bare graph.json is then
+    parsed undecoded (see :func:`~parsescore.core.files.parse_json`), an answer decoded first.
     """
-    if not answer:
+    if not answer or (isinstance(text, bytes) and _bare_json(text)):
         return _checked_graph(parse_json(text, path), path, strict=strict)
+    if isinstance(text, bytes):
+        text = decode_text(text, path)
     content = answer_content(text)
     try:
         graph = _checked_graph(parse_json(content.text, path), path, strict=strict)
@@ -169,7 +184,7 @@ def is_graph_json(text: str) -> bool:
 
 
 def read_instance(
-    text: str,
+    text: str | bytes,
     path: str | Path = "truth.json",
     *,
     template: type[BaseModel] | str | None = None,
