@@ -25,7 +25,6 @@ from parsescore.graph.canon import (
     SubstringIndex,
     canonical_identity_value,
     canonical_text,
-    contained_in,
     digit_runs,
     drop_accents,
     is_filled,
@@ -36,6 +35,7 @@ from parsescore.graph.micro import entry_counts
 from parsescore.graph.micro import micro as micro_scores
 from parsescore.graph.options import AlignMode, EnumIds
 from parsescore.graph.template import GraphData
+from parsescore.graph.verbatim import LooseSource
 
 __all__ = ["GraphMatching", "build_report", "evaluate_graphs", "match_graphs"]
 
@@ -952,7 +952,8 @@ class GraphMatching:
     align_mode: AlignMode
     align_classes: set[str]
     synthetic_classes: set[str]
-    source_text: str | None = None
+    source: LooseSource | None = None
+    """The source text, for the verbatim check (None without one)."""
     relaxed_fold: dict[Key, Key] = field(default_factory=dict)
     aligned_fold: dict[Key, Key] = field(default_factory=dict)
 
@@ -1012,7 +1013,6 @@ def match_graphs(
     relaxed_truth = {a for a, _ in relaxed}
     relaxed_extracted = {b for _, b in relaxed}
 
-    source_norm = loose_text(source_text) if source_text else None
     source_squashed = None
     if source_text:
         source_squashed = squash(
@@ -1067,7 +1067,7 @@ def match_graphs(
         align_mode=align_mode,
         align_classes=align_classes,
         synthetic_classes=synthetic,
-        source_text=source_norm,
+        source=LooseSource(source_text) if source_text else None,
         relaxed_fold=relaxed_fold,
         aligned_fold=aligned_fold,
     )
@@ -1375,7 +1375,8 @@ def report_and_verbatim_hits(
 
     completeness: dict[str, dict[str, list[int]]] = {}
     long_values: list[str] = []
-    source_text = matching.source_text
+    source = matching.source
+    has_source = bool(source)  # a source whose loose form holds some text
     for key, truth_node in truth_by_key.items():
         if key not in strict:
             continue
@@ -1399,7 +1400,7 @@ def report_and_verbatim_hits(
                 kind = type(got)
                 if got.strip() if kind is str else kind in _NUMBERS or is_filled(got):
                     slot[0] += 1
-        if source_text:
+        if has_source:
             long_values.extend(
                 value
                 for name, value in got_node.items()
@@ -1408,9 +1409,7 @@ def report_and_verbatim_hits(
                 and name not in META_KEYS
             )
     verbatim_n = len(long_values)
-    verbatim_hits = (
-        sum(contained_in([loose_text(v) for v in long_values], source_text)) if source_text else 0
-    )
+    verbatim_hits = sum(source.contains(long_values)) if source and has_source else 0
 
     got_fanout, truth_fanout = got_summary.fanout, truth_summary.fanout
 
@@ -1458,9 +1457,9 @@ def report_and_verbatim_hits(
             for cls, fields in completeness.items()
         },
         "verbatim_ratio": round(verbatim_hits / verbatim_n, 3)
-        if source_text and verbatim_n
+        if has_source and verbatim_n
         else None,
-        "verbatim_n": verbatim_n if source_text else None,
+        "verbatim_n": verbatim_n if has_source else None,
         "edge_fanout": {
             label: {"extracted": got_fanout.get(label), "truth": truth_fanout.get(label)}
             for label in labels
