@@ -14,7 +14,7 @@ from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, lru_cache
-from itertools import chain, count, product
+from itertools import chain, compress, count, product
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -332,7 +332,7 @@ SEARCH_STEPS = 10_000_000
 """Most steps (:func:`_containment_cost`) containment may take in plain Python for one field
 and direction, about 0.2 s (what importing numpy and hashing the windows of 3,500 texts take);
 beyond, the windows are hashed in numpy."""
-SLICE_STEPS = 30
+SLICE_STEPS = 5
 CHECK_STEPS = 5
 
 Block = tuple[str, list[int], list[int], int]
@@ -347,37 +347,46 @@ def _contained_in_python(
     them would take more than ``budget`` steps (:func:`_containment_cost`).
 
     A needle of three words or more holds its inner words whole, as words of any text holding
-    it: it is looked for (``in``) only in the texts having its rarest inner word. Shorter
-    needles are found by :func:`_contained_by_search` or :func:`_contained_by_slices`.
+    it: it is looked for (``in``) only in the texts having the inner word fewest texts have
+    (words are counted in C; only the words some needle picks are indexed). Shorter needles
+    are found by :func:`_contained_by_search` or :func:`_contained_by_slices`.
     """
-    holding: dict[str, list[int]] = defaultdict(list)  # word -> the texts having it
-    for j, text in enumerate(texts):
-        for word in set(text.split(" ")):
-            holding[word].append(j)
-    worded: list[tuple[int, Sequence[int]]] = []
+    inner: dict[int, list[str]] = {}  # needle of three words or more -> its inner words
     rest: list[int] = []
-    steps = 0
     for index, needle in enumerate(needles):
         words = needle.split(" ")
-        if len(words) < 3:
+        if len(words) >= 3:
+            inner[index] = words[1:-1]
+        else:
             rest.append(index)
-            continue
-        holders = min((holding.get(word, ()) for word in words[1:-1]), key=len)
-        steps += CHECK_STEPS * len(holders)
-        worded.append((index, holders))
+    rarest: dict[int, str] = {}
+    holding: dict[str, list[int]] = defaultdict(list)  # a picked word -> the texts having it
+    steps = 0
+    if inner:
+        word_sets = [set(text.split(" ")) for text in texts]
+        counts = Counter(chain.from_iterable(word_sets))
+        rarest = {index: min(words, key=counts.__getitem__) for index, words in inner.items()}
+        steps = CHECK_STEPS * sum(map(counts.__getitem__, rarest.values()))
+        wanted = set(rarest.values())
+        for j, word_set in enumerate(word_sets):
+            for word in wanted.intersection(word_set):
+                holding[word].append(j)
     short = [needles[i] for i in rest]
     cost = _containment_cost(short, texts)
     if steps + abs(cost) > budget:
         return None
-    found = {
+    found = [
         (index, j)
-        for index, holders in worded
-        for j in holders
+        for index, word in rarest.items()
+        for j in holding.get(word, ())
         if needles[index] in texts[j] and needles[index] != texts[j]
-    }
-    pairs = _contained_by_search(short, texts) if cost >= 0 else _contained_by_slices(short, texts)
-    found.update((rest[i], j) for i, j in pairs)
-    return list(found)
+    ]
+    if short:
+        pairs = (
+            _contained_by_search(short, texts) if cost >= 0 else _contained_by_slices(short, texts)
+        )
+        found += [(rest[i], j) for i, j in pairs]
+    return found
 
 
 def _contained_by_search(needles: list[str], texts: list[str]) -> list[tuple[int, int]]:
@@ -404,39 +413,45 @@ def _contained_by_search(needles: list[str], texts: list[str]) -> list[tuple[int
 
 
 def _contained_by_slices(needles: list[str], texts: list[str]) -> list[tuple[int, int]]:
-    """:func:`_contained_by_search` for short texts: each text's slices of the needles'
-    lengths (shorter than the text) looked up among the needles."""
+    """:func:`_contained_by_search` for short texts: for each needle length and start, the
+    slices there of the texts longer than that length, looked up among the needles.
+
+    The texts are sorted longest first, so the texts having a slice at a start are a prefix;
+    slicing and looking up run in C (``map``, a set intersection), Python only visits hits.
+    """
     where: dict[str, list[int]] = defaultdict(list)
     for index, needle in enumerate(needles):
         where[needle].append(index)
-    sizes = sorted({len(needle) for needle in needles})
+    wanted = where.keys()
+    order = sorted(range(len(texts)), key=lambda j: -len(texts[j]))
+    ordered = [texts[j] for j in order]
+    shorter = [-len(text) for text in ordered]  # ascending, for bisect
     found: set[tuple[int, int]] = set()
-    for j, text in enumerate(texts):
-        length = len(text)
-        for size in sizes:
-            if size >= length:
-                break
-            for start in range(length - size + 1):
-                hits = where.get(text[start : start + size])
-                if hits is not None:
-                    found.update((index, j) for index in hits)
+    for size in set(map(len, wanted)):
+        start = 0
+        while count := bisect_right(shorter, -max(size + 1, start + size)):
+            pieces = list(map(itemgetter(slice(start, start + size)), ordered[:count]))
+            hits = wanted & pieces
+            if hits:
+                for k in compress(range(count), map(hits.__contains__, pieces)):
+                    found.update((index, order[k]) for index in where[pieces[k]])
+            start += 1
     return list(found)
 
 
 def _containment_cost(needles: list[str], texts: list[str]) -> int:
     """About the steps (of some 20 ns) the cheaper of :func:`_contained_by_search` and
     :func:`_contained_by_slices` takes, negative for the slices: ``str.find`` skips ahead
-    about a needle's length per step over the longer texts; a slice costs 30 steps."""
-    text_lengths = sorted(map(len, texts))
-    longer = [0] * (len(text_lengths) + 1)  # characters of the texts from each rank on
-    for rank in range(len(text_lengths) - 1, -1, -1):
-        longer[rank] = longer[rank + 1] + text_lengths[rank] + 1
-    search = sum(longer[bisect_right(text_lengths, len(n))] // len(n) for n in needles)
-    sizes = {len(needle) for needle in needles}
-    slices = SLICE_STEPS * sum(
-        count * sum(length - size + 1 for size in sizes if size < length)
-        for length, count in Counter(text_lengths).items()
-    )
+    about a needle's length per step over the longer texts; a slice costs a few steps."""
+    if not needles:
+        return 0
+    text_lengths = Counter(map(len, texts))
+    sizes = Counter(map(len, needles))
+    search = slices = 0
+    for size, needle_count in sizes.items():
+        longer = [(length, n) for length, n in text_lengths.items() if length > size]
+        search += needle_count * sum(n * (length + 1) for length, n in longer) // size
+        slices += SLICE_STEPS * sum(n * (length - size + 1) for length, n in longer)
     return search if search <= slices else -slices
 
 
