@@ -14,7 +14,7 @@ from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, lru_cache
-from itertools import chain, compress, count, product
+from itertools import chain, compress, count
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -241,6 +241,8 @@ def detect_synthetic_classes(truth_keys: list[Key], source_squashed: str) -> set
 
 
 _Scalar = str | int | float
+Prepared = dict[str, str | set[str]]
+"""A node's compared fields (:func:`_comparable_fields`)."""
 
 
 @lru_cache(maxsize=1 << 16)
@@ -255,47 +257,49 @@ def _loose_value(value: Any) -> str:
     return _loose_short(text) if len(text) <= 200 else loose_text(text)
 
 
-def _comparable_fields(
-    node: dict[str, Any], names: Container[str] | None = None
-) -> dict[str, tuple[str, Any]]:
-    """Filled non-meta fields in comparison form: ("s", loose text) or ("l", set of loose texts);
-    only those in ``names`` when given (an extracted node's fields no truth node has are never
-    compared)."""
-    out: dict[str, tuple[str, Any]] = {}
+def _loose_number(value: int | float) -> str:
+    """:func:`_loose_value` of an int or a float, without :func:`loose_text`: their text is
+    ASCII without spaces or capitals, and a leading minus sign is a glued bullet, dropped."""
+    return str(value).lstrip("-")
+
+
+def _comparable_fields(node: dict[str, Any], names: Container[str]) -> Prepared:
+    """Filled fields among ``names`` in comparison form: the loose text of a scalar, the set of
+    loose texts of a list's scalars. ``names`` leaves out the meta keys, and for an extracted
+    node the fields no truth node of its class has (never compared)."""
+    out: Prepared = {}
     for name, value in node.items():
-        if value is None or name in META_KEYS or (names is not None and name not in names):
+        if name not in names:
             continue
         kind = type(value)
-        if kind is str and len(value) <= 200:  # the common case, without the calls
+        if kind is str and len(value) <= 200:  # the common cases first, without the calls
             if value.strip():
-                out[name] = ("s", _loose_short(value))
+                out[name] = _loose_short(value)
+        elif kind is float or kind is int:
+            out[name] = _loose_number(value)
+        elif value is None or kind is dict or not is_filled(value):
             continue
-        if kind is not float and kind is not int and not is_filled(value):
-            continue
-        if isinstance(value, _Scalar):
-            out[name] = ("s", _loose_value(value))
+        elif isinstance(value, _Scalar):
+            out[name] = _loose_value(value)
         elif isinstance(value, list):
-            out[name] = ("l", {_loose_value(x) for x in value if isinstance(x, _Scalar)})
+            out[name] = {_loose_value(x) for x in value if isinstance(x, _Scalar)}
     return out
 
 
-def _score_prepared(
-    truth: dict[str, tuple[str, Any]], extracted: dict[str, tuple[str, Any]]
-) -> float:
+def _score_prepared(truth: Prepared, extracted: Prepared) -> float:
     score = 0.0
-    for name, (kind, a) in truth.items():
-        other = extracted.get(name)
-        if other is None or other[0] != kind:
+    for name, a in truth.items():
+        b = extracted.get(name)
+        if b is None:
             continue
-        b = other[1]
-        if kind == "s":
-            if not a or not b:
+        if isinstance(a, str):
+            if not isinstance(b, str) or not a or not b:
                 continue
             if a == b:
                 score += 1.0
             elif len(a) >= 4 and len(b) >= 4 and (a in b or b in a):
                 score += 1.0 if min(len(a), len(b)) >= STRONG_CONTAINMENT_CHARS else 0.5
-        elif a & b:
+        elif not isinstance(b, str) and a & b:
             score += 0.5
     return score
 
@@ -307,10 +311,12 @@ def pair_score(truth_node: dict[str, Any], extracted_node: dict[str, Any]) -> fl
     +1; containment (both ≥ 4 chars) +1 when the shorter is ≥ 40 chars, else +0.5; lists with
     a shared normalised element +0.5.
     """
-    return _score_prepared(_comparable_fields(truth_node), _comparable_fields(extracted_node))
+    names = truth_node.keys() - META_KEYS
+    return _score_prepared(
+        _comparable_fields(truth_node, names), _comparable_fields(extracted_node, names)
+    )
 
 
-Prepared = dict[str, tuple[str, Any]]
 GRAM = 4
 """Containment needs both texts ≥ 4 characters, so a contained text holds all the 4-character
 windows of the other."""
@@ -324,9 +330,9 @@ LISTED_BLOCK = 64
 """Blocks of pairs up to this size are listed pair by pair by :func:`_sparse_greedy`; larger
 ones are handled per group of nodes sharing the same large blocks."""
 SPARSE_WORK = 1_000_000
-"""Most steps :func:`_sparse_greedy` may take (listed pairs, group pairs, candidates) before a
-class is scored in numpy matrices instead (measured: a step costs about as much as 30 matrix
-cells, and importing numpy as 500,000 steps)."""
+"""Most steps :func:`_sparse_greedy` may take (listed pairs, group pairs, truth nodes × their
+pairs of groups) before a class is scored in numpy matrices instead (measured: a step costs
+about as much as 30 matrix cells, and importing numpy as 500,000 steps)."""
 
 SEARCH_STEPS = 10_000_000
 """Most steps (:func:`_containment_cost`) containment may take in plain Python for one field
@@ -552,8 +558,8 @@ def _field_blocks(
     element_e: dict[tuple[str, str], list[int]] = defaultdict(list)
     for side, exact, element in ((truth, exact_t, element_t), (extracted, exact_e, element_e)):
         for position, (_, fields) in enumerate(side):
-            for name, (kind, value) in fields.items():
-                if kind == "s":
+            for name, value in fields.items():
+                if type(value) is str:
                     if value:
                         exact[name, value].append(position)
                 else:
@@ -627,11 +633,11 @@ def _sparse_greedy(
 
     Pairs of blocks up to ``listed`` pairs are listed one by one. The nodes in the same large
     blocks form a group, and two groups' pairs share one score from those blocks, computed once
-    per pair of groups that share a block. The pairs scoring more than 1.0 (listed, or in a pair
-    of groups scoring so) are taken greedily; then each truth node still free, in order, takes
-    the first extracted node still free that scores 1.0 with it: in a pair of groups scoring
-    1.0, the group's first free node (a free node scoring more would have been taken), else a
-    listed pair summing to 1.0.
+    per pair of groups that share a block. Candidates are never listed nor sorted: score by
+    score, best first, each truth node still free, in order, takes the first extracted node
+    still free among its pairs of that score (the greedy's choice): in a pair of groups, the
+    group's first free node (a free node scoring more with it would have been taken), or a
+    listed pair.
     """
     grouped_fields = {name for name, t, e, _ in elements if len(t) * len(e) > listed}
     large = [b for b in scalar if len(b[1]) * len(b[2]) > listed]
@@ -683,48 +689,47 @@ def _sparse_greedy(
             for group in groups:
                 scores[group] = scores.get(group, 0) + 1
         group_scores.append(scores)
-    for members, scores in zip(t_members, group_scores, strict=True):
-        work += len(members) * sum(len(e_members[g]) if h > 2 else 1 for g, h in scores.items())
+    work += sum(len(m) * len(scores) for m, scores in zip(t_members, group_scores, strict=True))
     if work > max_work:
         return None
 
-    candidates: list[tuple[int, int, int]] = []  # (-half-points, truth, extracted)
-    exactly_one: dict[int, list[int]] = defaultdict(list)  # listed pairs summing to 1.0
+    # The candidates by score: listed pairs per truth node, pairs of groups per truth group.
+    # A pair also listed comes twice, the second time scored lower: never taken then.
+    listed_at: dict[int, dict[int, list[int]]] = defaultdict(dict)
     for t_index, row in listed_pairs.items():
         scores = group_scores[t_group[t_index]]
         for e_index, halves in row.items():
             total = halves + scores.get(e_group[e_index], 0)
-            if total > 2:
-                candidates.append((-total, t_index, e_index))
-            elif total == 2:
-                exactly_one[t_index].append(e_index)
-    # A pair also listed comes twice, the second time scored lower: never taken then.
-    for members, scores in zip(t_members, group_scores, strict=True):
+            if total >= 2:
+                listed_at[total].setdefault(t_index, []).append(e_index)
+    groups_at: dict[int, dict[int, list[int]]] = defaultdict(dict)
+    for truth_group, scores in enumerate(group_scores):
         for group, halves in scores.items():
-            if halves > 2:
-                candidates.extend(product((-halves,), members, e_members[group]))
+            if halves >= 2:
+                groups_at[halves].setdefault(truth_group, []).append(group)
     used_t, used_e = bytearray(n_truth), bytearray(n_extracted)
-    taken = _take_greedily(candidates, used_t, used_e)
-
-    first_free = [0] * len(e_members)
-    ones = [[g for g, h in scores.items() if h == 2] for scores in group_scores]
-    for t_index in range(n_truth):
-        if used_t[t_index]:
-            continue
-        best = n_extracted
-        for e_index in exactly_one.get(t_index, ()):
-            if e_index < best and not used_e[e_index]:
-                best = e_index
-        for group in ones[t_group[t_index]]:
-            members, at = e_members[group], first_free[group]
-            while at < len(members) and used_e[members[at]]:
-                at += 1
-            first_free[group] = at
-            if at < len(members) and members[at] < best:
-                best = members[at]
-        if best < n_extracted:
-            used_t[t_index] = used_e[best] = 1
-            taken.append((2, t_index, best))
+    first_free = [0] * len(e_members)  # per extracted group: its members before are all taken
+    taken: list[tuple[int, int, int]] = []
+    for level in sorted(listed_at.keys() | groups_at.keys(), reverse=True):
+        rows, group_pairs = listed_at.get(level, {}), groups_at.get(level, {})
+        visited = set(rows).union(*(t_members[truth_group] for truth_group in group_pairs))
+        for t_index in sorted(visited):
+            if used_t[t_index]:
+                continue
+            best = n_extracted
+            for e_index in rows.get(t_index, ()):
+                if e_index < best and not used_e[e_index]:
+                    best = e_index
+            for group in group_pairs.get(t_group[t_index], ()):
+                members, at = e_members[group], first_free[group]
+                while at < len(members) and used_e[members[at]]:
+                    at += 1
+                first_free[group] = at
+                if at < len(members) and members[at] < best:
+                    best = members[at]
+            if best < n_extracted:
+                used_t[t_index] = used_e[best] = 1
+                taken.append((level, t_index, best))
     return taken
 
 
@@ -912,9 +917,16 @@ def structural_pairs(
     """
     truth_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
     extracted_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
-    for index, key in enumerate(truth_keys):
+    truth_names: dict[str, set[str]] = defaultdict(set)  # class -> its truth nodes' fields
+    for key in truth_keys:
         if key[0] in classes:
-            truth_by_class[key[0]].append((index, _comparable_fields(truth_by_key[key])))
+            truth_names[key[0]].update(truth_by_key[key])
+    for fields in truth_names.values():
+        fields -= META_KEYS
+    for index, key in enumerate(truth_keys):
+        if key[0] in truth_names:
+            prepared = _comparable_fields(truth_by_key[key], truth_names[key[0]])
+            truth_by_class[key[0]].append((index, prepared))
     compared = {
         cls: {name for _, fields in truth for name in fields}
         for cls, truth in truth_by_class.items()
