@@ -369,13 +369,13 @@ def _contained_in_python(
     holding: dict[str, list[int]] = defaultdict(list)  # a picked word -> the texts having it
     steps = 0
     if inner:
-        word_sets = [set(text.split(" ")) for text in texts]
-        counts = Counter(chain.from_iterable(word_sets))
+        text_words = [text.split(" ") for text in texts]
+        counts = Counter(chain.from_iterable(text_words))  # occurrences: at least the texts
         rarest = {index: min(words, key=counts.__getitem__) for index, words in inner.items()}
         steps = CHECK_STEPS * sum(map(counts.__getitem__, rarest.values()))
         wanted = set(rarest.values())
-        for j, word_set in enumerate(word_sets):
-            for word in wanted.intersection(word_set):
+        for j, words in enumerate(text_words):
+            for word in wanted.intersection(words):
                 holding[word].append(j)
     short = [needles[i] for i in rest]
     cost = _containment_cost(short, texts)
@@ -387,7 +387,7 @@ def _contained_in_python(
         for j in holding.get(word, ())
         if needles[index] in texts[j] and needles[index] != texts[j]
     ]
-    if short:
+    if cost:  # else no text is longer than a short needle
         pairs = (
             _contained_by_search(short, texts) if cost >= 0 else _contained_by_slices(short, texts)
         )
@@ -448,7 +448,8 @@ def _contained_by_slices(needles: list[str], texts: list[str]) -> list[tuple[int
 def _containment_cost(needles: list[str], texts: list[str]) -> int:
     """About the steps (of some 20 ns) the cheaper of :func:`_contained_by_search` and
     :func:`_contained_by_slices` takes, negative for the slices: ``str.find`` skips ahead
-    about a needle's length per step over the longer texts; a slice costs a few steps."""
+    about a needle's length per step over the longer texts; a slice costs a few steps. Zero
+    when no text is longer than a needle."""
     if not needles:
         return 0
     text_lengths = Counter(map(len, texts))
