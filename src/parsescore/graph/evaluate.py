@@ -419,28 +419,26 @@ def _contained_by_search(needles: list[str], texts: list[str]) -> list[tuple[int
 
 
 def _contained_by_slices(needles: list[str], texts: list[str]) -> list[tuple[int, int]]:
-    """:func:`_contained_by_search` for short texts: for each needle length and start, the
-    slices there of the texts longer than that length, looked up among the needles.
+    """:func:`_contained_by_search` for short texts and distinct needles: for each needle
+    length and start, the slices there of the texts longer than that length, looked up among
+    the needles.
 
     The texts are sorted longest first, so the texts having a slice at a start are a prefix;
     slicing and looking up run in C (``map``, a set intersection), Python only visits hits.
     """
-    where: dict[str, list[int]] = defaultdict(list)
-    for index, needle in enumerate(needles):
-        where[needle].append(index)
-    wanted = where.keys()
-    order = sorted(range(len(texts)), key=lambda j: -len(texts[j]))
+    where = {needle: index for index, needle in enumerate(needles)}
+    order = sorted(range(len(texts)), key=list(map(len, texts)).__getitem__, reverse=True)
     ordered = [texts[j] for j in order]
     shorter = [-len(text) for text in ordered]  # ascending, for bisect
     found: set[tuple[int, int]] = set()
-    for size in set(map(len, wanted)):
+    for size in set(map(len, needles)):
         start = 0
         while count := bisect_right(shorter, -max(size + 1, start + size)):
             pieces = list(map(itemgetter(slice(start, start + size)), ordered[:count]))
-            hits = wanted & pieces
+            hits = where.keys() & pieces
             if hits:
                 for k in compress(range(count), map(hits.__contains__, pieces)):
-                    found.update((index, order[k]) for index in where[pieces[k]])
+                    found.add((where[pieces[k]], order[k]))
             start += 1
     return list(found)
 
@@ -916,18 +914,15 @@ def structural_pairs(
     score matrices (:func:`_dense_greedy`); each gives the same pairs and scores as scoring
     every pair.
     """
-    truth_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
+    truth_by_class: dict[str, list[tuple[int, Prepared]]] = {}
     extracted_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
-    truth_names: dict[str, set[str]] = defaultdict(set)  # class -> its truth nodes' fields
-    for key in truth_keys:
-        if key[0] in classes:
-            truth_names[key[0]].update(truth_by_key[key])
-    for fields in truth_names.values():
-        fields -= META_KEYS
+    truth_nodes: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
     for index, key in enumerate(truth_keys):
-        if key[0] in truth_names:
-            prepared = _comparable_fields(truth_by_key[key], truth_names[key[0]])
-            truth_by_class[key[0]].append((index, prepared))
+        if key[0] in classes:
+            truth_nodes[key[0]].append((index, truth_by_key[key]))
+    for cls, nodes in truth_nodes.items():
+        fields = set().union(*(node for _, node in nodes)) - META_KEYS
+        truth_by_class[cls] = [(index, _comparable_fields(node, fields)) for index, node in nodes]
     compared = {
         cls: {name for _, fields in truth for name in fields}
         for cls, truth in truth_by_class.items()
