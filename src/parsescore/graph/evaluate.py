@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, lru_cache
@@ -263,13 +263,15 @@ def _loose_number(value: int | float) -> str:
     return str(value).lstrip("-")
 
 
-def _comparable_fields(node: dict[str, Any], names: Container[str]) -> Prepared:
+def _comparable_fields(node: dict[str, Any], names: Iterable[str]) -> Prepared:
     """Filled fields among ``names`` in comparison form: the loose text of a scalar, the set of
     loose texts of a list's scalars. ``names`` leaves out the meta keys, and for an extracted
     node the fields no truth node of its class has (never compared)."""
     out: Prepared = {}
-    for name, value in node.items():
-        if name not in names:
+    get = node.get
+    for name in names:
+        value = get(name)
+        if value is None:
             continue
         kind = type(value)
         if kind is str and len(value) <= 200:  # the common cases first, without the calls
@@ -277,7 +279,7 @@ def _comparable_fields(node: dict[str, Any], names: Container[str]) -> Prepared:
                 out[name] = _loose_short(value)
         elif kind is float or kind is int:
             out[name] = _loose_number(value)
-        elif value is None or kind is dict or not is_filled(value):
+        elif kind is dict or not is_filled(value):
             continue
         elif isinstance(value, _Scalar):
             out[name] = _loose_value(value)
@@ -921,10 +923,11 @@ def structural_pairs(
         if key[0] in classes:
             truth_nodes[key[0]].append((index, truth_by_key[key]))
     for cls, nodes in truth_nodes.items():
-        fields = set().union(*(node for _, node in nodes)) - META_KEYS
+        keys = dict.fromkeys(chain.from_iterable(node for _, node in nodes))
+        fields = [name for name in keys if name not in META_KEYS]
         truth_by_class[cls] = [(index, _comparable_fields(node, fields)) for index, node in nodes]
-    compared = {
-        cls: {name for _, fields in truth for name in fields}
+    compared = {  # in a fixed order, as the truth's
+        cls: list(dict.fromkeys(chain.from_iterable(fields for _, fields in truth)))
         for cls, truth in truth_by_class.items()
     }
     for index, key in enumerate(extracted_keys):
