@@ -31,6 +31,8 @@ def test_containment_paths_equal_every_pair(needles: list[str], texts: list[str]
     assert sorted(evaluate._contained_by_search(needles, texts)) == expected
     assert sorted(evaluate._contained_by_slices(needles, texts)) == expected
     assert sorted(evaluate._contained_in_python(needles, texts, 10**9) or []) == expected
+    words = [n.split(" ") for n in needles], [t.split(" ") for t in texts]
+    assert sorted(evaluate._contained_in_python(needles, texts, 10**9, words) or []) == expected
     assert evaluate._contained_in_python(needles, texts, -1) is None
     windows = evaluate._Windows(needles), evaluate._Windows(texts)
     assert sorted(evaluate._contained(*windows)) == expected

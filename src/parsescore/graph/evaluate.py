@@ -349,35 +349,39 @@ gains the half-points (scores are multiples of 0.5) for that field."""
 
 
 def _contained_in_python(
-    needles: list[str], texts: list[str], budget: int
+    needles: list[str],
+    texts: list[str],
+    budget: int,
+    words: tuple[list[list[str]], list[list[str]]] | None = None,
 ) -> list[tuple[int, int]] | None:
     """``(i, j)`` for every ``needles[i]`` inside a different ``texts[j]``, or None when finding
-    them would take more than ``budget`` steps (:func:`_containment_cost`).
+    them would take more than ``budget`` steps (:func:`_containment_cost`). ``words``: the
+    needles' and the texts' words (split at spaces), when already split.
 
     A needle of three words or more holds its inner words whole, as words of any text holding
     it: it is looked for (``in``) only in the texts having the inner word fewest texts have
     (words are counted in C; only the words some needle picks are indexed). Shorter needles
     are found by :func:`_contained_by_search` or :func:`_contained_by_slices`.
     """
+    needle_words = [n.split(" ") for n in needles] if words is None else words[0]
     inner: dict[int, list[str]] = {}  # needle of three words or more -> its inner words
     rest: list[int] = []
-    for index, needle in enumerate(needles):
-        words = needle.split(" ")
-        if len(words) >= 3:
-            inner[index] = words[1:-1]
+    for index, split in enumerate(needle_words):
+        if len(split) >= 3:
+            inner[index] = split[1:-1]
         else:
             rest.append(index)
     rarest: dict[int, str] = {}
     holding: dict[str, list[int]] = defaultdict(list)  # a picked word -> the texts having it
     steps = 0
     if inner:
-        text_words = [text.split(" ") for text in texts]
+        text_words = [text.split(" ") for text in texts] if words is None else words[1]
         counts = Counter(chain.from_iterable(text_words))  # occurrences: at least the texts
-        rarest = {index: min(words, key=counts.__getitem__) for index, words in inner.items()}
+        rarest = {index: min(split, key=counts.__getitem__) for index, split in inner.items()}
         steps = CHECK_STEPS * sum(map(counts.__getitem__, rarest.values()))
         wanted = set(rarest.values())
-        for j, words in enumerate(text_words):
-            for word in wanted.intersection(words):
+        for j, split in enumerate(text_words):
+            for word in wanted.intersection(split):
                 holding[word].append(j)
     short = [needles[i] for i in rest]
     cost = _containment_cost(short, texts)
@@ -583,8 +587,13 @@ def _field_blocks(
         others = extracted_texts.get(name)
         if not others:
             continue
-        inside = _contained_in_python(texts, others, search_steps)
-        holding = None if inside is None else _contained_in_python(others, texts, search_steps)
+        words = [text.split(" ") for text in texts], [text.split(" ") for text in others]
+        inside = _contained_in_python(texts, others, search_steps, words)
+        holding = (
+            None
+            if inside is None
+            else _contained_in_python(others, texts, search_steps, (words[1], words[0]))
+        )
         if inside is None or holding is None:
             truth_windows, other_windows = _Windows(texts), _Windows(others)
             inside = _contained(truth_windows, other_windows)
