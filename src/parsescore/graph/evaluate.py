@@ -557,35 +557,27 @@ def _field_blocks(
     1): a pair is in at most one per field. Element blocks (a shared list element, 1 half-point
     once per field however many are shared): a pair may be in several of one field.
     """
-    exact_t: dict[tuple[str, str], list[int]] = defaultdict(list)
-    exact_e: dict[tuple[str, str], list[int]] = defaultdict(list)
-    element_t: dict[tuple[str, str], list[int]] = defaultdict(list)
-    element_e: dict[tuple[str, str], list[int]] = defaultdict(list)
+    exact_t: _Index = defaultdict(lambda: defaultdict(list))
+    exact_e: _Index = defaultdict(lambda: defaultdict(list))
+    element_t: _Index = defaultdict(lambda: defaultdict(list))
+    element_e: _Index = defaultdict(lambda: defaultdict(list))
     for side, exact, element in ((truth, exact_t, element_t), (extracted, exact_e, element_e)):
         for position, (_, fields) in enumerate(side):
             for name, value in fields.items():
                 if type(value) is str:
                     if value:
-                        exact[name, value].append(position)
+                        exact[name][value].append(position)
                 else:
                     for item in value:
-                        element[name, item].append(position)
-    scalar: list[Block] = []
-    for key, t_list in exact_t.items():
-        e_list = exact_e.get(key)
-        if e_list:
-            scalar.append((key[0], t_list, e_list, 2))
-    elements: list[Block] = []
-    for key, t_list in element_t.items():
-        e_list = element_e.get(key)
-        if e_list:
-            elements.append((key[0], t_list, e_list, 1))
+                        element[name][item].append(position)
+    scalar = _shared(exact_t, exact_e, 2)
+    elements = _shared(element_t, element_e, 1)
     # Containment between distinct values (a value shared by many nodes is checked once).
     contained: set[tuple[str, str, str]] = set()  # (field, truth value, extracted value)
-    truth_texts, extracted_texts = _long_texts(exact_t), _long_texts(exact_e)
-    for name, texts in truth_texts.items():
-        others = extracted_texts.get(name)
-        if not others:
+    for name, values in exact_t.items():
+        texts = _long_texts(values)
+        others = _long_texts(exact_e.get(name, {}))
+        if not texts or not others:
             continue
         words = [text.split(" ") for text in texts], [text.split(" ") for text in others]
         inside = _contained_in_python(texts, others, search_steps, words)
@@ -602,17 +594,28 @@ def _field_blocks(
         contained.update((name, texts[j], others[i]) for i, j in holding)
     for name, a, b in sorted(contained):
         strong = min(len(a), len(b)) >= STRONG_CONTAINMENT_CHARS
-        scalar.append((name, exact_t[name, a], exact_e[name, b], 2 if strong else 1))
+        scalar.append((name, exact_t[name][a], exact_e[name][b], 2 if strong else 1))
     return scalar, elements
 
 
-def _long_texts(exact: dict[tuple[str, str], list[int]]) -> dict[str, list[str]]:
-    """Field → its distinct values long enough to count as contained (≥ ``GRAM`` characters)."""
-    by_field: dict[str, list[str]] = defaultdict(list)
-    for name, text in exact:
-        if len(text) >= GRAM:
-            by_field[name].append(text)
-    return by_field
+_Index = defaultdict[str, defaultdict[str, list[int]]]
+"""Field → value → the positions (of one side's nodes) having it."""
+
+
+def _shared(truth: _Index, extracted: _Index, halves: int) -> list[Block]:
+    """The blocks of the values both sides have, each worth ``halves``."""
+    return [
+        (name, t_list, e_list, halves)
+        for name, values in truth.items()
+        if (others := extracted.get(name))
+        for value, t_list in values.items()
+        if (e_list := others.get(value))
+    ]
+
+
+def _long_texts(values: dict[str, list[int]]) -> list[str]:
+    """The distinct values long enough to count as contained (≥ ``GRAM`` characters)."""
+    return [text for text in values if len(text) >= GRAM]
 
 
 def _take_greedily(
