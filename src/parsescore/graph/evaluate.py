@@ -354,9 +354,9 @@ def _contained_in_python(
     budget: int,
     words: tuple[list[list[str]], list[list[str]]] | None = None,
 ) -> list[tuple[int, int]] | None:
-    """``(i, j)`` for every ``needles[i]`` inside a different ``texts[j]``, or None when finding
-    them would take more than ``budget`` steps (:func:`_containment_cost`). ``words``: the
-    needles' and the texts' words (split at spaces), when already split.
+    """``(i, j)`` for every ``needles[i]`` (distinct) inside a different ``texts[j]``, or None
+    when finding them would take more than ``budget`` steps (:func:`_containment_cost`).
+    ``words``: the needles' and the texts' words (split at spaces), when already split.
 
     A needle of three words or more holds its inner words whole, as words of any text holding
     it: it is looked for (``in``) only in the texts having the inner word fewest texts have
