@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from test_graph_properties import plain_structural_pairs
 
 from parsescore.graph import evaluate
+from parsescore.graph.canon import loose_text
 from parsescore.graph.evaluate import structural_pairs
 
 _TEXTS = st.lists(st.text(alphabet="ab0  \n\u00e9", min_size=4, max_size=12), unique=True)
@@ -30,6 +31,8 @@ def test_containment_paths_equal_every_pair(needles: list[str], texts: list[str]
     assert sorted(evaluate._contained_by_search(needles, texts)) == expected
     assert sorted(evaluate._contained_by_slices(needles, texts)) == expected
     assert sorted(evaluate._contained_in_python(needles, texts, 10**9) or []) == expected
+    words = [n.split(" ") for n in needles], [t.split(" ") for t in texts]
+    assert sorted(evaluate._contained_in_python(needles, texts, 10**9, words) or []) == expected
     assert evaluate._contained_in_python(needles, texts, -1) is None
     windows = evaluate._Windows(needles), evaluate._Windows(texts)
     assert sorted(evaluate._contained(*windows)) == expected
@@ -60,3 +63,10 @@ def test_every_path_equals_the_plain_rule(truth_nodes: list[Any], got_nodes: lis
                 listed_block=listed, sparse_work=work, search_steps=steps,
             )  # fmt: skip
             assert ours == expected, (listed, work, steps)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(st.floats(), st.integers(-(10**30), 10**30)))
+def test_numbers_are_prepared_as_their_loose_text(number: float) -> None:
+    """Numbers skip :func:`loose_text` (a minus sign glued to the digits is a bullet to it)."""
+    assert evaluate._loose_number(number) == loose_text(str(number))

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, lru_cache
-from itertools import chain, count, product
+from itertools import chain, compress, count
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -241,6 +241,8 @@ def detect_synthetic_classes(truth_keys: list[Key], source_squashed: str) -> set
 
 
 _Scalar = str | int | float
+Prepared = dict[str, str | set[str]]
+"""A node's compared fields (:func:`_comparable_fields`)."""
 
 
 @lru_cache(maxsize=1 << 16)
@@ -255,47 +257,51 @@ def _loose_value(value: Any) -> str:
     return _loose_short(text) if len(text) <= 200 else loose_text(text)
 
 
-def _comparable_fields(
-    node: dict[str, Any], names: Container[str] | None = None
-) -> dict[str, tuple[str, Any]]:
-    """Filled non-meta fields in comparison form: ("s", loose text) or ("l", set of loose texts);
-    only those in ``names`` when given (an extracted node's fields no truth node has are never
-    compared)."""
-    out: dict[str, tuple[str, Any]] = {}
-    for name, value in node.items():
-        if value is None or name in META_KEYS or (names is not None and name not in names):
+def _loose_number(value: int | float) -> str:
+    """:func:`_loose_value` of an int or a float, without :func:`loose_text`: their text is
+    ASCII without spaces or capitals, and a leading minus sign is a glued bullet, dropped."""
+    return str(value).lstrip("-")
+
+
+def _comparable_fields(node: dict[str, Any], names: Iterable[str]) -> Prepared:
+    """Filled fields among ``names`` in comparison form: the loose text of a scalar, the set of
+    loose texts of a list's scalars. ``names`` leaves out the meta keys, and for an extracted
+    node the fields no truth node of its class has (never compared)."""
+    out: Prepared = {}
+    get = node.get
+    for name in names:
+        value = get(name)
+        if value is None:
             continue
         kind = type(value)
-        if kind is str and len(value) <= 200:  # the common case, without the calls
+        if kind is str and len(value) <= 200:  # the common cases first, without the calls
             if value.strip():
-                out[name] = ("s", _loose_short(value))
+                out[name] = _loose_short(value)
+        elif kind is float or kind is int:
+            out[name] = _loose_number(value)
+        elif kind is dict or not is_filled(value):
             continue
-        if kind is not float and kind is not int and not is_filled(value):
-            continue
-        if isinstance(value, _Scalar):
-            out[name] = ("s", _loose_value(value))
+        elif isinstance(value, _Scalar):
+            out[name] = _loose_value(value)
         elif isinstance(value, list):
-            out[name] = ("l", {_loose_value(x) for x in value if isinstance(x, _Scalar)})
+            out[name] = {_loose_value(x) for x in value if isinstance(x, _Scalar)}
     return out
 
 
-def _score_prepared(
-    truth: dict[str, tuple[str, Any]], extracted: dict[str, tuple[str, Any]]
-) -> float:
+def _score_prepared(truth: Prepared, extracted: Prepared) -> float:
     score = 0.0
-    for name, (kind, a) in truth.items():
-        other = extracted.get(name)
-        if other is None or other[0] != kind:
+    for name, a in truth.items():
+        b = extracted.get(name)
+        if b is None:
             continue
-        b = other[1]
-        if kind == "s":
-            if not a or not b:
+        if isinstance(a, str):
+            if not isinstance(b, str) or not a or not b:
                 continue
             if a == b:
                 score += 1.0
             elif len(a) >= 4 and len(b) >= 4 and (a in b or b in a):
                 score += 1.0 if min(len(a), len(b)) >= STRONG_CONTAINMENT_CHARS else 0.5
-        elif a & b:
+        elif not isinstance(b, str) and a & b:
             score += 0.5
     return score
 
@@ -307,10 +313,12 @@ def pair_score(truth_node: dict[str, Any], extracted_node: dict[str, Any]) -> fl
     +1; containment (both ≥ 4 chars) +1 when the shorter is ≥ 40 chars, else +0.5; lists with
     a shared normalised element +0.5.
     """
-    return _score_prepared(_comparable_fields(truth_node), _comparable_fields(extracted_node))
+    names = truth_node.keys() - META_KEYS
+    return _score_prepared(
+        _comparable_fields(truth_node, names), _comparable_fields(extracted_node, names)
+    )
 
 
-Prepared = dict[str, tuple[str, Any]]
 GRAM = 4
 """Containment needs both texts ≥ 4 characters, so a contained text holds all the 4-character
 windows of the other."""
@@ -324,15 +332,15 @@ LISTED_BLOCK = 64
 """Blocks of pairs up to this size are listed pair by pair by :func:`_sparse_greedy`; larger
 ones are handled per group of nodes sharing the same large blocks."""
 SPARSE_WORK = 1_000_000
-"""Most steps :func:`_sparse_greedy` may take (listed pairs, group pairs, candidates) before a
-class is scored in numpy matrices instead (measured: a step costs about as much as 30 matrix
-cells, and importing numpy as 500,000 steps)."""
+"""Most steps :func:`_sparse_greedy` may take (listed pairs, group pairs, truth nodes × their
+pairs of groups) before a class is scored in numpy matrices instead (measured: a step costs
+about as much as 30 matrix cells, and importing numpy as 500,000 steps)."""
 
 SEARCH_STEPS = 10_000_000
 """Most steps (:func:`_containment_cost`) containment may take in plain Python for one field
 and direction, about 0.2 s (what importing numpy and hashing the windows of 3,500 texts take);
 beyond, the windows are hashed in numpy."""
-SLICE_STEPS = 30
+SLICE_STEPS = 5
 CHECK_STEPS = 5
 
 Block = tuple[str, list[int], list[int], int]
@@ -341,43 +349,56 @@ gains the half-points (scores are multiples of 0.5) for that field."""
 
 
 def _contained_in_python(
-    needles: list[str], texts: list[str], budget: int
+    needles: list[str],
+    texts: list[str],
+    budget: int,
+    words: tuple[list[list[str]], list[list[str]]] | None = None,
 ) -> list[tuple[int, int]] | None:
-    """``(i, j)`` for every ``needles[i]`` inside a different ``texts[j]``, or None when finding
-    them would take more than ``budget`` steps (:func:`_containment_cost`).
+    """``(i, j)`` for every ``needles[i]`` (distinct) inside a different ``texts[j]``, or None
+    when finding them would take more than ``budget`` steps (:func:`_containment_cost`).
+    ``words``: the needles' and the texts' words (split at spaces), when already split.
 
     A needle of three words or more holds its inner words whole, as words of any text holding
-    it: it is looked for (``in``) only in the texts having its rarest inner word. Shorter
-    needles are found by :func:`_contained_by_search` or :func:`_contained_by_slices`.
+    it: it is looked for (``in``) only in the texts having the inner word fewest texts have
+    (words are counted in C; only the words some needle picks are indexed). Shorter needles
+    are found by :func:`_contained_by_search` or :func:`_contained_by_slices`.
     """
-    holding: dict[str, list[int]] = defaultdict(list)  # word -> the texts having it
-    for j, text in enumerate(texts):
-        for word in set(text.split(" ")):
-            holding[word].append(j)
-    worded: list[tuple[int, Sequence[int]]] = []
+    needle_words = [n.split(" ") for n in needles] if words is None else words[0]
+    inner: dict[int, list[str]] = {}  # needle of three words or more -> its inner words
     rest: list[int] = []
-    steps = 0
-    for index, needle in enumerate(needles):
-        words = needle.split(" ")
-        if len(words) < 3:
+    for index, split in enumerate(needle_words):
+        if len(split) >= 3:
+            inner[index] = split[1:-1]
+        else:
             rest.append(index)
-            continue
-        holders = min((holding.get(word, ()) for word in words[1:-1]), key=len)
-        steps += CHECK_STEPS * len(holders)
-        worded.append((index, holders))
+    rarest: dict[int, str] = {}
+    holding: dict[str, list[int]] = defaultdict(list)  # a picked word -> the texts having it
+    steps = 0
+    if inner:
+        text_words = [text.split(" ") for text in texts] if words is None else words[1]
+        counts = Counter(chain.from_iterable(text_words))  # occurrences: at least the texts
+        rarest = {index: min(split, key=counts.__getitem__) for index, split in inner.items()}
+        steps = CHECK_STEPS * sum(map(counts.__getitem__, rarest.values()))
+        wanted = set(rarest.values())
+        for j, split in enumerate(text_words):
+            for word in wanted.intersection(split):
+                holding[word].append(j)
     short = [needles[i] for i in rest]
     cost = _containment_cost(short, texts)
     if steps + abs(cost) > budget:
         return None
-    found = {
+    found = [
         (index, j)
-        for index, holders in worded
-        for j in holders
+        for index, word in rarest.items()
+        for j in holding.get(word, ())
         if needles[index] in texts[j] and needles[index] != texts[j]
-    }
-    pairs = _contained_by_search(short, texts) if cost >= 0 else _contained_by_slices(short, texts)
-    found.update((rest[i], j) for i, j in pairs)
-    return list(found)
+    ]
+    if cost:  # else no text is longer than a short needle
+        pairs = (
+            _contained_by_search(short, texts) if cost >= 0 else _contained_by_slices(short, texts)
+        )
+        found += [(rest[i], j) for i, j in pairs]
+    return found
 
 
 def _contained_by_search(needles: list[str], texts: list[str]) -> list[tuple[int, int]]:
@@ -404,39 +425,44 @@ def _contained_by_search(needles: list[str], texts: list[str]) -> list[tuple[int
 
 
 def _contained_by_slices(needles: list[str], texts: list[str]) -> list[tuple[int, int]]:
-    """:func:`_contained_by_search` for short texts: each text's slices of the needles'
-    lengths (shorter than the text) looked up among the needles."""
-    where: dict[str, list[int]] = defaultdict(list)
-    for index, needle in enumerate(needles):
-        where[needle].append(index)
-    sizes = sorted({len(needle) for needle in needles})
+    """:func:`_contained_by_search` for short texts and distinct needles: for each needle
+    length and start, the slices there of the texts longer than that length, looked up among
+    the needles.
+
+    The texts are sorted longest first, so the texts having a slice at a start are a prefix;
+    slicing and looking up run in C (``map``, a set intersection), Python only visits hits.
+    """
+    where = {needle: index for index, needle in enumerate(needles)}
+    order = sorted(range(len(texts)), key=list(map(len, texts)).__getitem__, reverse=True)
+    ordered = [texts[j] for j in order]
+    shorter = [-len(text) for text in ordered]  # ascending, for bisect
     found: set[tuple[int, int]] = set()
-    for j, text in enumerate(texts):
-        length = len(text)
-        for size in sizes:
-            if size >= length:
-                break
-            for start in range(length - size + 1):
-                hits = where.get(text[start : start + size])
-                if hits is not None:
-                    found.update((index, j) for index in hits)
+    for size in set(map(len, needles)):
+        start = 0
+        while count := bisect_right(shorter, -max(size + 1, start + size)):
+            pieces = list(map(itemgetter(slice(start, start + size)), ordered[:count]))
+            hits = where.keys() & pieces
+            if hits:
+                for k in compress(range(count), map(hits.__contains__, pieces)):
+                    found.add((where[pieces[k]], order[k]))
+            start += 1
     return list(found)
 
 
 def _containment_cost(needles: list[str], texts: list[str]) -> int:
     """About the steps (of some 20 ns) the cheaper of :func:`_contained_by_search` and
     :func:`_contained_by_slices` takes, negative for the slices: ``str.find`` skips ahead
-    about a needle's length per step over the longer texts; a slice costs 30 steps."""
-    text_lengths = sorted(map(len, texts))
-    longer = [0] * (len(text_lengths) + 1)  # characters of the texts from each rank on
-    for rank in range(len(text_lengths) - 1, -1, -1):
-        longer[rank] = longer[rank + 1] + text_lengths[rank] + 1
-    search = sum(longer[bisect_right(text_lengths, len(n))] // len(n) for n in needles)
-    sizes = {len(needle) for needle in needles}
-    slices = SLICE_STEPS * sum(
-        count * sum(length - size + 1 for size in sizes if size < length)
-        for length, count in Counter(text_lengths).items()
-    )
+    about a needle's length per step over the longer texts; a slice costs a few steps. Zero
+    when no text is longer than a needle."""
+    if not needles:
+        return 0
+    text_lengths = Counter(map(len, texts))
+    sizes = Counter(map(len, needles))
+    search = slices = 0
+    for size, needle_count in sizes.items():
+        longer = [(length, n) for length, n in text_lengths.items() if length > size]
+        search += needle_count * sum(n * (length + 1) for length, n in longer) // size
+        slices += SLICE_STEPS * sum(n * (length - size + 1) for length, n in longer)
     return search if search <= slices else -slices
 
 
@@ -531,38 +557,35 @@ def _field_blocks(
     1): a pair is in at most one per field. Element blocks (a shared list element, 1 half-point
     once per field however many are shared): a pair may be in several of one field.
     """
-    exact_t: dict[tuple[str, str], list[int]] = defaultdict(list)
-    exact_e: dict[tuple[str, str], list[int]] = defaultdict(list)
-    element_t: dict[tuple[str, str], list[int]] = defaultdict(list)
-    element_e: dict[tuple[str, str], list[int]] = defaultdict(list)
+    exact_t: _Index = defaultdict(lambda: defaultdict(list))
+    exact_e: _Index = defaultdict(lambda: defaultdict(list))
+    element_t: _Index = defaultdict(lambda: defaultdict(list))
+    element_e: _Index = defaultdict(lambda: defaultdict(list))
     for side, exact, element in ((truth, exact_t, element_t), (extracted, exact_e, element_e)):
         for position, (_, fields) in enumerate(side):
-            for name, (kind, value) in fields.items():
-                if kind == "s":
+            for name, value in fields.items():
+                if type(value) is str:
                     if value:
-                        exact[name, value].append(position)
+                        exact[name][value].append(position)
                 else:
                     for item in value:
-                        element[name, item].append(position)
-    scalar: list[Block] = []
-    for key, t_list in exact_t.items():
-        e_list = exact_e.get(key)
-        if e_list:
-            scalar.append((key[0], t_list, e_list, 2))
-    elements: list[Block] = []
-    for key, t_list in element_t.items():
-        e_list = element_e.get(key)
-        if e_list:
-            elements.append((key[0], t_list, e_list, 1))
+                        element[name][item].append(position)
+    scalar = _shared(exact_t, exact_e, 2)
+    elements = _shared(element_t, element_e, 1)
     # Containment between distinct values (a value shared by many nodes is checked once).
     contained: set[tuple[str, str, str]] = set()  # (field, truth value, extracted value)
-    truth_texts, extracted_texts = _long_texts(exact_t), _long_texts(exact_e)
-    for name, texts in truth_texts.items():
-        others = extracted_texts.get(name)
-        if not others:
+    for name, values in exact_t.items():
+        texts = _long_texts(values)
+        others = _long_texts(exact_e.get(name, {}))
+        if not texts or not others:
             continue
-        inside = _contained_in_python(texts, others, search_steps)
-        holding = None if inside is None else _contained_in_python(others, texts, search_steps)
+        words = [text.split(" ") for text in texts], [text.split(" ") for text in others]
+        inside = _contained_in_python(texts, others, search_steps, words)
+        holding = (
+            None
+            if inside is None
+            else _contained_in_python(others, texts, search_steps, (words[1], words[0]))
+        )
         if inside is None or holding is None:
             truth_windows, other_windows = _Windows(texts), _Windows(others)
             inside = _contained(truth_windows, other_windows)
@@ -571,17 +594,28 @@ def _field_blocks(
         contained.update((name, texts[j], others[i]) for i, j in holding)
     for name, a, b in sorted(contained):
         strong = min(len(a), len(b)) >= STRONG_CONTAINMENT_CHARS
-        scalar.append((name, exact_t[name, a], exact_e[name, b], 2 if strong else 1))
+        scalar.append((name, exact_t[name][a], exact_e[name][b], 2 if strong else 1))
     return scalar, elements
 
 
-def _long_texts(exact: dict[tuple[str, str], list[int]]) -> dict[str, list[str]]:
-    """Field → its distinct values long enough to count as contained (≥ ``GRAM`` characters)."""
-    by_field: dict[str, list[str]] = defaultdict(list)
-    for name, text in exact:
-        if len(text) >= GRAM:
-            by_field[name].append(text)
-    return by_field
+_Index = defaultdict[str, defaultdict[str, list[int]]]
+"""Field → value → the positions (of one side's nodes) having it."""
+
+
+def _shared(truth: _Index, extracted: _Index, halves: int) -> list[Block]:
+    """The blocks of the values both sides have, each worth ``halves``."""
+    return [
+        (name, t_list, e_list, halves)
+        for name, values in truth.items()
+        if (others := extracted.get(name))
+        for value, t_list in values.items()
+        if (e_list := others.get(value))
+    ]
+
+
+def _long_texts(values: dict[str, list[int]]) -> list[str]:
+    """The distinct values long enough to count as contained (≥ ``GRAM`` characters)."""
+    return [text for text in values if len(text) >= GRAM]
 
 
 def _take_greedily(
@@ -612,11 +646,11 @@ def _sparse_greedy(
 
     Pairs of blocks up to ``listed`` pairs are listed one by one. The nodes in the same large
     blocks form a group, and two groups' pairs share one score from those blocks, computed once
-    per pair of groups that share a block. The pairs scoring more than 1.0 (listed, or in a pair
-    of groups scoring so) are taken greedily; then each truth node still free, in order, takes
-    the first extracted node still free that scores 1.0 with it: in a pair of groups scoring
-    1.0, the group's first free node (a free node scoring more would have been taken), else a
-    listed pair summing to 1.0.
+    per pair of groups that share a block. Candidates are never listed nor sorted: score by
+    score, best first, each truth node still free, in order, takes the first extracted node
+    still free among its pairs of that score (the greedy's choice): in a pair of groups, the
+    group's first free node (a free node scoring more with it would have been taken), or a
+    listed pair.
     """
     grouped_fields = {name for name, t, e, _ in elements if len(t) * len(e) > listed}
     large = [b for b in scalar if len(b[1]) * len(b[2]) > listed]
@@ -668,48 +702,47 @@ def _sparse_greedy(
             for group in groups:
                 scores[group] = scores.get(group, 0) + 1
         group_scores.append(scores)
-    for members, scores in zip(t_members, group_scores, strict=True):
-        work += len(members) * sum(len(e_members[g]) if h > 2 else 1 for g, h in scores.items())
+    work += sum(len(m) * len(scores) for m, scores in zip(t_members, group_scores, strict=True))
     if work > max_work:
         return None
 
-    candidates: list[tuple[int, int, int]] = []  # (-half-points, truth, extracted)
-    exactly_one: dict[int, list[int]] = defaultdict(list)  # listed pairs summing to 1.0
+    # The candidates by score: listed pairs per truth node, pairs of groups per truth group.
+    # A pair also listed comes twice, the second time scored lower: never taken then.
+    listed_at: dict[int, dict[int, list[int]]] = defaultdict(dict)
     for t_index, row in listed_pairs.items():
         scores = group_scores[t_group[t_index]]
         for e_index, halves in row.items():
             total = halves + scores.get(e_group[e_index], 0)
-            if total > 2:
-                candidates.append((-total, t_index, e_index))
-            elif total == 2:
-                exactly_one[t_index].append(e_index)
-    # A pair also listed comes twice, the second time scored lower: never taken then.
-    for members, scores in zip(t_members, group_scores, strict=True):
+            if total >= 2:
+                listed_at[total].setdefault(t_index, []).append(e_index)
+    groups_at: dict[int, dict[int, list[int]]] = defaultdict(dict)
+    for truth_group, scores in enumerate(group_scores):
         for group, halves in scores.items():
-            if halves > 2:
-                candidates.extend(product((-halves,), members, e_members[group]))
+            if halves >= 2:
+                groups_at[halves].setdefault(truth_group, []).append(group)
     used_t, used_e = bytearray(n_truth), bytearray(n_extracted)
-    taken = _take_greedily(candidates, used_t, used_e)
-
-    first_free = [0] * len(e_members)
-    ones = [[g for g, h in scores.items() if h == 2] for scores in group_scores]
-    for t_index in range(n_truth):
-        if used_t[t_index]:
-            continue
-        best = n_extracted
-        for e_index in exactly_one.get(t_index, ()):
-            if e_index < best and not used_e[e_index]:
-                best = e_index
-        for group in ones[t_group[t_index]]:
-            members, at = e_members[group], first_free[group]
-            while at < len(members) and used_e[members[at]]:
-                at += 1
-            first_free[group] = at
-            if at < len(members) and members[at] < best:
-                best = members[at]
-        if best < n_extracted:
-            used_t[t_index] = used_e[best] = 1
-            taken.append((2, t_index, best))
+    first_free = [0] * len(e_members)  # per extracted group: its members before are all taken
+    taken: list[tuple[int, int, int]] = []
+    for level in sorted(listed_at.keys() | groups_at.keys(), reverse=True):
+        rows, group_pairs = listed_at.get(level, {}), groups_at.get(level, {})
+        visited = set(rows).union(*(t_members[truth_group] for truth_group in group_pairs))
+        for t_index in sorted(visited):
+            if used_t[t_index]:
+                continue
+            best = n_extracted
+            for e_index in rows.get(t_index, ()):
+                if e_index < best and not used_e[e_index]:
+                    best = e_index
+            for group in group_pairs.get(t_group[t_index], ()):
+                members, at = e_members[group], first_free[group]
+                while at < len(members) and used_e[members[at]]:
+                    at += 1
+                first_free[group] = at
+                if at < len(members) and members[at] < best:
+                    best = members[at]
+            if best < n_extracted:
+                used_t[t_index] = used_e[best] = 1
+                taken.append((level, t_index, best))
     return taken
 
 
@@ -895,13 +928,18 @@ def structural_pairs(
     score matrices (:func:`_dense_greedy`); each gives the same pairs and scores as scoring
     every pair.
     """
-    truth_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
+    truth_by_class: dict[str, list[tuple[int, Prepared]]] = {}
     extracted_by_class: dict[str, list[tuple[int, Prepared]]] = defaultdict(list)
+    truth_nodes: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
     for index, key in enumerate(truth_keys):
         if key[0] in classes:
-            truth_by_class[key[0]].append((index, _comparable_fields(truth_by_key[key])))
-    compared = {
-        cls: {name for _, fields in truth for name in fields}
+            truth_nodes[key[0]].append((index, truth_by_key[key]))
+    for cls, nodes in truth_nodes.items():
+        keys = dict.fromkeys(chain.from_iterable(node for _, node in nodes))
+        fields = [name for name in keys if name not in META_KEYS]
+        truth_by_class[cls] = [(index, _comparable_fields(node, fields)) for index, node in nodes]
+    compared = {  # in a fixed order, as the truth's
+        cls: list(dict.fromkeys(chain.from_iterable(fields for _, fields in truth)))
         for cls, truth in truth_by_class.items()
     }
     for index, key in enumerate(extracted_keys):
