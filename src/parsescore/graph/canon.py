@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from functools import cached_property, lru_cache
+from itertools import takewhile
 from typing import Any
 
 __all__: list[str] = []  # internal: the kind's own machinery
@@ -452,9 +453,9 @@ class SquashedText:
         """
         wanted: dict[str, list[tuple[int, str, int]]] = {}  # anchor: (position, needle, offset)
         for position, value in enumerate(values):
-            if value.isascii() and value.isalnum() and (value.isalpha() or value.isdigit()):
+            if value.isascii() and (value.isdigit() or value.isalpha()):
                 if len(value) >= min_length:  # one word of letters or digits: its own anchor
-                    needle = value.lower()
+                    needle = value if value.isdigit() else value.lower()
                     wanted.setdefault(needle, []).append((position, needle, 0))
                 continue
             for anchor, needle, offset in _anchors(value, min_length):
@@ -495,39 +496,35 @@ class SquashedText:
 
 def _anchors(value: str, min_length: int) -> list[tuple[str, str, int]]:
     """The words the squash of ``value`` (the needle) is looked for by, with the needle and
-    their offsets in it: a needle of one word itself; its first run of letters or digits; and
-    its first digit run (identifiers' rarest part), else its longest :func:`squash_spaced`
-    word (a name's words are glued into one run of the needle)."""
+    their offsets in it: a needle of one word itself (and, if it mixes letters and digits, its
+    first run and first digit run); else its leading words of one kind glued (as a text
+    writing the words together squashes) and its first number word (identifiers' rarest part),
+    else its longest word."""
     words = squash_spaced(value).split()
     needle = "".join(words)
-    head = _RUNS.match(needle)
-    if head is None or len(needle) < min_length:
+    if len(needle) < min_length or not needle:
         return []
-    if len(words) == 1:  # one word: itself, and its runs if several
-        if head.end() == len(needle):
+    if len(words) == 1:
+        if needle.isalpha() or needle.isdigit():
             return [(needle, needle, 0)]
-        anchors = [(needle, needle, 0), (head.group(), needle, 0)]
-    else:
-        anchors = [(head.group(), needle, 0)]
+        runs = _RUNS.findall(needle)
+        digits = next(run for run in runs if run.isdigit())
+        anchors = [(needle, needle, 0), (runs[0], needle, 0)]
+        if digits is not runs[0]:
+            anchors.append((digits, needle, needle.index(digits)))
+        return anchors
+    kind = str.isdigit if words[0].isdigit() else str.isalpha
+    head = "".join(takewhile(kind, words))
+    anchors = [(head, needle, 0)] if head else []
     best, best_offset, offset = "", 0, 0
     for word in words:
         if word.isdigit():
             best, best_offset = word, offset
             break
-        if word.isalpha():
-            if len(word) > len(best):
-                best, best_offset = word, offset
-        else:
-            runs = _RUNS.findall(word)
-            digits = next((run for run in runs if run.isdigit()), None)
-            if digits is not None:
-                best, best_offset = digits, offset + word.index(digits)
-                break
-            longest = max(runs, key=len)
-            if len(longest) > len(best):
-                best, best_offset = longest, offset + word.index(longest)
+        if len(word) > len(best):
+            best, best_offset = word, offset
         offset += len(word)
-    if best and (best_offset or len(best) != head.end()):  # not the first run again
+    if best_offset or best != head:
         anchors.append((best, needle, best_offset))
     return anchors
 

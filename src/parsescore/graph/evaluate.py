@@ -205,13 +205,8 @@ def detect_synthetic_classes(truth_keys: list[Key], source: str | SquashedText) 
     totals = Counter(classes)
     hits = dict.fromkeys(totals, 0)
     found = [False] * len(truth_keys)
-    values: list[str] = []
-    owners: list[int] = []  # the key of each value
-    for index, (_, key_values) in enumerate(truth_keys):
-        for value in key_values:
-            if value:
-                values.append(value)
-                owners.append(index)
+    values = [value for _, key_values in truth_keys for value in key_values]
+    owners = [index for index, (_, key_values) in enumerate(truth_keys) for _ in key_values]
     left = len(totals)  # classes with fewer than half their keys found
     for proven in text.proven(values, _ID_MIN_CHARS):
         for position in proven:
