@@ -93,7 +93,7 @@ def test_word_check_proves_only_values_in_the_text(
     source, ids = source_and_ids
     squashed = squash(source)
     with _forced(chunk=chunk):
-        proven = [p for found in SquashedText(source).proven(ids, min_length) for p in found]
+        proven = [p for found, _ in SquashedText(source).proven(ids, min_length) for p in found]
     assert len(proven) == len(set(proven))
     for position in proven:
         needle = squash(ids[position])

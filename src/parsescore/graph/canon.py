@@ -444,9 +444,10 @@ class SquashedText:
         """Whether :attr:`squashed` is not empty."""
         return bool(self._spaced) and not self._spaced.isspace()
 
-    def proven(self, values: list[str], min_length: int = 1) -> Iterator[list[int]]:
+    def proven(self, values: list[str], min_length: int = 1) -> Iterator[tuple[list[int], float]]:
         """Chunk by chunk of the text, the positions of the ``values`` whose squash (of at
-        least ``min_length`` characters) is shown to be in :attr:`squashed` there, each once.
+        least ``min_length`` characters) is shown to be in :attr:`squashed` there, each once,
+        and the share of the text gone through so far.
 
         A value is looked for by its anchors (:func:`_anchors`): at the first place in the
         chunk where an anchor is a whole word, the words around are compared with the value.
@@ -491,7 +492,7 @@ class SquashedText:
                     wanted[anchor] = waiting
                 else:
                     del wanted[anchor]
-            yield found
+            yield found, start / len(spaced)
 
 
 def _anchors(value: str, min_length: int) -> list[tuple[str, str, int]]:

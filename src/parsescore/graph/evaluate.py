@@ -187,6 +187,9 @@ def relaxed_pairs(truth_keys: list[Key], extracted_keys: list[Key]) -> list[tupl
 
 _ID_MIN_CHARS = 3
 """Identity values whose squash is shorter are never looked up in the source."""
+_PACE = 8
+"""The word check gives a class up once its keys found are fewer than its keys times the share
+of the source gone through, over this (a quarter of the pace that reaches half at the end)."""
 
 
 def detect_synthetic_classes(truth_keys: list[Key], source: str | SquashedText) -> set[str]:
@@ -195,10 +198,10 @@ def detect_synthetic_classes(truth_keys: list[Key], source: str | SquashedText) 
     A key is found when any canonical value, squashed and at least 3 characters long, occurs in
     the squashed source. Most classes are not synthetic and only need half their keys shown
     found: the source's cheap word check (:meth:`SquashedText.proven`) goes first, chunk by
-    chunk until every class has that. The classes still open then get the exact index: their
-    keys' values are looked up in its batches, cheapest first, only while some class of theirs
-    is undecided (decided once half its keys are found, or too few are left unsettled to reach
-    half).
+    chunk while a class needs it and keeps pace. The classes still open then get the exact
+    index: their keys' values are looked up in its batches, cheapest first, only while some
+    class of theirs is undecided (decided once half its keys are found, or too few are left
+    unsettled to reach half).
     """
     text = source if isinstance(source, SquashedText) else SquashedText(source)
     classes = [cls for cls, _ in truth_keys]
@@ -207,20 +210,26 @@ def detect_synthetic_classes(truth_keys: list[Key], source: str | SquashedText) 
     found = [False] * len(truth_keys)
     values = [value for _, key_values in truth_keys for value in key_values]
     owners = [index for index, (_, key_values) in enumerate(truth_keys) for _ in key_values]
-    left = len(totals)  # classes with fewer than half their keys found
-    for proven in text.proven(values, _ID_MIN_CHARS):
+    checked = set(totals)  # the classes the word check still works for
+    for proven, covered in text.proven(values, _ID_MIN_CHARS):
         for position in proven:
             index = owners[position]
             if not found[index]:
                 found[index] = True
-                cls = classes[index]
-                hits[cls] += 1
-                if 2 * hits[cls] in (totals[cls], totals[cls] + 1):  # just reached half
-                    left -= 1
-        if not left:
-            return set()
+                hits[classes[index]] += 1
+        # A class leaves once half its keys are found, or when far behind the pace to half
+        # (a synthetic class: the exact index then settles it, without the rest of the text).
+        checked = {
+            cls
+            for cls in checked
+            if 2 * hits[cls] < totals[cls] and _PACE * hits[cls] >= covered * totals[cls]
+        }
+        if not checked:
+            break
     # the exact index for the keys of the classes still open, not shown found yet
     open_classes = {cls for cls, total in totals.items() if 2 * hits[cls] < total}
+    if not open_classes:
+        return set()
     # per class: [keys, keys found, keys not found that still have values to look up]
     tally = {cls: [totals[cls], hits[cls], 0] for cls in open_classes}
     keys_of: dict[str, list[int]] = {}
