@@ -10,7 +10,9 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
+from collections.abc import Iterator
 from functools import cached_property, lru_cache
+from itertools import takewhile
 from typing import Any
 
 __all__: list[str] = []  # internal: the kind's own machinery
@@ -131,6 +133,19 @@ def squash(text: str) -> str:
         return text.lower()
     kept = text.encode("ascii", _FOLD_ERRORS)
     return kept.translate(_LOWER_ASCII, _NOT_ALNUM_ASCII).decode("ascii")
+
+
+_SPACED_ASCII = bytes(32 if b in _NOT_ALNUM_ASCII else _LOWER_ASCII[b] for b in range(256))
+""":func:`squash`'s byte table with a space for each character it drops, which keeps the
+words it glues together apart."""
+
+
+def squash_spaced(text: str) -> str:
+    """:func:`squash` with a space for each character it drops: its words, split by
+    ``str.split`` and joined, are exactly the squash."""
+    if text.isascii() and text.isalnum():
+        return text.lower()
+    return text.encode("ascii", _FOLD_ERRORS).translate(_SPACED_ASCII).decode("ascii")
 
 
 def digit_runs(text: str) -> tuple[str, ...]:
@@ -393,3 +408,144 @@ def _occurs(needle: str, haystack: str, positions: list[int], low: int, high: in
         if haystack[start : start + size] == needle:
             return True
     return False
+
+
+_WORD_CHUNK = 1 << 16
+"""Characters of a text per chunk of :meth:`SquashedText.proven` (each chunk records the first
+place of each of its words: a word gets a candidate place per chunk)."""
+_RUNS = re.compile(r"[a-z]+|[0-9]+")
+
+
+class SquashedText:
+    """A text's :func:`squash`, with a cheap exact positive check for many needles in it.
+
+    :meth:`proven` finds values where they line up with the text's words (the runs the squash
+    glues together), as identifiers are mostly written: a letter or digit run of the value's
+    squash is a whole word there ("SKU-02952" holds ``sku02952``, "Relay motor 2952" holds
+    ``relaymotor2952``). It goes through the text chunk by chunk, so a caller stops as soon as
+    it knows enough, with no numpy and no array; what it does not find may still be in the
+    text, which :attr:`index` answers exactly.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._spaced = squash_spaced(text)
+
+    @cached_property
+    def squashed(self) -> str:
+        """:func:`squash` of the text."""
+        return self._spaced.replace(" ", "")
+
+    @cached_property
+    def index(self) -> SubstringIndex:
+        """The exact index of :attr:`squashed`."""
+        return SubstringIndex(self.squashed)
+
+    def has_words(self) -> bool:
+        """Whether :attr:`squashed` is not empty."""
+        return bool(self._spaced) and not self._spaced.isspace()
+
+    def proven(self, values: list[str], min_length: int = 1) -> Iterator[tuple[list[int], float]]:
+        """Chunk by chunk of the text, the positions of the ``values`` whose squash (of at
+        least ``min_length`` characters) is shown to be in :attr:`squashed` there, each once,
+        and the share of the text gone through so far.
+
+        A value is looked for by its anchors (:func:`_anchors`): at the first place in the
+        chunk where an anchor is a whole word, the words around are compared with the value.
+        """
+        wanted: dict[str, list[tuple[int, str, int]]] = {}  # anchor: (position, needle, offset)
+        for position, value in enumerate(values):
+            if value.isascii() and (value.isdigit() or value.isalpha()):
+                if len(value) >= min_length:  # one word of letters or digits: its own anchor
+                    needle = value if value.isdigit() else value.lower()
+                    wanted.setdefault(needle, []).append((position, needle, 0))
+                continue
+            for anchor, needle, offset in _anchors(value, min_length):
+                wanted.setdefault(anchor, []).append((position, needle, offset))
+        done = [False] * len(values)
+        spaced, start = self._spaced, 0
+        while wanted and start < len(spaced):
+            end = spaced.find(" ", start + _WORD_CHUNK)  # chunks end between words
+            end = len(spaced) if end < 0 else end
+            words = spaced[start:end].split()
+            start = end
+            first = dict(zip(reversed(words), range(len(words) - 1, -1, -1), strict=True))
+            found: list[int] = []
+            for anchor in wanted.keys() & first.keys():
+                place = first[anchor]
+                before = words[place - 1] if place else ""
+                waiting = []
+                for entry in wanted[anchor]:
+                    position, needle, offset = entry
+                    if done[position]:
+                        continue
+                    # A needle as long as its anchor is this word (the common case); else the
+                    # word before must end where the anchor starts (most misses stop there).
+                    if len(needle) == len(anchor) or (
+                        (offset < len(before) or needle.startswith(before, offset - len(before)))
+                        and _spans(words, place, needle, offset)
+                    ):
+                        done[position] = True
+                        found.append(position)
+                    else:
+                        waiting.append(entry)
+                if waiting:
+                    wanted[anchor] = waiting
+                else:
+                    del wanted[anchor]
+            yield found, start / len(spaced)
+
+
+def _anchors(value: str, min_length: int) -> list[tuple[str, str, int]]:
+    """The words the squash of ``value`` (the needle) is looked for by, with the needle and
+    their offsets in it: a needle of one word itself (and, if it mixes letters and digits, its
+    first run and first digit run); else its leading words of one kind glued (as a text
+    writing the words together squashes) and its first number word (identifiers' rarest part),
+    else its longest word."""
+    words = squash_spaced(value).split()
+    needle = "".join(words)
+    if len(needle) < min_length or not needle:
+        return []
+    if len(words) == 1:
+        if needle.isalpha() or needle.isdigit():
+            return [(needle, needle, 0)]
+        runs = _RUNS.findall(needle)
+        digits = next(run for run in runs if run.isdigit())
+        anchors = [(needle, needle, 0), (runs[0], needle, 0)]
+        if digits is not runs[0]:
+            anchors.append((digits, needle, needle.index(digits)))
+        return anchors
+    kind = str.isdigit if words[0].isdigit() else str.isalpha
+    head = "".join(takewhile(kind, words))
+    anchors = [(head, needle, 0)] if head else []
+    best, best_offset, offset = "", 0, 0
+    for word in words:
+        if word.isdigit():
+            best, best_offset = word, offset
+            break
+        if len(word) > len(best):
+            best, best_offset = word, offset
+        offset += len(word)
+    if best_offset or best != head:
+        anchors.append((best, needle, best_offset))
+    return anchors
+
+
+def _spans(words: list[str], place: int, needle: str, offset: int) -> bool:
+    """Whether the words around ``words[place]``, joined, hold ``needle`` with its
+    ``offset``-th character at that word's start."""
+    tail = needle[offset:]
+    got, end = words[place], place
+    while len(got) < len(tail):
+        end += 1
+        if end == len(words):
+            return False
+        got += words[end]
+    if not got.startswith(tail):
+        return False
+    head, start = "", place
+    while len(head) < offset:
+        start -= 1
+        if start < 0:
+            return False
+        head = words[start] + head
+    return head.endswith(needle[:offset])

@@ -22,7 +22,7 @@ from typing import Any, Literal, get_args
 from parsescore.core.errors import InputError
 from parsescore.graph.canon import (
     NAME_LIKE_FIELDS,
-    SubstringIndex,
+    SquashedText,
     canonical_identity_value,
     canonical_text,
     digit_runs,
@@ -185,47 +185,79 @@ def relaxed_pairs(truth_keys: list[Key], extracted_keys: list[Key]) -> list[tupl
     return pairs
 
 
-def detect_synthetic_classes(truth_keys: list[Key], source_squashed: str) -> set[str]:
+_ID_MIN_CHARS = 3
+"""Identity values whose squash is shorter are never looked up in the source."""
+_PACE = 8
+"""The word check gives a class up once its keys found are fewer than its keys times the share
+of the source gone through, over this (a quarter of the pace that reaches half at the end)."""
+
+
+def detect_synthetic_classes(truth_keys: list[Key], source: str | SquashedText) -> set[str]:
     """Classes whose truth identifiers are mostly (< half found) absent from the source text.
 
     A key is found when any canonical value, squashed and at least 3 characters long, occurs in
-    the squashed source. The values are looked up in the source index's batches, cheapest
-    first, and only while some class of theirs is undecided: a class is decided once half its
-    keys are found, or once too few keys are left unsettled to reach half.
+    the squashed source. Most classes are not synthetic and only need half their keys shown
+    found: the source's cheap word check (:meth:`SquashedText.proven`) goes first, chunk by
+    chunk while a class needs it and keeps pace. The classes still open then get the exact
+    index: their keys' values are looked up in its batches, cheapest first, only while some
+    class of theirs is undecided (decided once half its keys are found, or too few are left
+    unsettled to reach half).
     """
-    per_key = [
-        {squashed for v in values if v and len(squashed := squash(v)) >= 3}
-        for _, values in truth_keys
-    ]
+    text = source if isinstance(source, SquashedText) else SquashedText(source)
+    classes = [cls for cls, _ in truth_keys]
+    totals = Counter(classes)
+    hits = dict.fromkeys(totals, 0)
+    found = [False] * len(truth_keys)
+    values = [value for _, key_values in truth_keys for value in key_values]
+    owners = [index for index, (_, key_values) in enumerate(truth_keys) for _ in key_values]
+    checked = set(totals)  # the classes the word check still works for
+    for proven, covered in text.proven(values, _ID_MIN_CHARS):
+        for position in proven:
+            index = owners[position]
+            if not found[index]:
+                found[index] = True
+                hits[classes[index]] += 1
+        # A class leaves once half its keys are found, or when far behind the pace to half
+        # (a synthetic class: the exact index then settles it, without the rest of the text).
+        checked = {
+            cls
+            for cls in checked
+            if 2 * hits[cls] < totals[cls] and _PACE * hits[cls] >= covered * totals[cls]
+        }
+        if not checked:
+            break
+    # the exact index for the keys of the classes still open, not shown found yet
+    open_classes = {cls for cls, total in totals.items() if 2 * hits[cls] < total}
+    if not open_classes:
+        return set()
+    # per class: [keys, keys found, keys not found that still have values to look up]
+    tally = {cls: [totals[cls], hits[cls], 0] for cls in open_classes}
     keys_of: dict[str, list[int]] = {}
-    for index, candidates in enumerate(per_key):
+    unchecked = [0] * len(truth_keys)
+    for index, (cls, key_values) in enumerate(truth_keys):
+        if cls not in open_classes or found[index]:
+            continue
+        candidates = {c for v in key_values if v and len(c := squash(v)) >= _ID_MIN_CHARS}
         for candidate in candidates:
             keys_of.setdefault(candidate, []).append(index)
-    classes = [cls for cls, _ in truth_keys]
-    # per class: [keys, keys found, keys not found that still have values to look up]
-    tally: dict[str, list[int]] = {}
-    for cls, candidates in zip(classes, per_key, strict=True):
-        counts = tally.setdefault(cls, [0, 0, 0])
-        counts[0] += 1
-        counts[2] += bool(candidates)
-    unchecked = [len(candidates) for candidates in per_key]
-    found = [False] * len(truth_keys)
+        unchecked[index] = len(candidates)
+        tally[cls][2] += bool(candidates)
 
     def undecided(cls: str) -> bool:
-        total, hits, open_keys = tally[cls]
-        return 2 * hits < total <= 2 * (hits + open_keys)
+        total, hit_count, open_keys = tally[cls]
+        return 2 * hit_count < total <= 2 * (hit_count + open_keys)
 
-    source = SubstringIndex(source_squashed)
-    for batch in source.batches(sorted(keys_of)):
-        open_classes = {cls for cls in tally if undecided(cls)}
-        if not open_classes:
+    source_index = text.index
+    for batch in source_index.batches(sorted(keys_of)):
+        undecided_classes = {cls for cls in tally if undecided(cls)}
+        if not undecided_classes:
             break
         live = (
             batch
-            if len(open_classes) == len(tally)
-            else [c for c in batch if any(classes[k] in open_classes for k in keys_of[c])]
+            if len(undecided_classes) == len(tally)
+            else [c for c in batch if any(classes[k] in undecided_classes for k in keys_of[c])]
         )
-        for candidate, hit in zip(live, source.contains(live), strict=True):
+        for candidate, hit in zip(live, source_index.contains(live), strict=True):
             for k in keys_of[candidate]:
                 if found[k]:
                     continue
@@ -237,7 +269,7 @@ def detect_synthetic_classes(truth_keys: list[Key], source_squashed: str) -> set
                     counts[2] -= 1
                 elif not unchecked[k]:
                     counts[2] -= 1
-    return {cls for cls, (total, hits, _) in tally.items() if 2 * hits < total}
+    return {cls for cls, (total, hit_count, _) in tally.items() if 2 * hit_count < total}
 
 
 _Scalar = str | int | float
@@ -1052,14 +1084,14 @@ def match_graphs(
     relaxed_extracted = {b for _, b in relaxed}
 
     source_squashed = None
-    if source_text:
-        source_squashed = squash(
+    if source_text and align_mode == "auto":
+        source_squashed = SquashedText(
             drop_accents(source_text) if normalise_source_accents else source_text
         )
     synthetic: set[str] = set()
     if align_mode == "on":
         align_classes = {k[0] for k in truth_by_key} | {k[0] for k in extracted_by_key}
-    elif align_mode == "auto" and source_squashed:
+    elif source_squashed is not None and source_squashed.has_words():
         synthetic = detect_synthetic_classes(list(truth_by_key), source_squashed)
         align_classes = set(synthetic)
     else:
