@@ -88,7 +88,9 @@ class _Tee:
 @contextlib.contextmanager
 def tee_results(name: str) -> Iterator[None]:
     """Keep everything a benchmark prints in ``benchmarks/results/<name>.txt`` too (the README
-    quotes those files), under a header with the date, the commit and the command."""
+    quotes those files), under a header with the date, the commit and the command. Only a run
+    that finishes is kept: ``--help``, a usage error, a crash or Ctrl-C leave the file as it
+    was."""
     collected = Results(name)
     buffer = io.StringIO()
     original = sys.stdout
@@ -97,5 +99,5 @@ def tee_results(name: str) -> Iterator[None]:
         yield
     finally:
         sys.stdout = original
-        collected.lines = buffer.getvalue().rstrip("\n").split("\n")
-        collected.write(" ".join(["benchmarks/" + Path(sys.argv[0]).name, *sys.argv[1:]]))
+    collected.lines = buffer.getvalue().rstrip("\n").split("\n")
+    collected.write(" ".join(["benchmarks/" + Path(sys.argv[0]).name, *sys.argv[1:]]))
