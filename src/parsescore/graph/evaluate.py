@@ -1479,7 +1479,7 @@ def report_and_verbatim_hits(
                 and name not in META_KEYS
             )
     verbatim_n = len(long_values)
-    verbatim_hits = sum(source.contains(long_values)) if source and has_source else 0
+    verbatim_hits = sum(source.contains(long_values)) if has_source and source is not None else 0
 
     got_fanout, truth_fanout = got_summary.fanout, truth_summary.fanout
 
