@@ -21,12 +21,14 @@ start, CLI, template import, scoring, the summary, writing eval.json), its CPU s
 system, the operating system's accounting of the finished child) and peak memory, against the
 floor: a fresh process that only loads the two inputs with ``json.load``. The two alternate (floor,
 command, floor, command, ...) so that the ratio of each pair is taken while the shared machine
-runs at one speed; the median of ``--repeat`` pairs is printed. Bytecode is cached as a user's
-installation has it (``PYTHONDONTWRITEBYTECODE`` is dropped for the children and one warm-up run
-of each command writes the caches). ``lib s`` is the library call alone (``evaluate_files``,
-modules imported first), least of the runs. docling-graph 1.9.1's script 16 runs on the same files
-when ``--reference-python`` exists (wall time of its process), with whether the eval.json files
-are equal. ``--curve`` times the three commands from 2k to 50k nodes instead.
+runs at one speed; the median of ``--repeat`` pairs is printed. The ``start`` row is the same
+command on a one-line document against the same floor: the fixed cost every row includes.
+Bytecode is cached as a user's installation has it (``PYTHONDONTWRITEBYTECODE`` is dropped for
+the children and one warm-up run of each command writes the caches). ``lib s`` is the library
+call alone (``evaluate_files``, modules imported first), least of the runs. docling-graph
+1.9.1's script 16 runs on the same files when ``--reference-python`` exists (wall time of its
+process), with whether the eval.json files are equal. ``--curve`` times the three commands from
+2k to 50k nodes instead.
 """
 
 from __future__ import annotations
@@ -272,17 +274,31 @@ def process_cost(cmd: list[str], folder: Path) -> tuple[float, float]:
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def paired_costs(cmd: list[str], folder: Path, repeat: int) -> tuple[float, float, float, float]:
+def peak_text(mib: float) -> str:
+    """A child's peak MiB for the table, when it is the child's own: Linux starts a child's
+    peak at its parent's size when it forks (this process holds the generated inputs), so a
+    child that stays below that reads as the parent and is shown as ``≤`` it."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return f"{mib:9.1f}" if mib > own else f"{'≤' + format(own, '.0f'):>9}"
+
+
+def paired_costs(
+    cmd: list[str], folder: Path, repeat: int, cmd_folder: Path | None = None
+) -> tuple[float, float, float, float]:
     """The command against the floor, alternating (one warm-up of each first): median CPU s
-    of the command, median CPU s of the floor, median of the pairs' ratios, peak MiB."""
+    of the command, median CPU s of the floor, median of the pairs' ratios, peak MiB. The
+    command runs in ``cmd_folder`` when given (the floor always reads ``folder``'s inputs)."""
+    where = cmd_folder or folder
     process_cost(floor_command(), folder)
-    process_cost(cmd, folder)
+    process_cost(cmd, where)
     ours: list[float] = []
     floors: list[float] = []
     peak = 0.0
     for _ in range(repeat):
         floors.append(process_cost(floor_command(), folder)[0])
-        cpu, mib = process_cost(cmd, folder)
+        cpu, mib = process_cost(cmd, where)
         ours.append(cpu)
         peak = max(peak, mib)
     ratios = [a / b for a, b in zip(ours, floors, strict=True)]
@@ -365,6 +381,17 @@ def main() -> None:
               "(a fresh process json.load-ing both inputs)")  # fmt: skip
         print(f"{'mode':<8} {'cmd s':>6} {'floor s':>7} {'×floor':>7} {'peak MiB':>9} "
               f"{'lib s':>6} {'ref s':>8} {'ratio':>7}  note")  # fmt: skip
+        # What every run pays before its inputs matter: the same command on a one-line document
+        # (interpreter, CLI, pydantic and the template's models, rich, writing eval.json).
+        tiny = folder / "one-line"
+        tiny.mkdir()
+        make_inputs(tiny, 1, args.seed)
+        start_s, start_floor_s, start_times, start_peak = paired_costs(
+            command("off", False), folder, args.repeat, cmd_folder=tiny
+        )
+        print(f"{'start':<8} {start_s:6.2f} {start_floor_s:7.3f} {start_times:6.1f}x "
+              f"{peak_text(start_peak)} {'':6} {'':8} {'':7}  the off command on a one-line "
+              "document: the fixed cost in every row below")  # fmt: skip
         for mode, with_source in MODES:
             cmd_s, floor_s, times_floor, peak = paired_costs(
                 command(mode, with_source), folder, args.repeat
@@ -387,7 +414,7 @@ def main() -> None:
             micro = report["micro"]["nodes"]
             best = micro.get("aligned", micro["relaxed"])["f1"]
             print(
-                f"{label:<8} {cmd_s:6.2f} {floor_s:7.3f} {times_floor:6.1f}x {peak:9.1f} "
+                f"{label:<8} {cmd_s:6.2f} {floor_s:7.3f} {times_floor:6.1f}x {peak_text(peak)} "
                 f"{lib_s:6.2f} {ref_text} {ratio}  node F1 strict {micro['strict']['f1']} "
                 f"best {best}; {note}"
             )
