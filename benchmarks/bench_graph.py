@@ -29,6 +29,13 @@ call alone (``evaluate_files``, modules imported first), least of the runs. docl
 1.9.1's script 16 runs on the same files when ``--reference-python`` exists (wall time of its
 process), with whether the eval.json files are equal. ``--curve`` times the three commands from
 2k to 50k nodes instead.
+
+The reference, as set up for ``benchmarks/results/graph.txt`` (script 16 is not in the PyPI
+package; it is in the repository at the release's tag, and pulls in docling, about 6 GB)::
+
+    python3.11 -m venv /tmp/dg-venv && /tmp/dg-venv/bin/pip install docling-graph==1.9.1
+    git -C DOCLING_GRAPH_CLONE show v1.9.1:docs/examples/scripts/16_extraction_evaluation.py \
+        > /tmp/dg-ref/docs/examples/scripts/16_extraction_evaluation.py
 """
 
 from __future__ import annotations
