@@ -111,19 +111,6 @@ def test_errors_and_no_table(text: str) -> None:
             parse_table_trees(text)
 
 
-def test_both_walks_are_exercised() -> None:
-    """Rows of cells take the two-loop walk; anything deeper the stack walk."""
-    from parsescore.shared.tables.tree import _flat_trees
-
-    flat = "<html><body><table><tr><td>a</td><td colspan='2'>b</td></tr><tr></tr></table>"
-    deep = "<html><body><table><tbody><tr><td>a</td></tr></tbody></table>"
-    for text, taken in ((flat, True), (deep, False), (flat.replace("<tr></tr>", "<td/>"), True)):
-        table = find_table(text)
-        assert table is not None
-        assert (_flat_trees(table) is not None) == taken
-        _check(text)
-
-
 _STRUCTURE_KEYS = st.sampled_from(
     [("td", 1, 1, ()), ("td", 2, 1, ()), ("td", 1, 2, ()), ("td", 0, 1, ()), ("tr", None, None,
      None), ("th", None, None, None), ("table", None, None, None), ("b", None, None, None)]

@@ -13,7 +13,7 @@ dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -175,38 +175,58 @@ def build_tree(table: etree._Element, *, structure_only: bool) -> TableTree:
     """Tree of an (already tag-stripped) table element, walked once into postorder.
 
     Each open element keeps its child iterator and the postorder index of its leftmost
-    leaf; a ``td`` is a leaf and is never entered. Labels are numbered by first appearance
-    in postorder.
+    leaf; a ``td`` is a leaf and is never entered, nor is an element without children (a
+    leaf too, labelled at once). Labels are numbered by first appearance in postorder.
+    The children of an open element are read by one ``for`` loop that leaves it only to
+    enter a child: per cell, no stack entry and no call (a 60x15 table: 2.6 ms to 0.9 ms
+    without content, 4.3 ms to 3.4 ms with it).
     """
     key_index: dict[NodeKey, int] = {}
+    class_of = key_index.setdefault
     classes: list[int] = []
     leftmost: list[int] = []
     slots = 0
-    # Open elements: [element, its children, leftmost leaf of the first child or -1].
-    stack: list[list[Any]] = [[table, iter(table), -1]]
+    # Open elements: (element, its children, [leftmost leaf of its first child, or -1]).
+    stack: list[tuple[Any, Iterator[Any], list[int]]] = [(table, iter(table), [-1])]
     while stack:
-        top = stack[-1]
-        child = next(top[1], None)
-        if child is None:
+        element, children, first = stack[-1]
+        for child in children:
+            tag = child.tag
+            label: NodeKey
+            if tag == "td":
+                # _span and cell_tokens inlined for the usual cell: no span, no children
+                if child.get("colspan") is None and child.get("rowspan") is None:
+                    colspan = rowspan = 1
+                    slots += 1
+                else:
+                    colspan, rowspan = _span(child, "colspan"), _span(child, "rowspan")
+                    slots += max(colspan, 1) * max(rowspan, 1)
+                if structure_only:
+                    content: tuple[str, ...] = ()
+                elif len(child):
+                    content = cell_tokens(child)
+                else:
+                    text = child.text
+                    content = tuple(text) if text else ()
+                label = (tag, colspan, rowspan, content)
+            elif len(child):
+                stack.append((child, iter(child), [-1]))
+                break  # enter it; this element's loop resumes after it
+            else:
+                label = (tag, None, None, None)
+            position = len(classes)
+            if first[0] < 0:
+                first[0] = position
+            leftmost.append(position)
+            classes.append(class_of(label, len(key_index)))
+        else:  # every child is done: the element itself, after them
             stack.pop()
             position = len(classes)
-            first = top[2] if top[2] >= 0 else position
-            label: NodeKey = (top[0].tag, None, None, None)
-        else:
-            tag = child.tag
-            if tag != "td":
-                stack.append([child, iter(child), -1])
-                continue
-            content = () if structure_only else cell_tokens(child)
-            colspan, rowspan = _span(child, "colspan"), _span(child, "rowspan")
-            slots += max(colspan, 1) * max(rowspan, 1)
-            position = len(classes)
-            first = position
-            label = (tag, colspan, rowspan, content)
-        leftmost.append(first)
-        classes.append(key_index.setdefault(label, len(key_index)))
-        if stack and stack[-1][2] < 0:
-            stack[-1][2] = first
+            start = first[0] if first[0] >= 0 else position
+            leftmost.append(start)
+            classes.append(class_of((element.tag, None, None, None), len(key_index)))
+            if stack and stack[-1][2][0] < 0:
+                stack[-1][2][0] = start
     check_cells(slots)
     return _table_tree(key_index, classes, tuple(leftmost), len(table.xpath(".//*")))
 
@@ -241,57 +261,8 @@ def build_trees(table: etree._Element) -> tuple[TableTree, TableTree]:
     """``(build_tree(table, structure_only=False), build_tree(table, structure_only=True))``
     from one walk: both trees have the same nodes in the same postorder and differ only in
     the content of a ``td``'s label, so the walk, the spans and the ``.//*`` count are
-    shared (TEDS and TEDS-S of one table then cost one walk, not two)."""
-    flat = _flat_trees(table)
-    if flat is not None:
-        return flat
-    content_index: dict[NodeKey, int] = {}
-    structure_index: dict[NodeKey, int] = {}
-    content: list[int] = []
-    structure: list[int] = []
-    leftmost: list[int] = []
-    slots = 0
-    # Open elements: [element, its children, leftmost leaf of the first child or -1].
-    stack: list[list[Any]] = [[table, iter(table), -1]]
-    while stack:
-        top = stack[-1]
-        child = next(top[1], None)
-        if child is None:
-            stack.pop()
-            position = len(leftmost)
-            first = top[2] if top[2] >= 0 else position
-            label: NodeKey = (top[0].tag, None, None, None)
-            bare = label
-        else:
-            tag = child.tag
-            if tag != "td":
-                stack.append([child, iter(child), -1])
-                continue
-            colspan, rowspan = _span(child, "colspan"), _span(child, "rowspan")
-            slots += max(colspan, 1) * max(rowspan, 1)
-            first = len(leftmost)
-            label = (tag, colspan, rowspan, cell_tokens(child))
-            bare = (tag, colspan, rowspan, ())
-        leftmost.append(first)
-        content.append(content_index.setdefault(label, len(content_index)))
-        structure.append(structure_index.setdefault(bare, len(structure_index)))
-        if stack and stack[-1][2] < 0:
-            stack[-1][2] = first
-    check_cells(slots)
-    positions = tuple(leftmost)
-    n_descendants = len(table.xpath(".//*"))
-    return (
-        _table_tree(content_index, content, positions, n_descendants),
-        _table_tree(structure_index, structure, positions, n_descendants),
-    )
-
-
-def _flat_trees(table: etree._Element) -> tuple[TableTree, TableTree] | None:
-    """:func:`build_trees` of a table whose children are rows of ``td`` cells (or cells),
-    as most are (OmniDocBench's normalised tables always): the postorder is each row's cells,
-    then the row, then the table, written with two loops instead of the stack. None (before
-    any label is kept) when a row holds anything but ``td``; the walk visits the same cells
-    in the same order up to there, so a bad span raises the same error."""
+    shared (TEDS and TEDS-S of one table then cost one walk, not two). The walk is
+    :func:`build_tree`'s."""
     content_index: dict[NodeKey, int] = {}
     structure_index: dict[NodeKey, int] = {}
     content_class = content_index.setdefault
@@ -300,51 +271,47 @@ def _flat_trees(table: etree._Element) -> tuple[TableTree, TableTree] | None:
     structure: list[int] = []
     leftmost: list[int] = []
     slots = 0
-    table_first = -1
-    for row in table:
-        row_tag = row.tag
-        cells: Iterable[etree._Element] = (row,) if row_tag == "td" else row
-        row_first = -1
-        for cell in cells:
-            tag = cell.tag
-            if tag != "td":
-                return None
-            # _span and cell_tokens inlined for the usual cell: no span, no children
-            colspan_value, rowspan_value = cell.get("colspan"), cell.get("rowspan")
-            if colspan_value is None and rowspan_value is None:
-                colspan = rowspan = 1
-                slots += 1
+    stack: list[tuple[Any, Iterator[Any], list[int]]] = [(table, iter(table), [-1])]
+    while stack:
+        element, children, first = stack[-1]
+        for child in children:
+            tag = child.tag
+            label: NodeKey
+            if tag == "td":
+                if child.get("colspan") is None and child.get("rowspan") is None:
+                    colspan = rowspan = 1
+                    slots += 1
+                else:
+                    colspan, rowspan = _span(child, "colspan"), _span(child, "rowspan")
+                    slots += max(colspan, 1) * max(rowspan, 1)
+                if len(child):
+                    tokens = cell_tokens(child)
+                else:
+                    text = child.text
+                    tokens = tuple(text) if text else ()
+                label = (tag, colspan, rowspan, tokens)
+                bare: NodeKey = (tag, colspan, rowspan, ())
+            elif len(child):
+                stack.append((child, iter(child), [-1]))
+                break
             else:
-                colspan, rowspan = _span(cell, "colspan"), _span(cell, "rowspan")
-                slots += max(colspan, 1) * max(rowspan, 1)
-            if len(cell):
-                tokens = cell_tokens(cell)
-            else:
-                text = cell.text
-                tokens = tuple(text) if text else ()
+                label = bare = (tag, None, None, None)
             position = len(leftmost)
-            if row_first < 0:
-                row_first = position
+            if first[0] < 0:
+                first[0] = position
             leftmost.append(position)
-            label: NodeKey = (tag, colspan, rowspan, tokens)
             content.append(content_class(label, len(content_index)))
-            bare: NodeKey = (tag, colspan, rowspan, ())
             structure.append(structure_class(bare, len(structure_index)))
-        if row_tag != "td":
+        else:
+            stack.pop()
             position = len(leftmost)
-            if row_first < 0:
-                row_first = position
-            leftmost.append(row_first)
-            label = (row_tag, None, None, None)
+            start = first[0] if first[0] >= 0 else position
+            leftmost.append(start)
+            label = (element.tag, None, None, None)
             content.append(content_class(label, len(content_index)))
             structure.append(structure_class(label, len(structure_index)))
-        if table_first < 0:
-            table_first = row_first
-    position = len(leftmost)
-    leftmost.append(table_first if table_first >= 0 else position)
-    label = (table.tag, None, None, None)
-    content.append(content_class(label, len(content_index)))
-    structure.append(structure_class(label, len(structure_index)))
+            if stack and stack[-1][2][0] < 0:
+                stack[-1][2][0] = start
     check_cells(slots)
     positions = tuple(leftmost)
     n_descendants = len(table.xpath(".//*"))
