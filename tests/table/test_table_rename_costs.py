@@ -4,10 +4,12 @@ reference's rename rule written out pair by pair, and against each other bit for
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import Levenshtein
 
+from parsescore.shared.tables import score
 from parsescore.shared.tables.score import rename_cost_rows, rename_costs
 from parsescore.shared.tables.tree import NodeKey
 
@@ -54,3 +56,29 @@ def test_rows_are_the_arrays_floats(keys1: list[NodeKey], keys2: list[NodeKey]) 
     rows = rename_cost_rows(keys1, keys2)
     assert rows == rename_costs(keys1, keys2).tolist()
     assert all(type(value) is float for row in rows for value in row)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_key(), min_size=1, max_size=12), st.lists(_key(), min_size=1, max_size=12),
+       st.integers(1, 40))  # fmt: skip
+def test_distances_asked_a_few_rows_at_a_time_are_the_same(
+    keys1: list[NodeKey], keys2: list[NodeKey], chunk: int
+) -> None:
+    """``cdist`` asked for ``chunk`` distances at a time (one row, several, all of them)."""
+    keys1 = list(dict.fromkeys(keys1))
+    keys2 = list(dict.fromkeys(keys2))
+    whole = rename_costs(keys1, keys2)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(score, "CDIST_CHUNK", chunk)
+        assert np.array_equal(rename_costs(keys1, keys2), whole)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_key(), min_size=1, max_size=12), st.lists(_key(), min_size=1, max_size=12))
+def test_written_into_out(keys1: list[NodeKey], keys2: list[NodeKey]) -> None:
+    """``out`` (holding anything before) receives the same floats and is what is returned."""
+    keys1 = list(dict.fromkeys(keys1))
+    keys2 = list(dict.fromkeys(keys2))
+    out = np.full((len(keys1), len(keys2)), np.nan)
+    assert rename_costs(keys1, keys2, out=out) is out
+    assert np.array_equal(out, rename_costs(keys1, keys2))

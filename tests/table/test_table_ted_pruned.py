@@ -210,3 +210,41 @@ def test_split_keyroots_are_zhang_shasha_key_roots(seed: int, n: int, shallow: b
     assert sorted([*with_children.tolist(), *single.tolist()]) == expected
     assert with_children.tolist() == [k for k in expected if leftmost[k] != k]
     assert single.tolist() == [k for k in expected if leftmost[k] == k]
+
+
+def test_scratch_is_kept_per_slot_and_thread_up_to_its_limit() -> None:
+    import threading
+
+    from parsescore.shared.tables import ted
+
+    band = ted.scratch("band", 100)
+    assert band.shape == (100,) and band.dtype == np.float64
+    assert np.shares_memory(ted.scratch("band", 50), band)  # the kept buffer, again
+    assert not np.shares_memory(ted.scratch("rename", 100), band)  # another slot's
+    other: list[np.ndarray] = []
+    worker = threading.Thread(target=lambda: other.append(ted.scratch("band", 100)))
+    worker.start()
+    worker.join()
+    assert not np.shares_memory(other[0], band)  # another thread's
+    big = ted.scratch("band", ted.SCRATCH_KEPT + 1)  # beyond the limit: made, not kept
+    assert not np.shares_memory(big, ted.scratch("band", 100))
+
+
+def test_a_pair_after_other_pairs_scores_as_a_fresh_process_does() -> None:
+    """The kept arrays carry nothing from one pair to the next: each pair's TEDS, after bigger
+    and smaller pairs in the same thread, equals the full kernel's."""
+    pairs = [random_pair(seed, rows, cols) for seed, rows, cols in ((1, 30, 8), (2, 12, 5),
+             (3, 40, 10), (1, 30, 8))]  # fmt: skip
+    for gt, pred in pairs:
+        first, second = (TEDS().tree(html) for html in (gt, pred))
+        assert first is not None and second is not None
+        leftmost1, leftmost2, class1, class2 = (
+            np.array(a, dtype=np.int64)
+            for a in (first.leftmost, second.leftmost, first.node_class, second.node_class)
+        )
+        costs = rename_costs(first.keys, second.keys)
+        full = tree_edit_distance(
+            leftmost1, leftmost2, class1, class2, costs, compiled=True, pruned=False
+        )
+        detail = TEDS().detail(gt, pred)
+        assert detail.distance == full

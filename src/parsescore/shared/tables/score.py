@@ -23,16 +23,26 @@ if TYPE_CHECKING:
 __all__ = ["Denominator", "TedsDetail", "rename_cost_rows", "rename_costs", "teds_of_trees"]
 
 
+#: The most distances :func:`rename_costs` asks of one ``cdist`` call (256 KB of float64).
+CDIST_CHUNK = 32 * 1024
+
+
 def _code_point(index: int) -> str:
     """The index-th code point, skipping the surrogate block (not valid in rapidfuzz str)."""
     return chr(index if index < 0xD800 else index + 0x800)
 
 
-def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarray:
+def rename_costs(
+    keys1: Sequence[NodeKey], keys2: Sequence[NodeKey], out: np.ndarray | None = None
+) -> np.ndarray:
     """Rename cost of every class pair, as the reference's ``CustomConfig.rename`` defines it.
 
     1 when tag, colspan or rowspan differ; for two ``td`` where either has content, the
     Levenshtein distance of the token lists divided by the longer list's length; else 0.
+    Written into ``out`` (float64, ``len(keys1) x len(keys2)``) when given. The distances
+    come from ``cdist`` a few rows at a time (at most :data:`CDIST_CHUNK` values): a whole
+    block at once is megabytes allocated and freed per pair, which the allocator hands back
+    to the system and takes again (a page fault per 4 KB, every pair).
     """
     import numpy as np
     from rapidfuzz import process
@@ -43,13 +53,20 @@ def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarr
     if not any(key[3] for key in keys1) and not any(key[3] for key in keys2):
         # No cell has content (TEDS-S, or empty cells): every pair costs 0 or 1 by label.
         first, second = np.array(ids1, dtype=np.int64), np.array(ids2, dtype=np.int64)
-        by_label: np.ndarray = (first[:, None] != second[None, :]).astype(np.float64)
-        return by_label
+        if out is None:
+            by_label: np.ndarray = (first[:, None] != second[None, :]).astype(np.float64)
+            return by_label
+        out[...] = first[:, None] != second[None, :]
+        return out
     td1 = [i for i, k in enumerate(keys1) if k[0] == "td"]
     td2 = [j for j, k in enumerate(keys2) if k[0] == "td"]
     # A td and another tag always differ (1); other tags are 0 or 1 by label; td pairs of
     # one label are filled below (other td pairs differ in a span: 1).
-    costs = np.ones((len(keys1), len(keys2)), dtype=np.float64)
+    if out is None:
+        costs = np.ones((len(keys1), len(keys2)), dtype=np.float64)
+    else:
+        costs = out
+        costs.fill(1.0)
     other1 = [i for i, k in enumerate(keys1) if k[0] != "td"]
     other2 = [j for j, k in enumerate(keys2) if k[0] != "td"]
     if other1 and other2:
@@ -91,12 +108,16 @@ def rename_costs(keys1: Sequence[NodeKey], keys2: Sequence[NodeKey]) -> np.ndarr
         if lengths1.any() or lengths2.any():
             # Distances as float64 (exact integers) divided by the longer length; two empty
             # cells (distance 0) are divided by 1 instead of 0, so they stay 0.
-            distances = process.cdist(
-                texts1, texts2, scorer=Levenshtein.distance, dtype=np.float64, workers=1
-            )
             np.maximum(lengths1[:, None], lengths2[None, :], out=target)
             np.maximum(target, 1.0, out=target)
-            np.divide(distances, target, out=target)
+            step = max(1, CDIST_CHUNK // len(texts2))
+            for start in range(0, len(texts1), step):
+                distances = process.cdist(
+                    texts1[start : start + step], texts2,
+                    scorer=Levenshtein.distance, dtype=np.float64, workers=1,
+                )  # fmt: skip
+                rows_done = target[start : start + step]
+                np.divide(distances, rows_done, out=rows_done)
         else:
             target[...] = 0.0
         if not contiguous:
@@ -171,11 +192,14 @@ def teds_of_trees(
     else:
         import numpy as np
 
-        from parsescore.shared.tables.ted import tree_edit_distance
+        from parsescore.shared.tables.ted import scratch, tree_edit_distance
 
         arrays = (first.leftmost, second.leftmost, first.node_class, second.node_class)
         leftmost1, leftmost2, class1, class2 = (np.array(a, dtype=np.int64) for a in arrays)
-        costs = rename_costs(first.keys, second.keys)
+        shape = (len(first.keys), len(second.keys))
+        costs = rename_costs(
+            first.keys, second.keys, out=scratch("rename", shape[0] * shape[1]).reshape(shape)
+        )
         distance = tree_edit_distance(leftmost1, leftmost2, class1, class2, costs, compiled=True)
     # n_norm is 0 only with "all_descendants" and two empty tables (PubTabNet divides by 0).
     empty = 1.0 if distance == 0 else 0.0
