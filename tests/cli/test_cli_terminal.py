@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import fcntl
+import json
 import os
 import re
 import struct
@@ -253,3 +254,30 @@ def test_records_pair_each_header_with_its_value():
     assert lines[0] == "scores"
     assert lines[1].startswith("Stanczyk_2016_1 · precision: 1.000")
     assert all(len(line) <= 40 for line in lines)
+
+
+def test_emoji_codes_in_what_a_command_prints_stay_text(cli, tmp_path):
+    """A model's label ``:fire:`` or an output named ``a:smile:b.json`` is printed as written:
+    rich's default would show a picture for a name the user never wrote."""
+    data = ROOT / "src" / "parsescore" / "data" / "graph"
+    graph = json.loads((data / "graph.json").read_text(encoding="utf-8"))
+    for edge in graph["edges"]:
+        edge["label"] = ":fire: [bold]"
+    pred = tmp_path / "graph.json"
+    pred.write_text(json.dumps(graph), encoding="utf-8")
+    out = tmp_path / "a:smile:b.json"
+    run = cli(
+        "graph", "--truth", data / "truth.json", "--pred", pred, "--out", out,
+        "--template", f"{data / 'library_template.py'}:Library",
+    )  # fmt: skip
+    assert run.code == 0, run.err
+    assert out.is_file()
+    assert ":fire: [bold]" in run.out
+    assert f"Wrote {out}" in run.out
+    assert "\N{FIRE}" not in run.out and "\N{SMILING FACE WITH OPEN MOUTH}" not in run.out
+
+
+def test_the_command_console_prints_emoji_codes_as_text():
+    console = FittingConsole(width=60, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(":smile: and :fire:", Text(":warning:"))
+    assert console.export_text() == ":smile: and :fire: :warning:\n"

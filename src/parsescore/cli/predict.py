@@ -155,7 +155,7 @@ def run_predict(
     from parsescore.cli.common import warn
     from parsescore.predict.engine import PredictInterrupted, predict_images, prompt_warnings
 
-    err = Console(stderr=True, soft_wrap=True)
+    err = Console(stderr=True, soft_wrap=True, emoji=False)  # ids print as written
     for warning in prompt_warnings(kind, images, options):
         warn(err, warning)
     progress = Progress(
@@ -312,7 +312,12 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         summary = run_predict(
-            kind.value, images, out, options, quiet=quiet, console=Console(soft_wrap=True)
+            kind.value,
+            images,
+            out,
+            options,
+            quiet=quiet,
+            console=Console(soft_wrap=True, emoji=False),
         )
         if summary.failed:
             raise typer.Exit(1)

@@ -189,7 +189,12 @@ def _packed(parts: Sequence[Text], width: int, style: Any) -> Iterable[Text]:
 class FittingConsole(Console):
     """The console of every command: tables are fitted (:func:`fit_table`) or printed as
     records, and a closed pipe raises :class:`ClosedPipe` (``parsescore.cli.main`` ends the
-    command quietly) instead of rich's own exit status 1."""
+    command quietly) instead of rich's own exit status 1. Emoji codes are text: a model's
+    label ``:fire:`` or a file ``a:smile:b.json`` prints as written, not as a picture."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("emoji", False)
+        super().__init__(*args, **kwargs)
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
         shown: list[RenderableType] = []

@@ -296,7 +296,12 @@ def _orjson_parse(text: str | bytes, depth_limit: int) -> tuple[bool, Any]:
         return False, None
     if b"+" in written and _long_digit_run(data):
         return False, None  # perhaps an integer beyond 64 bits, read as a float
-    escaped = data.count(b"\\u003a") + data.count(b"\\u003A") if b"\\u003" in data else 0
+    # (a backslash first: one memchr, where the five-byte search costs as much as a count)
+    escaped = (
+        data.count(b"\\u003a") + data.count(b"\\u003A")
+        if b"\\" in data and b"\\u003" in data
+        else 0
+    )
     if data.count(b":") + escaped > written.count(b":"):
         return False, None  # perhaps a repeated key
     if b"\n" + b"  " * depth_limit in written:

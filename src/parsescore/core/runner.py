@@ -572,7 +572,7 @@ def _run(
     if not quiet and console is None:
         from rich.console import Console
 
-        console = Console(stderr=True)
+        console = Console(stderr=True, emoji=False)  # item ids print as written
     with _progress(None if quiet else console, description, len(items), reused) as step:
 
         def finish(indices: Sequence[int], chunk_records: Sequence[Record]) -> None:
