@@ -281,3 +281,73 @@ def test_the_command_console_prints_emoji_codes_as_text():
     console = FittingConsole(width=60, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
     console.print(":smile: and :fire:", Text(":warning:"))
     assert console.export_text() == ":smile: and :fire: :warning:\n"
+
+
+#: Text a model or a user may well write, which rich would read as markup or as emoji codes.
+HOSTILE = "[/x][bold]h:fire:"
+
+
+def _hostile(envelope: dict, old_ids: list[str]) -> dict:
+    """The envelope with HOSTILE after its system's name, every item id (wherever the
+    dataset names it too), every input path and every string the dataset lists (missing,
+    skipped and unreadable pages, errors, alias and aligned pairs, fence infos)."""
+    renamed = {old: old + HOSTILE for old in old_ids}
+
+    def walk(value: object, tail: bool) -> object:
+        if isinstance(value, dict):
+            return {renamed.get(k, k): walk(v, tail) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v, tail) for v in value]
+        if isinstance(value, str):
+            return renamed.get(value) or (value + HOSTILE if tail else value)
+        return value
+
+    out = dict(envelope)
+    out["system"] = f"{envelope.get('system') or 'system'}{HOSTILE}"
+    out["items"] = [dict(item, id=renamed[item["id"]]) for item in envelope["items"]]
+    out["inputs"] = walk(envelope.get("inputs") or {}, True)
+    dataset = dict(envelope.get("dataset") or {})
+    listed = ("missing", "skipped", "extra", "unreadable", "errors", "fenced",
+              "relaxed_alias_pairs", "synthetic_id_classes")  # fmt: skip
+    for key, value in dataset.items():
+        dataset[key] = walk(value, key in listed)
+    alignment = dataset.get("structural_alignment")
+    if isinstance(alignment, dict):
+        dataset["structural_alignment"] = {
+            k: walk(v, k in ("pairs", "synthetic_id_classes")) for k, v in alignment.items()
+        }
+    if isinstance(dataset.get("skipped"), list):  # a page more of each, whose name and
+        dataset["skipped"] = [*dataset["skipped"], f"page{HOSTILE}"]  # reason are hostile
+    if isinstance(dataset.get("unreadable"), dict):
+        dataset["unreadable"] = {**dataset["unreadable"], f"page{HOSTILE}": f"why{HOSTILE}"}
+    out["dataset"] = dataset
+    return out
+
+
+@pytest.mark.parametrize("kind", [k.name for k in kinds()])
+def test_every_kinds_summary_prints_names_and_ids_as_written(kind, demo_envelopes, tmp_path):
+    """A name, an id, a page's reason or a model's label holding ``[/x]``, ``[bold]`` or
+    ``:fire:`` prints as written: never a markup error (a traceback), never a swallowed
+    tag, never a picture."""
+    from parsescore import load_result
+    from parsescore.cli.common import print_summary
+
+    for index, path in enumerate(demo_envelopes[kind]):
+        envelope = json.loads(path.read_text(encoding="utf-8"))
+        old_ids = [item["id"] for item in envelope["items"]]
+        hostile = tmp_path / f"{kind}.{index}.json"
+        hostile.write_text(json.dumps(_hostile(envelope, old_ids)), encoding="utf-8")
+
+        def shown(source: Path) -> str:
+            console = FittingConsole(width=1000, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+            print_summary(load_result(source), console)
+            return console.export_text()
+
+        clean, printed = shown(path), shown(hostile)
+        assert HOSTILE in printed
+        assert "\N{FIRE}" not in printed
+        for old in old_ids:  # every id the summary shows, shown whole with its new tail
+            if old in clean:
+                assert old + HOSTILE in printed, (kind, old)
+        if kind == "document":  # the pages it lists as skipped or unreadable, and why
+            assert f"page{HOSTILE}: why{HOSTILE}" in printed

@@ -354,3 +354,28 @@ def test_the_docs_list_the_declared_options_and_the_readers() -> None:
     assert docs_table(declared(GraphOptions)) in docs
     for fmt in FORMATS:
         assert f"| `{fmt.name}` | `{fmt.read.__name__}(" in docs
+
+
+# -- what graph-aggregate and graph-audit print: names as written ---------------------------------
+
+
+def test_aggregate_and_audit_print_folder_names_as_written(
+    template_path: Path, tmp_path: Path, cli: Cli
+) -> None:
+    """A document folder named ``lib[bold]h:fire:`` or a source named ``[/x]`` prints as
+    written: rich would swallow the tag, show a picture, or stop on the unmatched close tag."""
+    root = tmp_path / "matrix"
+    shutil.copytree(DATA / "matrix/input", root)
+    (root / "library").rename(root / "lib[bold]h:fire:")
+    run = cli("graph-aggregate", "--root", root)
+    assert run.code == 0, run.err
+    assert "lib[bold]h:fire:" in run.out and "\N{FIRE}" not in run.out
+
+    provenance = json.loads((template_path / "audit" / "provenance.json").read_text("utf-8"))
+    provenance["document"]["source"] = "scans/[/x][bold]:fire:.pdf"
+    (tmp_path / "provenance.json").write_text(json.dumps(provenance), "utf-8")
+    run = cli("graph-audit", "--graph", template_path / "audit" / "graph.json",
+              "--provenance", tmp_path / "provenance.json",
+              "--template", "library_template.Library")  # fmt: skip
+    assert run.code == 0, run.err
+    assert "scans/[/x][bold]:fire:.pdf" in " ".join(run.out.split())

@@ -109,6 +109,7 @@ def _read_olmocr(doc: Mapping[str, Any], r: Reader, name: str) -> Result:
 
 def summarise(result: Result, out: Console) -> None:
     """The compat summary, then (profile ``parsescore``) the profile's own numbers."""
+    from rich.markup import escape
     from rich.table import Table
 
     from parsescore.document.present import summarise as summarise_compat
@@ -117,7 +118,7 @@ def summarise(result: Result, out: Console) -> None:
     if result.dataset.get("profile") != "parsescore":
         return
     table = Table(
-        title=f"{result.name}: the parsescore profile's numbers "
+        title=f"{escape(result.name)}: the parsescore profile's numbers "
         f"(normalisation {result.dataset.get('normalisation', '?')})",
         title_justify="left",
     )
@@ -132,7 +133,7 @@ def summarise(result: Result, out: Console) -> None:
         out.print(
             f"{len(missing)} page(s) without an answer file scored as empty answers: "
             + ", ".join(missing[:5]) + (" …" if len(missing) > 5 else ""),
-            highlight=False,
+            highlight=False, markup=False,
         )  # fmt: skip
 
 

@@ -32,6 +32,7 @@ _SHOWN = (
 
 def summarise(result: Result, out: Console) -> None:
     """The compat numbers, what was skipped or unreadable, and the worst pages by text edit."""
+    from rich.markup import escape
     from rich.table import Table
 
     if result.dataset.get("truth_format") == "olmocr-bench":
@@ -40,7 +41,7 @@ def summarise(result: Result, out: Console) -> None:
         return summarise_olmocr(result, out)
 
     profile = result.dataset.get("profile", "omnidocbench")
-    table = Table(title=f"{result.name}: document ({profile})", title_justify="left")
+    table = Table(title=f"{escape(result.name)}: document ({profile})", title_justify="left")
     table.add_column("metric")
     table.add_column("value", justify="right")
     for key, label in _SHOWN:
@@ -55,9 +56,10 @@ def summarise(result: Result, out: Console) -> None:
             f"{len(skipped)} page(s) had no prediction file and were skipped (as OmniDocBench "
             "does): " + ", ".join(skipped[:5]) + (" …" if len(skipped) > 5 else ""),
             highlight=False,
+            markup=False,
         )
     for image, reason in (result.dataset.get("unreadable") or {}).items():
-        out.print(f"unreadable: {image}: {reason}", highlight=False)
+        out.print(f"unreadable: {image}: {reason}", highlight=False, markup=False)
     worst = int(result.options.get("worst", 5)) if "worst" in result.options else 5
     ranked = sorted(
         (i for i in result.items if "text_edit" in result.items[i]),
@@ -68,6 +70,7 @@ def summarise(result: Result, out: Console) -> None:
             "worst pages (text edit): "
             + ", ".join(f"{i} {result.items[i]['text_edit']:.3f}" for i in ranked),
             highlight=False,
+            markup=False,
         )
     out.print(
         "not computed: " + ", ".join(result.dataset.get("not_computed") or ["CDM", "Overall"]),

@@ -75,7 +75,9 @@ def summarise(result: Result, console: Console) -> None:
     console.print(table)
     missing = result.dataset.get("missing") or []
     if missing and "unreadable" not in result.dataset:  # an older document
-        console.print(f"Not scored (no prediction): {', '.join(missing)}", highlight=False)
+        console.print(
+            f"Not scored (no prediction): {', '.join(missing)}", highlight=False, markup=False
+        )
     if "edge_label_cost" in totals:
         console.print(
             "edge: edit cost of the labels on matched edges (Mermaid/DOT; not a Flowde number).",

@@ -14,6 +14,7 @@ from statistics import mean
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from parsescore.core.errors import InputError
@@ -378,5 +379,5 @@ def print_aggregate_summary(result: AggregateResult, console: Console | None = N
     for header in headers:
         table.add_column(header)
     for line in table_rows(result.records):
-        table.add_row(*[cell.strip() for cell in line.strip().strip("|").split("|")])
+        table.add_row(*[escape(cell.strip()) for cell in line.strip().strip("|").split("|")])
     console.print(table)

@@ -597,7 +597,7 @@ def print_audit_summary(report: EvaluationReport, console: Console | None = None
 
     console = console or command_console()
     s = report.summary
-    table = Table(title=f"Template evaluation — {report.template}", title_justify="left")
+    table = Table(title=f"Template evaluation — {escape(report.template)}", title_justify="left")
     for column in ("documents", "nodes", "edges", "mean fill rate", "grounding precision"):
         table.add_column(column, justify="right")
     table.add_row(
@@ -609,7 +609,7 @@ def print_audit_summary(report: EvaluationReport, console: Console | None = None
     )
     console.print(table)
     for document in report.per_document:
-        rates = Table(title=f"Fill rates — {document.source}", title_justify="left")
+        rates = Table(title=f"Fill rates — {escape(str(document.source))}", title_justify="left")
         for column in ("class", "nodes", "fill rate"):
             rates.add_column(column)
         for r in document.fill_rates:

@@ -67,7 +67,8 @@ def print_eval_summary(result: Result, console: Console) -> None:
     verbatim ratio, fan-out warnings, integrity."""
     rungs = _rungs(result)
     facts = result.dataset
-    console.print(_micro_table(f"Graph evaluation — {result.inputs['graph']}", result, rungs))
+    title = f"Graph evaluation — {escape(str(result.inputs['graph']))}"
+    console.print(_micro_table(title, result, rungs))
 
     for title, prefix, column in (
         ("Nodes per class", "node", "class"),
@@ -94,14 +95,16 @@ def print_eval_summary(result: Result, console: Console) -> None:
         console.print("[bold]Alias pairs accepted by relaxed matching[/]")
         for pair in facts["relaxed_alias_pairs"][:SHOWN_PAIRS]:
             console.print(
-                f"  {pair['class']}: {pair['truth']!r} ~ {pair['extracted']!r}", highlight=False
+                f"  {pair['class']}: {pair['truth']!r} ~ {pair['extracted']!r}",
+                highlight=False,
+                markup=False,
             )
         _more(console, facts["relaxed_alias_pairs"])
     alignment = facts["structural_alignment"]
     if alignment["synthetic_id_classes"]:
         console.print(
             "[bold]Synthetic-id classes[/] (truth ids absent from the source): "
-            + ", ".join(alignment["synthetic_id_classes"]),
+            + escape(", ".join(alignment["synthetic_id_classes"])),
             highlight=False,
         )
     if alignment["pairs"]:
@@ -111,6 +114,7 @@ def print_eval_summary(result: Result, console: Console) -> None:
                 f"  {pair['class']}: {pair['truth']!r} ~ {pair['extracted']!r} "
                 f"(score {pair['score']})",
                 highlight=False,
+                markup=False,
             )
         _more(console, alignment["pairs"])
     completeness = facts["attribute_completeness"]
@@ -124,7 +128,7 @@ def print_eval_summary(result: Result, console: Console) -> None:
         )
     for warning in fanout_warnings(facts["edge_fanout"]):
         console.print(
-            f"[yellow]Fan-out warning[/] {warning['label']}: extracted top-source share "
+            f"[yellow]Fan-out warning[/] {escape(warning['label'])}: extracted top-source share "
             f"{warning['extracted_share']:.2f} ({warning['extracted_total']} edges) vs truth "
             f"{warning['truth_share']:.2f} — edges may be piled onto one parent",
             highlight=False,
@@ -144,7 +148,7 @@ def print_dataset_summary(result: Result, console: Console) -> None:
     facts = result.dataset
     title = f"Graph evaluation — {len(result.items)} documents, micro over documents"
     if isinstance(result.inputs.get("graph"), str):
-        title += f" — {result.inputs['graph']}"
+        title += f" — {escape(result.inputs['graph'])}"
     console.print(_micro_table(title, result, rungs))
 
     table = Table(title="F1 per document", title_justify="left")
@@ -165,7 +169,7 @@ def print_dataset_summary(result: Result, console: Console) -> None:
             if item in unreadable
             else "missing"
             if item in missing
-            else f"fenced ({fenced[item] or 'no info'})"
+            else f"fenced ({escape(fenced[item] or 'no info')})"
             if item in fenced
             else "read"
         )

@@ -14,6 +14,7 @@ from rich.console import Console
 
 from cli_helpers import Cli
 from parsescore import evaluate, load_result
+from parsescore.cli.terminal import FittingConsole
 from parsescore.core.errors import InputError
 from parsescore.document.present import summarise
 
@@ -171,3 +172,19 @@ def test_out_document_reads_back_and_validates(cli: Cli, cases: Path, tmp_path: 
     (tmp_path / "broken.json").write_text(json.dumps(broken))
     with pytest.raises(InputError, match="overall"):
         load_result(tmp_path / "broken.json")
+
+
+def test_summary_prints_a_failed_candidates_names_and_errors_as_written(cases: Path) -> None:
+    """The system's name and olmOCR-bench's errors (texts of the test files and answers) hold
+    ``[/x]``, ``[bold]`` or ``:fire:`` as written: rich would stop on the close tag or change
+    the text."""
+    hostile = "[/x][bold]h:fire:"
+    result = evaluate("document", cases / "repeats", cases / "repeats" / "missing_pdf",
+                      truth_format="olmocr-bench", quiet=True, name=f"model{hostile}")  # fmt: skip
+    errors = result.dataset["errors"]
+    errors[0] = errors[0] + hostile
+    buffer = io.StringIO()
+    summarise(result, FittingConsole(file=buffer, width=400))  # the commands' console
+    shown = buffer.getvalue()
+    assert f"model{hostile}:" in shown and errors[0] in shown
+    assert "\N{FIRE}" not in shown

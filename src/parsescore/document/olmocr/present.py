@@ -20,12 +20,13 @@ def worst_first(result: Result, items: Sequence[str]) -> list[str]:
 
 
 def summarise(result: Result, out: Console) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     data = result.dataset
     profile = data.get("profile", "omnidocbench")
     label = "olmOCR-bench" if profile != "parsescore" else "parsescore"
-    table = Table(title=f"{result.name}: document, olmOCR-bench tests ({label})",
+    table = Table(title=f"{escape(result.name)}: document, olmOCR-bench tests ({label})",
                   title_justify="left")  # fmt: skip
     table.add_column("score")
     table.add_column("value", justify="right")
@@ -40,18 +41,18 @@ def summarise(result: Result, out: Console) -> None:
             shown += f" [{interval['low'] * 100:.1f}, {interval['high'] * 100:.1f}]"
         table.add_row("tests passed (pooled over pages)", shown)
     for name, value in (data.get("groups") or {}).items():
-        table.add_row(f"  file {name}", f"{value * 100:.1f}%")
+        table.add_row(f"  file {escape(name)}", f"{value * 100:.1f}%")
     for name, value in (data.get("types") or {}).items():
-        table.add_row(f"  type {name}", f"{value * 100:.1f}%")
+        table.add_row(f"  type {escape(name)}", f"{value * 100:.1f}%")
     out.print(table)
     out.print(f"{len(result.items)} pages", highlight=False)
     if data.get("failed"):
         errors = data.get("errors") or []
         out.print(f"olmOCR-bench marks this candidate FAILED ({len(errors)} error(s)): "
-                  + "; ".join(errors[:3]), highlight=False)  # fmt: skip
+                  + "; ".join(errors[:3]), highlight=False, markup=False)  # fmt: skip
     elif data.get("errors"):
         out.print(f"{len(data['errors'])} problem(s) (scored as failed tests): "
-                  + "; ".join(data["errors"][:3]), highlight=False)  # fmt: skip
+                  + "; ".join(data["errors"][:3]), highlight=False, markup=False)  # fmt: skip
     if data.get("not_run"):
         out.print(f"not run: {len(data['not_run'])} math test(s) (no KaTeX renderer)",
                   highlight=False)  # fmt: skip
@@ -59,7 +60,7 @@ def summarise(result: Result, out: Console) -> None:
     ranked = worst_first(result, list(result.items))[:worst]
     if ranked:
         pages = [f"{i} {result.items[i]['olmocr_page']:.2f}" for i in ranked]
-        out.print("worst pages: " + ", ".join(pages), highlight=False)
+        out.print("worst pages: " + ", ".join(pages), highlight=False, markup=False)
 
 
 def _closest(test: dict[str, Any]) -> str:
