@@ -161,12 +161,13 @@ def test_cache_summary_is_printed_unless_quiet(tmp_path: Path) -> None:
     assert quiet.getvalue() == ""
 
 
-def _progress_output(*, terminal: bool, quiet: bool) -> str:
+def _progress_output(*, terminal: bool, quiet: bool, description: str = "walking") -> str:
     out = io.StringIO()
     console = Console(file=out, force_terminal=terminal, width=100)
     run_items(
-        square, ITEMS, kind="demo", options={}, console=console, quiet=quiet, description="walking"
-    )
+        square, ITEMS, kind="demo", options={}, console=console, quiet=quiet,
+        description=description,
+    )  # fmt: skip
     return out.getvalue()
 
 
@@ -174,6 +175,13 @@ def test_progress_bar_on_a_terminal_only_and_never_when_quiet() -> None:
     assert "walking" in _progress_output(terminal=True, quiet=False)
     assert _progress_output(terminal=True, quiet=True) == ""
     assert _progress_output(terminal=False, quiet=False) == ""
+
+
+def test_progress_label_naming_a_folder_is_text() -> None:
+    """``scoring <answers' folder>``: a folder named ``m[red]`` or ``[/x]`` is shown as named
+    (rich would take the tag for a style, or stop on the unmatched close tag)."""
+    shown = _progress_output(terminal=True, quiet=False, description="scoring m[red][/x]")
+    assert "scoring m[red][/x]" in shown
 
 
 def test_advance_callback_counts_every_item(tmp_path: Path) -> None:

@@ -530,10 +530,12 @@ def _progress(
     if console is None:
         yield lambda done: None
         return
+    from rich.markup import escape
     from rich.progress import Progress
 
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task(description, total=total, completed=completed)
+        # the label names the answers' folder: its ``[red]`` is text, not a style
+        task = bar.add_task(escape(description), total=total, completed=completed)
         yield lambda done: bar.advance(task, done)
 
 
